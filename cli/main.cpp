@@ -1,0 +1,61 @@
+// blis: the native command line. Dispatches to the registered subcommands.
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "blis_version.h"
+#include "command_registry.h"
+
+namespace blis::cli {
+
+std::map<std::string, Command>& command_registry() {
+  static std::map<std::string, Command> registry;
+  return registry;
+}
+
+namespace {
+
+void print_help() {
+  std::printf("blis %s: an LLM-serving cluster simulator with vLLM's engine\n\n", BLIS_VERSION);
+  std::printf("usage: blis <command> [args]\n\ncommands:\n");
+  for (const auto& [name, cmd] : command_registry()) {
+    std::printf("  %-10s %s\n", name.c_str(), cmd.summary.c_str());
+  }
+  std::printf("\n`blis help <command>` shows a command's usage.\n");
+}
+
+}  // namespace
+}  // namespace blis::cli
+
+int main(int argc, char** argv) {
+  using namespace blis::cli;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    if (args.size() >= 2) {
+      const auto it = command_registry().find(args[1]);
+      if (it == command_registry().end()) {
+        std::fprintf(stderr, "blis: unknown command '%s'\n", args[1].c_str());
+        return 2;
+      }
+      std::printf("%s\n", it->second.usage.c_str());
+      return 0;
+    }
+    print_help();
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") args[0] = "version";
+  const auto it = command_registry().find(args[0]);
+  if (it == command_registry().end()) {
+    std::fprintf(stderr, "blis: unknown command '%s' (try `blis help`)\n", args[0].c_str());
+    return 2;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    return it->second.run(rest);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "blis %s: %s\n", args[0].c_str(), e.what());
+    return 1;
+  }
+}

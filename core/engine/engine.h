@@ -1,0 +1,166 @@
+#pragma once
+// The engine-neutral contract between the cluster and an engine model (ARCHITECTURE §4).
+//
+// The cluster owns time: it asks the engine what the next forward pass runs (schedule),
+// asks the latency kernel what that costs, and tells the engine when the pass finished
+// (complete), as vLLM's EngineCore does with its executor. Every call carries `now`; nothing
+// here reads a clock. Data crosses the boundary as plain records (like vLLM's
+// SchedulerOutput), never as engine objects.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/sim_time.h"
+
+namespace blis::engine {
+
+// The cluster's handle for a request; the engine echoes it back in every record.
+using RequestKey = std::uint64_t;
+
+// Why a request finished (vLLM's FinishReason).
+enum class FinishReason : std::uint8_t { kNone, kStop, kLength, kAbort, kError };
+const char* to_string(FinishReason r);
+
+// KV-transfer parameters of a disaggregated (prefill/decode) request, after vLLM's
+// kv_transfer_params for the NIXL connector.
+struct KvTransferParams {
+  bool do_remote_decode = false;   // this (prefill) instance hands the KV to a decoder
+  bool do_remote_prefill = false;  // this (decode) instance pulls the KV from a prefiller
+  std::int32_t remote_instance = -1;
+  std::int32_t remote_num_tokens = 0;  // tokens whose KV the remote side holds
+};
+
+struct RequestSpec {
+  RequestKey key = 0;
+  std::string id;  // vLLM request_id (also the priority tie-break)
+  std::vector<std::int32_t> prompt_token_ids;
+  std::int32_t max_tokens = 16;  // sampling_params.max_tokens
+  // The workload decides the output length: the token at this output index (1-based count)
+  // is an end-of-sequence token, so the request stops there (FinishReason::kStop) unless
+  // max_tokens or max_model_len comes first. 0 = never (ignore_eos).
+  std::int32_t eos_at_output = 0;
+  // Output token ids are synthesized as output_token_base + output index, so a later turn of
+  // the same session can put the same ids in its prompt (and hit the prefix cache).
+  std::int32_t output_token_base = 0;
+  std::int32_t priority = 0;  // lower = more important (priority policy)
+  std::int32_t lora_id = 0;   // 0 = no LoRA adapter
+  SimTime arrival = 0;
+  std::optional<KvTransferParams> kv_transfer;
+};
+
+// One request's share of a forward pass.
+struct ScheduledRequest {
+  RequestKey key = 0;
+  std::int32_t num_tokens = 0;          // tokens computed in this pass (prefill chunk, 1 decode,
+                                        // or 1 + spec tokens)
+  std::int32_t num_prefill_tokens = 0;  // of which are prompt/recompute (prefill) tokens
+  std::int32_t context_before = 0;      // tokens already in the KV cache before this pass
+  std::int32_t num_spec_tokens = 0;     // draft tokens verified in this pass
+  bool samples = false;                 // the pass samples a token for this request
+};
+
+// What the next forward pass runs (vLLM's SchedulerOutput, reduced to what pricing and
+// bookkeeping need). The request vector is reused between calls: no per-step allocation.
+struct Batch {
+  std::uint64_t id = 0;
+  std::vector<ScheduledRequest> requests;  // scheduling order: running first
+  std::int32_t total_tokens = 0;
+  std::int32_t prefill_tokens = 0;
+  std::int32_t decode_tokens = 0;  // tokens of requests past their prompt (incl. spec)
+  std::int32_t num_sampling = 0;   // requests that sample a token (LM head rows)
+  std::int32_t num_preempted = 0;  // requests preempted while building this batch
+};
+
+// What the executor reports back for a pass. Spec-decode acceptance is supplied by the
+// caller: accepted_drafts[i] is the number of accepted draft tokens of batch.requests[i]
+// (empty = all accepted / no spec decode).
+struct StepOutcome {
+  std::vector<std::int32_t> accepted_drafts;
+};
+
+// What happened to one request when a pass completed.
+struct RequestProgress {
+  RequestKey key = 0;
+  std::int32_t new_tokens = 0;  // output tokens delivered by this pass
+  bool first_token = false;     // they include the request's first output token
+  FinishReason finish = FinishReason::kNone;
+  std::int32_t num_output_tokens = 0;  // total so far
+  std::int32_t num_cached_tokens = 0;  // prefix-cache hit at first admission (-1 unknown)
+  std::int32_t num_preemptions = 0;
+};
+
+// A KV transfer the connector wants the cluster to carry out (P/D): bytes from one
+// instance to another; the cluster prices it on the fabric and reports completion.
+struct TransferRequest {
+  RequestKey key = 0;
+  std::int32_t from_instance = -1, to_instance = -1;
+  std::int64_t bytes = 0;
+  std::int32_t num_tokens = 0;
+};
+
+struct StepEvents {
+  std::vector<RequestProgress> progress;   // reused between calls
+  std::vector<TransferRequest> transfers;  // transfers to start now
+};
+
+// Instance state as the router and the time series see it (vLLM SchedulerStats).
+struct EngineStats {
+  std::int32_t num_running = 0;
+  std::int32_t num_waiting = 0;
+  double kv_usage = 0;  // 1 - free / (num_gpu_blocks - 1)
+  std::int64_t num_free_blocks = 0;
+  std::int64_t num_total_blocks = 0;  // usable blocks (excludes the null block)
+  std::uint64_t prefix_queries = 0;   // cumulative tokens queried
+  std::uint64_t prefix_hits = 0;      // cumulative tokens hit
+  std::uint64_t preemptions = 0;      // cumulative
+  std::int32_t in_flight_batches = 0;
+};
+
+// Where the engine's behaviour comes from.
+struct Provenance {
+  std::string kind;             // "vllm"
+  std::string release;          // the vLLM release modelled, e.g. "0.32.0"
+  std::string upstream_repo;    // "vllm-project/vllm"
+  std::string upstream_commit;  // the commit its behaviour was checked against
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  virtual void add_request(RequestSpec spec, SimTime now) = 0;
+  // Aborts a request that is waiting, running or in flight. Unknown or finished keys are
+  // ignored. Aborts while a pass is in flight take effect before that pass's output, as
+  // vLLM's EngineCore applies queued aborts before update_from_output.
+  virtual void abort(RequestKey key, SimTime now) = 0;
+
+  // True when a call to schedule() may produce a batch now: there is work, and fewer than
+  // max_concurrent_batches passes are in flight.
+  virtual bool can_schedule(SimTime now) const = 0;
+  // Builds the next forward pass. Returns nullptr when there is nothing to run. The pointer
+  // stays valid until the next schedule() call.
+  virtual const Batch* schedule(SimTime now) = 0;
+  // Applies the output of the oldest in-flight pass (which must be batch_id).
+  virtual const StepEvents& complete(std::uint64_t batch_id, const StepOutcome& outcome,
+                                     SimTime now) = 0;
+  // A KV transfer the cluster carried out finished (P/D).
+  virtual void transfer_finished(RequestKey key, SimTime now) {}
+
+  // The earliest instant the engine needs to be called again by itself (a delayed free, a
+  // remote KV load), or kSimTimeNever.
+  virtual SimTime next_wake(SimTime now) const { return kSimTimeNever; }
+  // True when nothing is waiting, running or in flight.
+  virtual bool idle() const = 0;
+  virtual std::int32_t max_concurrent_batches() const = 0;
+  virtual std::int32_t in_flight() const = 0;
+
+  virtual EngineStats stats() const = 0;
+  // The instance's vllm:* families in Prometheus text exposition format.
+  virtual std::string metrics_text(SimTime now, const std::string& labels) const = 0;
+  virtual Provenance provenance() const = 0;
+};
+
+}  // namespace blis::engine

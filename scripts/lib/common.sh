@@ -1,0 +1,73 @@
+# Shared by scripts/play and scripts/test: install only what is missing, quietly.
+# Sourced; expects ROOT to be the project root.
+
+export DEBIAN_FRONTEND=noninteractive
+export NODE_PATH=/usr/share/nodejs   # em++ links need Debian's acorn (toolchain.md gotcha 1)
+
+log() { printf '%s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    die "need root to run: $*"; fi
+}
+
+# ensure_system_packages [--browser]: apt-installs the build's packages that are missing.
+ensure_system_packages() {
+  local need=()
+  command -v cmake  >/dev/null || need+=(cmake)
+  command -v ninja  >/dev/null || need+=(ninja-build)
+  command -v g++    >/dev/null || need+=(g++)
+  command -v node   >/dev/null || need+=(nodejs)
+  command -v npm    >/dev/null || need+=(npm)
+  command -v em++   >/dev/null || need+=(emscripten)
+  [ -f /usr/include/nlohmann/json.hpp ]         || need+=(nlohmann-json3-dev)
+  [ -f /usr/src/googletest/CMakeLists.txt ]     || need+=(googletest)
+  [ -f /usr/include/gtest/gtest.h ]             || need+=(libgtest-dev)
+  [ -f /usr/include/benchmark/benchmark.h ]     || need+=(libbenchmark-dev)
+  if [ "${1:-}" = "--browser" ]; then
+    command -v chromium >/dev/null || need+=(chromium)
+  fi
+  [ ${#need[@]} -eq 0 ] && return 0
+  log "installing missing packages: ${need[*]}"
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+}
+
+# ensure_web_packages: `npm ci` in web/ when node_modules does not match package-lock.json.
+ensure_web_packages() {
+  local stamp="$ROOT/web/node_modules/.blis-lock-sha"
+  local want
+  want=$(sha256sum "$ROOT/web/package-lock.json" | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  log "installing web packages (npm ci)"
+  (cd "$ROOT/web" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed in web/"
+  echo "$want" > "$stamp"
+}
+
+# run_logged NAME CMD...: runs CMD with its output in build/logs/NAME.log; shows the log's
+# tail on failure.
+run_logged() {
+  local name=$1; shift
+  mkdir -p "$ROOT/build/logs"
+  local logfile="$ROOT/build/logs/$name.log"
+  if "$@" >"$logfile" 2>&1; then return 0; fi
+  log "---- $name failed; last lines of build/logs/$name.log ----"
+  tail -n 60 "$logfile" >&2
+  return 1
+}
+
+build_native() {
+  run_logged native-configure cmake --preset native &&
+    run_logged native-build cmake --build --preset native
+}
+
+build_wasm() {
+  run_logged wasm-configure cmake --preset wasm &&
+    run_logged wasm-build cmake --build --preset wasm
+}
+
+build_web() {
+  ensure_web_packages
+  run_logged web-build bash -c "cd '$ROOT/web' && npm run --silent build"
+}

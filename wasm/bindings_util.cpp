@@ -1,0 +1,43 @@
+// Module-level functions: the version and the sampler digest (the native/WASM determinism
+// check).
+
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "blis_version.h"
+#include "embind_guard.h"
+#include "util/sampler_digest.h"
+
+namespace blis::wasm {
+namespace {
+
+std::string version() {
+  return BLIS_VERSION;
+}
+
+// The digest as 16 hex digits: JS gets it as a string, so no BigInt sign issue (gotcha 7).
+std::string sampler_digest_hex(double seed, int draws) {
+  return guard([&] {
+    if (!(seed >= 0) || seed > 9007199254740991.0 ||
+        seed != static_cast<double>(static_cast<std::uint64_t>(seed))) {
+      throw std::invalid_argument("seed must be an integer in [0, 2^53)");
+    }
+    if (draws < 0) throw std::invalid_argument("draws must be >= 0, got " + std::to_string(draws));
+    const std::uint64_t v = sampler_digest(static_cast<std::uint64_t>(seed), draws);
+    static const char kHex[] = "0123456789abcdef";
+    std::string out(16, '0');
+    for (int i = 0; i < 16; ++i) out[15 - i] = kHex[(v >> (4 * i)) & 0xF];
+    return out;
+  });
+}
+
+}  // namespace
+}  // namespace blis::wasm
+
+EMSCRIPTEN_BINDINGS(blis_util) {
+  emscripten::function("version", &blis::wasm::version);
+  emscripten::function("samplerDigestHex", &blis::wasm::sampler_digest_hex);
+}
