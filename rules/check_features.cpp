@@ -16,9 +16,12 @@ void check_lora(Context& c) {
   auto& a = c.args;
   if (!a.enable_lora) {
     // vllm/engine/arg_utils.py create_engine_config builds a LoRAConfig only with enable_lora.
-    for (const auto& [set, key] : {std::pair{c.set.max_loras, "max_loras"},
-                                   std::pair{c.set.max_lora_rank, "max_lora_rank"},
-                                   std::pair{c.set.max_cpu_loras, "max_cpu_loras"}}) {
+    // Values equal to the defaults say nothing (encode_scenario writes them out).
+    const bool loras = c.set.max_loras && a.max_loras != 1;
+    const bool rank = c.set.max_lora_rank && a.max_lora_rank != c.pack.max_lora_rank_default;
+    const bool cpu = c.set.max_cpu_loras && a.max_cpu_loras != a.max_loras;
+    for (const auto& [set, key] : {std::pair{loras, "max_loras"}, std::pair{rank, "max_lora_rank"},
+                                   std::pair{cpu, "max_cpu_loras"}}) {
       if (set) c.warning(c.ptr(key), "has no effect without enable_lora: true");
     }
     return;

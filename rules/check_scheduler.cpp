@@ -26,8 +26,9 @@ void check_block_size(Context& c) {
   } else if (rule.multiple_of > 0) {
     // FlashAttentionBackend / TritonAttentionBackend.supports_block_size: % 16 == 0.
     ok = bs % rule.multiple_of == 0;
-    accepted = "a multiple of " + n(rule.multiple_of) + ": 16, 32, 48, 64, ... (the CUDA attention "
-               "backends FLASH_ATTN and TRITON_ATTN take only multiples of " + n(rule.multiple_of) + ")";
+    const std::int32_t m = rule.multiple_of;
+    accepted = n(m) + ", " + n(2 * m) + ", " + n(3 * m) + ", " + n(4 * m) + ", ...: multiples of " + n(m) +
+               ", as the CUDA attention backends FLASH_ATTN and TRITON_ATTN require";
   }
   if (!ok) {
     c.error(c.ptr("block_size"), n(bs) + " is not accepted by " + c.vllm() + " (accepted: " + accepted + ")");
@@ -102,7 +103,8 @@ void check_scheduler(Context& c) {
   verify_max_model_len(c);
   // vllm/config/cache.py@002f10e0: "kv_cache_memory_bytes (when not-None) ignores
   // gpu_memory_utilization".
-  if (c.args.kv_cache_memory_bytes && c.set.gpu_memory_utilization) {
+  if (c.args.kv_cache_memory_bytes && c.set.gpu_memory_utilization &&
+      c.args.gpu_memory_utilization != c.pack.gpu_memory_utilization_default) {
     c.warning(c.ptr("gpu_memory_utilization"),
               "ignored: kv_cache_memory_bytes is set and sizes the KV cache instead");
   }

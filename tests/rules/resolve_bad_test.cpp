@@ -30,7 +30,7 @@ std::vector<BadCase> cases() {
   return {
       // --- literal and range checks (pydantic Field / Literal) ---
       {"block_size_17", "0.32.0", R"({"block_size": 17})", h, "/pools/0/engine/args/block_size",
-       "17 is not accepted by vLLM 0.32.0 (accepted: a multiple of 16"},
+       "17 is not accepted by vLLM 0.32.0 (accepted: 16, 32, 48, 64, ...: multiples of 16"},
       {"block_size_8", "0.31.0", R"({"block_size": 8})", h, "/pools/0/engine/args/block_size",
        "8 is not accepted by vLLM 0.31.0"},
       {"block_size_zero", "0.32.0", R"({"block_size": 0})", h, "/pools/0/engine/args/block_size",
