@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "cluster/workload/length_sampler.h"
@@ -149,8 +150,10 @@ TraceRow TraceCsvReader::parse_row(std::string_view line) {
         if (!parse_double(cell, t) || t < 0)
           fail(col, "expected a number of seconds >= 0, got " + quoted(cell));
         if (t < last_arrival_) {
+          char prev[32];
+          std::snprintf(prev, sizeof prev, "%.9g", last_arrival_);
           fail(col, "arrival " + std::string(cell) + " is earlier than the previous row's " +
-                        std::to_string(last_arrival_) + " (rows must be in arrival order)");
+                        prev + " (rows must be in arrival order)");
         }
         row.arrival_s = t;
         break;
