@@ -26,8 +26,7 @@ std::vector<GeneratedRequest> run_open(const scenario::Load& load, std::optional
 
 RunningStats gap_stats(const std::vector<GeneratedRequest>& rs) {
   RunningStats s;
-  for (std::size_t i = 1; i < rs.size(); ++i)
-    s.add(to_seconds(rs[i].arrival - rs[i - 1].arrival));
+  for (std::size_t i = 1; i < rs.size(); ++i) s.add(to_seconds(rs[i].arrival - rs[i - 1].arrival));
   return s;
 }
 
@@ -69,7 +68,7 @@ TEST(Arrivals, PoissonStagesKeepEachStagesRate) {
   const auto rs = run_open(stages_load({{20, 500}, {80, 500}}, AK::kPoisson), std::nullopt);
   std::size_t first = 0;
   for (const auto& r : rs) first += r.arrival <= 500 * kMicrosPerSecond ? 1 : 0;
-  EXPECT_NEAR(static_cast<double>(first), 10000, 500);             // sd 100
+  EXPECT_NEAR(static_cast<double>(first), 10000, 500);               // sd 100
   EXPECT_NEAR(static_cast<double>(rs.size() - first), 40000, 1000);  // sd 200
   EXPECT_LE(rs.back().arrival, 1000 * kMicrosPerSecond);
 }
@@ -100,10 +99,10 @@ TEST(Arrivals, HorizonDurationStopsArrivals) {
 }
 
 TEST(Arrivals, HorizonMaxRequestsStopsAfterThatMany) {
-  auto w = make_workload(scenario_with(
-      {lengths_client("a", rate_load(5), constant_len(10), constant_len(5)),
-       lengths_client("b", rate_load(7), constant_len(10), constant_len(5))},
-      std::nullopt, 37));
+  auto w = make_workload(
+      scenario_with({lengths_client("a", rate_load(5), constant_len(10), constant_len(5)),
+                     lengths_client("b", rate_load(7), constant_len(10), constant_len(5))},
+                    std::nullopt, 37));
   const auto rs = pop_all(*w);
   EXPECT_EQ(rs.size(), 37u);
   EXPECT_EQ(w->next_arrival(), kSimTimeNever);
@@ -144,10 +143,10 @@ TEST(ClosedLoop, UsersWaitForTheirAnswerThenThink) {
 }
 
 TEST(ClosedLoop, NeverMoreThanNInFlight) {
-  auto w = make_workload(scenario_with(
-      {lengths_client("c", concurrency_load(7, 0), constant_len(10),
-                      dist(scenario::LengthDist::Kind::kExponential, 50))},
-      300.0));
+  auto w = make_workload(
+      scenario_with({lengths_client("c", concurrency_load(7, 0), constant_len(10),
+                                    dist(scenario::LengthDist::Kind::kExponential, 50))},
+                    300.0));
   // Latency proportional to the output length: users come back in a shuffled order.
   const auto res = drive(*w, [](const GeneratedRequest& r) { return r.output_tokens * 20000; });
   EXPECT_GT(res.requests.size(), 1000u);

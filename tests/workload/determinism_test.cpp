@@ -32,11 +32,13 @@ scenario::Scenario golden_scenario(std::uint64_t seed) {
   poisson.prefix = scenario::PrefixGroups{3, 16};
   auto gamma = lengths_client("gamma", rate_load(2, AK::kGamma, 2.5), dist(LK::kNormal, 100, 30),
                               uniform_len(5, 15));
-  auto closed = lengths_client("closed", concurrency_load(3, 0.25), constant_len(64), constant_len(8));
+  auto closed =
+      lengths_client("closed", concurrency_load(3, 0.25), constant_len(64), constant_len(8));
   scenario::Client replay;
   replay.name = "replay";
-  replay.trace = scenario::Trace{"", "arrival_s,prompt_tokens,output_tokens,session_id\n"
-                                     "0.5,30,5,1\n1.5,60,5,1\n7.25,12,3,\n"};
+  replay.trace = scenario::Trace{"",
+                                 "arrival_s,prompt_tokens,output_tokens,session_id\n"
+                                 "0.5,30,5,1\n1.5,60,5,1\n7.25,12,3,\n"};
   return scenario_with({poisson, gamma, closed, chat_client(), replay}, 40.0, std::nullopt, seed);
 }
 
@@ -62,7 +64,8 @@ TEST(Determinism, SameSeedSameStreamAndTheGoldenDigest) {
 }
 
 // A client's requests with the fields other clients cannot change (seq and client index can).
-std::vector<GeneratedRequest> client_requests(const scenario::Scenario& s, const std::string& name) {
+std::vector<GeneratedRequest> client_requests(const scenario::Scenario& s,
+                                              const std::string& name) {
   std::int32_t index = -1;
   for (std::size_t i = 0; i < s.workload.clients.size(); ++i)
     if (s.workload.clients[i].name == name) index = static_cast<std::int32_t>(i);
@@ -89,9 +92,9 @@ TEST(Determinism, AddingAClientLeavesAnotherClientsStreamUnchanged) {
   auto base = golden_scenario(5);
   auto more = base;
   // A new client in front shifts every index; the others' numbers must not move.
-  more.workload.clients.insert(more.workload.clients.begin(),
-                               lengths_client("newcomer", rate_load(9), dist(LK::kExponential, 40),
-                                              constant_len(4)));
+  more.workload.clients.insert(
+      more.workload.clients.begin(),
+      lengths_client("newcomer", rate_load(9), dist(LK::kExponential, 40), constant_len(4)));
   for (const char* name : {"poisson", "gamma", "chat", "replay"}) {
     const auto a = client_requests(base, name);
     ASSERT_FALSE(a.empty()) << name;
@@ -100,7 +103,8 @@ TEST(Determinism, AddingAClientLeavesAnotherClientsStreamUnchanged) {
   // Renaming a client changes its own stream.
   auto renamed = base;
   renamed.workload.clients[0].name = "poisson2";
-  EXPECT_FALSE(same_requests(client_requests(base, "poisson"), client_requests(renamed, "poisson2")));
+  EXPECT_FALSE(
+      same_requests(client_requests(base, "poisson"), client_requests(renamed, "poisson2")));
 }
 
 TEST(Determinism, OpenLoopStreamsIgnoreFeedback) {

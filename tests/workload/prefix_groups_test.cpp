@@ -16,8 +16,8 @@ using namespace testing;
 using Ids = std::vector<std::int32_t>;
 
 TEST(PrefixGroups, RequestsOfAGroupShareExactIdsAndNothingElse) {
-  auto client = lengths_client("c", rate_load(100), dist(scenario::LengthDist::Kind::kLognormal, 64, 16),
-                               constant_len(8));
+  auto client = lengths_client(
+      "c", rate_load(100), dist(scenario::LengthDist::Kind::kLognormal, 64, 16), constant_len(8));
   client.prefix = scenario::PrefixGroups{4, 32};
   auto w = make_workload(scenario_with({client}, std::nullopt, 4000));
   const auto rs = pop_all(*w);
@@ -35,8 +35,9 @@ TEST(PrefixGroups, RequestsOfAGroupShareExactIdsAndNothingElse) {
     ++count[r.prefix_group];
     // The unique part starts right after the prefix and never repeats another request's.
     const std::size_t n = std::min<std::size_t>(16, r.prompt_token_ids.size() - 32);
-    first_unique_block.insert(Ids(r.prompt_token_ids.begin() + 32,
-                                  r.prompt_token_ids.begin() + 32 + static_cast<std::ptrdiff_t>(n)));
+    first_unique_block.insert(
+        Ids(r.prompt_token_ids.begin() + 32,
+            r.prompt_token_ids.begin() + 32 + static_cast<std::ptrdiff_t>(n)));
   }
   EXPECT_EQ(first_unique_block.size(), rs.size());
   std::set<Ids> distinct;

@@ -161,7 +161,9 @@ TEST(SharedPrefix, NextTurnWaitsForThePreviousAnswer) {
     const SimTime want = r.turn == 0 ? scheduled : std::max(scheduled, last_finish[r.session]);
     EXPECT_EQ(r.arrival, want) << "session " << r.session << " turn " << r.turn;
     EXPECT_EQ(r.turn, next_turn[r.session]++);
-    if (r.turn > 0) EXPECT_EQ(r.prompt_token_ids.size(), last_len[r.session] + 4 + 2);
+    if (r.turn > 0) {
+      EXPECT_EQ(r.prompt_token_ids.size(), last_len[r.session] + 4 + 2);
+    }
     last_finish[r.session] = r.arrival + latency;
     last_len[r.session] = r.prompt_token_ids.size();
   }
@@ -189,10 +191,10 @@ TEST(SharedPrefix, FailedTurnKeepsTheContext) {
 TEST(SharedPrefix, EveryStageStartsAgainFromTheSystemPrompts) {
   // run_stage calls get_data() afresh (data_index restarts at 0) and the workers clear the
   // user sessions between stages.
-  auto w = make_workload(scenario_with(
-      {shared_prefix_client("chat", stages_load({{1, 4}, {1, 4}}, AK::kConstant),
-                            sp_config(1, 2, 3, 2, 4, true))},
-      std::nullopt));
+  auto w = make_workload(
+      scenario_with({shared_prefix_client("chat", stages_load({{1, 4}, {1, 4}}, AK::kConstant),
+                                          sp_config(1, 2, 3, 2, 4, true))},
+                    std::nullopt));
   const auto res = drive(*w, [](const GeneratedRequest&) { return kMicrosPerSecond / 2; });
   const auto& rs = res.requests;
   ASSERT_EQ(rs.size(), 8u);
@@ -219,7 +221,9 @@ TEST(SharedPrefix, ClosedLoopMultiTurn) {
   std::map<std::int64_t, std::size_t> len;
   for (const auto& r : res.requests) {
     // Each round adds the previous answer and the question again.
-    if (len.count(r.session)) EXPECT_EQ(r.prompt_token_ids.size(), len[r.session] + 6 + 4);
+    if (len.count(r.session)) {
+      EXPECT_EQ(r.prompt_token_ids.size(), len[r.session] + 6 + 4);
+    }
     len[r.session] = r.prompt_token_ids.size();
   }
   EXPECT_EQ(len.size(), 4u);

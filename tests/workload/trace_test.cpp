@@ -23,18 +23,19 @@ scenario::Scenario trace_scenario(const std::string& csv, std::optional<double> 
 }
 
 Ids prefix_of(const GeneratedRequest& r, std::size_t n) {
-  return Ids(r.prompt_token_ids.begin(), r.prompt_token_ids.begin() + static_cast<std::ptrdiff_t>(n));
+  return Ids(r.prompt_token_ids.begin(),
+             r.prompt_token_ids.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
 TEST(Trace, ReplaysRowsExactly) {
-  auto w = make_workload(trace_scenario(
-      "arrival_s,prompt_tokens,output_tokens\n"
-      "0,100,10\n"
-      "0.5,200,20\r\n"
-      "\n"
-      "# a comment\n"
-      "0.5,300,30\n"
-      "2.000001,7,1\n"));
+  auto w =
+      make_workload(trace_scenario("arrival_s,prompt_tokens,output_tokens\n"
+                                   "0,100,10\n"
+                                   "0.5,200,20\r\n"
+                                   "\n"
+                                   "# a comment\n"
+                                   "0.5,300,30\n"
+                                   "2.000001,7,1\n"));
   const auto rs = pop_all(*w);
   ASSERT_EQ(rs.size(), 4u);
   const std::vector<SimTime> at = {0, 500000, 500000, 2000001};
@@ -58,7 +59,7 @@ TEST(Trace, PrefixGroupsShareTheirLeadingTokens) {
       "prompt_tokens,arrival_s,output_tokens,prefix_group,prefix_tokens\n"  // any column order
       "50,0,5,1,20\n"
       "60,1,5,1,20\n"
-      "40,2,5,1,\n"   // no prefix_tokens: the whole prompt comes from the group
+      "40,2,5,1,\n"  // no prefix_tokens: the whole prompt comes from the group
       "30,3,5,2,20\n"
       "30,4,5,,\n"
       "50,5,5,1,\n"));
@@ -74,12 +75,12 @@ TEST(Trace, PrefixGroupsShareTheirLeadingTokens) {
 }
 
 TEST(Trace, SessionTurnsStartWithThePreviousPromptAndAnswer) {
-  auto w = make_workload(trace_scenario(
-      "arrival_s,prompt_tokens,output_tokens,session_id\n"
-      "0,10,4,7\n"
-      "0.1,12,3,8\n"
-      "1,20,5,7\n"   // 10 + 4 of history, then 6 new tokens
-      "2,9,5,7\n"));  // shorter than its history: the first 9 tokens of it
+  auto w = make_workload(
+      trace_scenario("arrival_s,prompt_tokens,output_tokens,session_id\n"
+                     "0,10,4,7\n"
+                     "0.1,12,3,8\n"
+                     "1,20,5,7\n"    // 10 + 4 of history, then 6 new tokens
+                     "2,9,5,7\n"));  // shorter than its history: the first 9 tokens of it
   const auto rs = pop_all(*w);
   ASSERT_EQ(rs.size(), 4u);
   Ids hist = rs[0].prompt_token_ids;
@@ -139,8 +140,9 @@ TEST(Trace, BadRowsNameTheLineAndColumn) {
   EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens\n1,10,5\n0.5,10,5\n"),
             "trace CSV line 3, column 1 (arrival_s): arrival 0.5 is earlier than the previous "
             "row's 1 (rows must be in arrival order)");
-  EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens\n-1,10,5\n"),
-            "trace CSV line 2, column 1 (arrival_s): expected a number of seconds >= 0, got \"-1\"");
+  EXPECT_EQ(
+      error_of("arrival_s,prompt_tokens,output_tokens\n-1,10,5\n"),
+      "trace CSV line 2, column 1 (arrival_s): expected a number of seconds >= 0, got \"-1\"");
   EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens\n0,10\n"),
             "trace CSV line 2, column 3 (output_tokens): a value is required");
   EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens\n0,10,5,9\n"),
@@ -153,8 +155,9 @@ TEST(Trace, BadRowsNameTheLineAndColumn) {
             "prompt_tokens, output_tokens, prefix_group, prefix_tokens, session_id)");
   EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens,prefix_tokens\n0,10,5,3\n"),
             "trace CSV line 2, column 4 (prefix_tokens): prefix_tokens needs a prefix_group");
-  EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens\n0,10,5,0,11\n"),
-            "trace CSV line 2, column 5 (prefix_tokens): prefix_tokens 11 exceeds prompt_tokens 10");
+  EXPECT_EQ(
+      error_of("arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens\n0,10,5,0,11\n"),
+      "trace CSV line 2, column 5 (prefix_tokens): prefix_tokens 11 exceeds prompt_tokens 10");
   EXPECT_EQ(error_of(""), "trace CSV line 1: the trace is empty (expected a header row)");
   EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens\n0,1.5,5\n"),
             "trace CSV line 2, column 2 (prompt_tokens): expected an integer in [1, 16777216], "
@@ -162,9 +165,9 @@ TEST(Trace, BadRowsNameTheLineAndColumn) {
 }
 
 TEST(Trace, ValidateReportsEveryBadRowAtTheTracePointer) {
-  const auto ds = validate_trace_csv(
-      "arrival_s,prompt_tokens,output_tokens\n0,10,5\n1,x,5\n2,10,0\n3,10,5\n",
-      "/workload/clients/2/trace");
+  const auto ds =
+      validate_trace_csv("arrival_s,prompt_tokens,output_tokens\n0,10,5\n1,x,5\n2,10,0\n3,10,5\n",
+                         "/workload/clients/2/trace");
   ASSERT_EQ(ds.size(), 2u);
   EXPECT_EQ(ds[0].pointer, "/workload/clients/2/trace");
   EXPECT_EQ(ds[0].message,

@@ -36,10 +36,9 @@ inline scenario::LengthDist uniform_len(double lo, double hi) {
   return d;
 }
 
-inline scenario::Load rate_load(double rate,
-                                scenario::ArrivalProcess::Kind kind =
-                                    scenario::ArrivalProcess::Kind::kPoisson,
-                                double cv = 1.0) {
+inline scenario::Load rate_load(
+    double rate, scenario::ArrivalProcess::Kind kind = scenario::ArrivalProcess::Kind::kPoisson,
+    double cv = 1.0) {
   scenario::Load l;
   l.kind = scenario::Load::Kind::kRate;
   l.rate = rate;
@@ -132,9 +131,10 @@ struct DriveResult {
   std::int64_t max_in_flight = 0;
 };
 
-inline DriveResult drive(Workload& w, const std::function<SimTime(const GeneratedRequest&)>& latency,
-                         std::size_t max_requests = 100000,
-                         const std::function<std::int32_t(const GeneratedRequest&)>& produced = {}) {
+inline DriveResult drive(
+    Workload& w, const std::function<SimTime(const GeneratedRequest&)>& latency,
+    std::size_t max_requests = 100000,
+    const std::function<std::int32_t(const GeneratedRequest&)>& produced = {}) {
   DriveResult res;
   using Finish = std::pair<SimTime, std::size_t>;  // (time, request index)
   std::priority_queue<Finish, std::vector<Finish>, std::greater<Finish>> finishes;

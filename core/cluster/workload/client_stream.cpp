@@ -7,8 +7,8 @@
 
 namespace blis::cluster {
 
-ClientStream::ClientStream(const scenario::Client& client, std::int32_t index,
-                           std::uint64_t seed, SimTime horizon)
+ClientStream::ClientStream(const scenario::Client& client, std::int32_t index, std::uint64_t seed,
+                           SimTime horizon)
     : index_(index) {
   // Streams are named after the client, so adding or reordering clients never changes
   // another client's numbers.
@@ -165,8 +165,8 @@ void ClientStream::fill_trace(const Slot& slot, GeneratedRequest& out) {
   }
   if (ids.empty() && row.prefix_group >= 0) {
     const std::int32_t shared = row.prefix_tokens >= 0 ? row.prefix_tokens : row.prompt_tokens;
-    append_token_ids(derive_key(prefix_key_, static_cast<std::uint64_t>(row.prefix_group)),
-                     shared, ids);
+    append_token_ids(derive_key(prefix_key_, static_cast<std::uint64_t>(row.prefix_group)), shared,
+                     ids);
   }
   append_token_ids(key, static_cast<std::int32_t>(prompt_tokens - ids.size()), ids);
   out.output_tokens = row.output_tokens;
@@ -193,8 +193,7 @@ void ClientStream::on_finished(const GeneratedRequest& req, std::int32_t output_
 }
 
 bool ClientStream::exhausted() const {
-  return source_->done() && ready_.empty() &&
-         !(shared_prefix_ && shared_prefix_->has_waiting());
+  return source_->done() && ready_.empty() && !(shared_prefix_ && shared_prefix_->has_waiting());
 }
 
 }  // namespace blis::cluster

@@ -79,8 +79,7 @@ class ClosedLoopSource final : public SlotSource {
 
 }  // namespace
 
-std::unique_ptr<SlotSource> make_closed_loop_source(const scenario::Load& load,
-                                                    SimTime horizon) {
+std::unique_ptr<SlotSource> make_closed_loop_source(const scenario::Load& load, SimTime horizon) {
   return std::make_unique<ClosedLoopSource>(load, horizon);
 }
 

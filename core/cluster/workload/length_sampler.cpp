@@ -37,9 +37,9 @@ std::int32_t sample_length(const scenario::LengthDist& d, Rng& rng) {
     if (d.max && x > *d.max) x = *d.max;
   }
   if (!(x < static_cast<double>(kMaxSampledTokens) + 0.5)) {
-    throw std::runtime_error("sampled token count " + std::to_string(x) +
-                             " exceeds the simulator's limit of " +
-                             std::to_string(kMaxSampledTokens) + " (set `max` on the distribution)");
+    throw std::runtime_error(
+        "sampled token count " + std::to_string(x) + " exceeds the simulator's limit of " +
+        std::to_string(kMaxSampledTokens) + " (set `max` on the distribution)");
   }
   const auto n = static_cast<std::int32_t>(std::llround(x));
   return n < 1 ? 1 : n;

@@ -90,8 +90,7 @@ void SharedPrefixShape::append_system_prompt(std::int32_t group,
                    cfg_.system_prompt_tokens, out);
 }
 
-void SharedPrefixShape::append_question(std::int32_t prompt,
-                                        std::vector<std::int32_t>& out) const {
+void SharedPrefixShape::append_question(std::int32_t prompt, std::vector<std::int32_t>& out) const {
   append_token_ids(derive_key(question_key_, static_cast<std::uint64_t>(prompt)),
                    cfg_.question_tokens, out);
 }
@@ -128,8 +127,7 @@ void SharedPrefixShape::fill(const Slot& slot, GeneratedRequest& out) {
   out.turn = static_cast<std::int32_t>(slot.data_index / static_cast<std::uint64_t>(n_));
 }
 
-bool SharedPrefixShape::finished(std::int64_t session, std::int32_t output_tokens,
-                                 Slot& released) {
+bool SharedPrefixShape::finished(std::int64_t session, std::int32_t output_tokens, Slot& released) {
   const auto it = sessions_.find(session);
   if (it == sessions_.end() || !it->second.busy) return false;
   Session& s = it->second;

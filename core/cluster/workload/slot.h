@@ -21,10 +21,10 @@ struct TraceRow {
 };
 
 struct Slot {
-  SimTime time = 0;         // the instant the load schedules it
-  std::uint64_t index = 0;  // the client's scheduling order 0, 1, 2, ... (tie-break, keys)
-  std::int32_t stage = 0;   // load stage (open loop with stages), else 0
-  std::int32_t user = -1;   // closed-loop user, else -1
+  SimTime time = 0;              // the instant the load schedules it
+  std::uint64_t index = 0;       // the client's scheduling order 0, 1, 2, ... (tie-break, keys)
+  std::int32_t stage = 0;        // load stage (open loop with stages), else 0
+  std::int32_t user = -1;        // closed-loop user, else -1
   std::uint64_t data_index = 0;  // shared_prefix: inference-perf's data_index in the stage
   TraceRow row;                  // trace clients
 };

@@ -35,8 +35,7 @@ std::unique_ptr<SlotSource> make_open_loop_source(const scenario::Load& load, Si
 
 // Closed loop: load.concurrency users, each issuing its first request at time 0 and its
 // next one think_time_s after its previous one finished. No slot after `horizon`.
-std::unique_ptr<SlotSource> make_closed_loop_source(const scenario::Load& load,
-                                                    SimTime horizon);
+std::unique_ptr<SlotSource> make_closed_loop_source(const scenario::Load& load, SimTime horizon);
 
 // Trace replay: one slot per row of `csv` (trace_csv.h), at its arrival time; rows after
 // `horizon` end the trace. Throws TraceCsvError on a bad header (and later on a bad row).

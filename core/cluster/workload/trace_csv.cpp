@@ -1,11 +1,11 @@
 #include "cluster/workload/trace_csv.h"
 
 #include <charconv>
-#include <cstdint>
-#include <optional>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "cluster/workload/length_sampler.h"
 
@@ -13,8 +13,8 @@ namespace blis::cluster {
 
 namespace {
 
-constexpr const char* kColumnNames[] = {"arrival_s",     "prompt_tokens", "output_tokens",
-                                        "prefix_group",  "prefix_tokens", "session_id"};
+constexpr const char* kColumnNames[] = {"arrival_s",    "prompt_tokens", "output_tokens",
+                                        "prefix_group", "prefix_tokens", "session_id"};
 constexpr std::size_t kMaxReportedErrors = 20;
 
 std::string_view trim(std::string_view s) {
@@ -29,8 +29,8 @@ void split_cells(std::string_view line, std::vector<std::string_view>& cells) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t comma = line.find(',', start);
-    cells.push_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                            : comma - start)));
+    cells.push_back(trim(line.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -67,7 +67,8 @@ TraceCsvError::TraceCsvError(std::int32_t line, std::int32_t column, const std::
 
 TraceCsvReader::TraceCsvReader(std::string text) : text_(std::move(text)) {
   std::string_view line;
-  if (!read_line(line)) throw TraceCsvError(1, 0, "line 1: the trace is empty (expected a header row)");
+  if (!read_line(line))
+    throw TraceCsvError(1, 0, "line 1: the trace is empty (expected a header row)");
   parse_header(line);
 }
 
@@ -102,7 +103,8 @@ void TraceCsvReader::parse_header(std::string_view line) {
                               " (expected arrival_s, prompt_tokens, output_tokens, prefix_group, "
                               "prefix_tokens, session_id)");
     }
-    if (seen[found]) throw TraceCsvError(line_, col, where + ": column " + quoted(cells[c]) + " appears twice");
+    if (seen[found])
+      throw TraceCsvError(line_, col, where + ": column " + quoted(cells[c]) + " appears twice");
     seen[found] = true;
     columns_.push_back(static_cast<Column>(found));
   }
@@ -110,7 +112,8 @@ void TraceCsvReader::parse_header(std::string_view line) {
     if (!seen[k]) {
       throw TraceCsvError(line_, 0,
                           "line " + std::to_string(line_) + ": the header has no " +
-                              kColumnNames[k] + " column (required: arrival_s, prompt_tokens, "
+                              kColumnNames[k] +
+                              " column (required: arrival_s, prompt_tokens, "
                               "output_tokens)");
     }
   }
@@ -124,9 +127,9 @@ TraceRow TraceCsvReader::parse_row(std::string_view line) {
         col >= 1 && col <= static_cast<std::int32_t>(columns_.size())
             ? std::string(" (") + kColumnNames[columns_[static_cast<std::size_t>(col - 1)]] + ")"
             : std::string();
-    throw TraceCsvError(line_, col,
-                        "line " + std::to_string(line_) + ", column " + std::to_string(col) +
-                            name + ": " + what);
+    throw TraceCsvError(
+        line_, col,
+        "line " + std::to_string(line_) + ", column " + std::to_string(col) + name + ": " + what);
   };
   if (cells.size() > columns_.size()) {
     fail(static_cast<std::int32_t>(columns_.size() + 1),
@@ -152,8 +155,8 @@ TraceRow TraceCsvReader::parse_row(std::string_view line) {
         if (t < last_arrival_) {
           char prev[32];
           std::snprintf(prev, sizeof prev, "%.9g", last_arrival_);
-          fail(col, "arrival " + std::string(cell) + " is earlier than the previous row's " +
-                        prev + " (rows must be in arrival order)");
+          fail(col, "arrival " + std::string(cell) + " is earlier than the previous row's " + prev +
+                        " (rows must be in arrival order)");
         }
         row.arrival_s = t;
         break;

@@ -50,7 +50,7 @@ class TraceCsvReader {
   std::string text_;
   std::size_t pos_ = 0;
   std::int32_t line_ = 0;
-  std::vector<Column> columns_;  // header order
+  std::vector<Column> columns_;          // header order
   std::vector<std::string_view> cells_;  // reused for every row
   double last_arrival_ = 0;
   bool read_line(std::string_view& line);

@@ -26,7 +26,8 @@ class MergedWorkload final : public Workload {
 
   void pop(GeneratedRequest& out) override {
     const int c = next_client();
-    if (c < 0) throw std::logic_error("Workload::pop: no request is pending (next_arrival() is never)");
+    if (c < 0)
+      throw std::logic_error("Workload::pop: no request is pending (next_arrival() is never)");
     clients_[static_cast<std::size_t>(c)].pop(out);
     out.seq = generated_++;
   }

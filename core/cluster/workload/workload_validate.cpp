@@ -179,7 +179,8 @@ Diagnostics validate_workload(const scenario::Workload& w) {
     // Random streams are named after the client: two clients of one name would draw the same
     // numbers.
     if (!c.name.empty() && !names.insert(c.name).second)
-      check.error(Checker::at(p, "name"), "\"" + c.name + "\" is already the name of another client");
+      check.error(Checker::at(p, "name"),
+                  "\"" + c.name + "\" is already the name of another client");
     check.client(p, c);
   }
   return out;
