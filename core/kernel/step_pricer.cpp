@@ -128,24 +128,27 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
                                layers * c_.attention_floor_us;
   }
 
-  // MoE: router and shared experts as GEMMs; routed experts read the weights of the experts
-  // the batch touches, n_eff = E (1 - ((E - k) / E)^N) under uniform routing, and their
-  // compute is added, not overlapped (latency-kernel.md A.5).
+  // MoE: router and shared experts as GEMMs. Routed experts (latency-kernel.md A.5): the
+  // weights of the experts the batch touches, n_eff = E (1 - ((E - k) / E)^N) under uniform
+  // routing, plus their arithmetic at the GEMM's peak efficiency, added rather than overlapped
+  // (blis-latency-kernel's fit on expert GEMMs). The ramp's low end is itself memory-bound, so
+  // applying it to the arithmetic as well would count small batches' weight reads twice: that
+  // overpriced Mixtral decode by half against the measured ITL of the H100 runs
+  // (docs/latency-model.md).
   for (const Gemm& g : moe_gemms_) cost.moe_us += g.layers * gemm_time_us(g, tokens);
   if (s.moe_layers > 0) {
     const double e = s.experts, k = s.top_k;
     const double touched = e * (1.0 - dmath::pow((e - k) / e, tokens));
     const double f = static_cast<double>(s.expert_intermediate);
     const double hidden = static_cast<double>(s.hidden);
+    const double rows_routed = tokens * k;
     const double bytes =
-        touched * expert_bytes_ + tokens * k * (2.0 * hidden + 3.0 * f) * s.act_bytes;
-    const double flops = 2.0 * tokens * k * 3.0 * hidden * f;
+        touched * expert_bytes_ + rows_routed * (2.0 * hidden + 3.0 * f) * s.act_bytes;
+    const double flops = 2.0 * rows_routed * 3.0 * hidden * f;
     const catalog::GemmRamp& ramp = s.expert_fp8_compute ? c_.gemm_fp8 : c_.gemm_bf16;
     const double peak = s.expert_fp8_compute ? fp8_flops_per_us_ : bf16_flops_per_us_;
-    const double per_expert_tokens = std::max(1.0, tokens * k / e);
     const double layer_us =
-        (bytes / hbm + flops / (peak * ramp_efficiency(ramp, per_expert_tokens))) *
-            c_.moe_routing_imbalance +
+        (bytes / hbm + flops / (peak * ramp.eps_max)) * c_.moe_routing_imbalance +
         2.0 * c_.kernel_floor_us;
     cost.moe_us += s.moe_layers * layer_us;
   }

@@ -48,7 +48,9 @@ TEST(KvCapacity, LargerBatchedTokensNeverGiveMoreBlocks) {
       d.max_num_batched_tokens = tokens;
       const KvCapacity k = kv_capacity(d);
       ASSERT_TRUE(k.fits) << model << " " << tokens << ": " << k.reason;
-      if (previous >= 0) EXPECT_LE(k.num_gpu_blocks, previous) << model << " " << tokens;
+      if (previous >= 0) {
+        EXPECT_LE(k.num_gpu_blocks, previous) << model << " " << tokens;
+      }
       previous = k.num_gpu_blocks;
     }
   }

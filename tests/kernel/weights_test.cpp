@@ -58,7 +58,9 @@ TEST(Weights, MoreTensorParallelNeverMoreBytesPerGpu) {
       Deployment d;
       if (has_errors(make_deployment(c, "H100-SXM-80GB", model, tp, &d))) continue;
       const std::int64_t w = build_model_shape(d).weights.total();
-      if (previous >= 0) EXPECT_LE(w, previous) << model << " tp " << tp;
+      if (previous >= 0) {
+        EXPECT_LE(w, previous) << model << " tp " << tp;
+      }
       previous = w;
     }
   }
