@@ -37,8 +37,8 @@ struct Args {
   std::string hardware, model, kv_cache_dtype;
   std::int32_t tp = 0, pp = 1;
   std::int64_t max_num_batched_tokens = -1, max_num_seqs = -1, block_size = -1, max_model_len = -1;
-  double gpu_memory_utilization = -1;
-  bool enforce_eager = false, json = false;
+  double gpu_memory_utilization = 0;
+  bool has_gpu_memory_utilization = false, enforce_eager = false, json = false;
 };
 
 bool parse_int(const std::string& s, std::int64_t* out) {
@@ -82,6 +82,7 @@ std::string parse_args(const std::vector<std::string>& args, Args* a) {
       a->kv_cache_dtype = v;
     } else if (k == "--gpu-memory-utilization") {
       if (!parse_double(v, &a->gpu_memory_utilization)) return k + ": expected a number, got " + v;
+      a->has_gpu_memory_utilization = true;
     } else if (k == "--tp" || k == "--pp" || k == "--max-num-batched-tokens" ||
                k == "--max-num-seqs" || k == "--block-size" || k == "--max-model-len") {
       if (!parse_int(v, &n) || n < 1 || n > 1000000000) {
@@ -206,6 +207,10 @@ void print_text(const kernel::Deployment& d, const kernel::KvCapacity& k,
                 const std::vector<StepRow>& rows) {
   std::printf("%s x%d (tp=%d, pp=%d) serving %s\n", d.gpu.id.c_str(), d.tp * d.pp, d.tp, d.pp,
               d.model.id.c_str());
+  if (k.total_memory_bytes == 0) {  // settings vLLM rejects before sizing anything
+    std::printf("\nDoes not fit: %s\n", k.reason.c_str());
+    return;
+  }
   std::printf(
       "  max_num_batched_tokens %d, max_num_seqs %d, block_size %d, "
       "gpu_memory_utilization %g, max_model_len %s, kv_cache_dtype %s%s\n\n",
@@ -274,10 +279,10 @@ int run_price(const std::vector<std::string>& argv) {
     if (a.max_num_seqs > 0) d.max_num_seqs = static_cast<std::int32_t>(a.max_num_seqs);
     if (a.block_size > 0) d.block_size = static_cast<std::int32_t>(a.block_size);
     if (a.max_model_len > 0) d.max_model_len = a.max_model_len;
-    if (a.gpu_memory_utilization >= 0) d.gpu_memory_utilization = a.gpu_memory_utilization;
+    if (a.has_gpu_memory_utilization) d.gpu_memory_utilization = a.gpu_memory_utilization;
     if (!a.kv_cache_dtype.empty()) d.kv_cache_dtype = a.kv_cache_dtype;
     d.enforce_eager = a.enforce_eager;
-    diags = kernel::validate_deployment(d);
+    diags.clear();  // kv_capacity reports invalid settings as "does not fit", with vLLM's reason
   }
   if (has_errors(diags)) {
     if (a.json) {

@@ -1,5 +1,7 @@
 // Weight bytes per GPU: parameter counts against the published ones, SwiGLU's three
 // matrices, vocabulary and TP sharding, quantized checkpoints.
+#include <nlohmann/json.hpp>
+
 #include "kernel/kv_capacity.h"
 #include "kernel/model_shape.h"
 #include "kernel_test_support.h"
@@ -93,6 +95,28 @@ TEST(Weights, OnlineFp8QuantizesEveryLinearButTheHead) {
   Deployment a = deploy("A100-SXM-80GB", "meta-llama/Llama-3.1-8B-Instruct", 1);
   a.quantization = "fp8";
   for (const auto& g : build_model_shape(a).gemms) EXPECT_FALSE(g.fp8_compute) << g.name;
+}
+
+TEST(Weights, Int4WeightOnlyCheckpointsRunAtTheSixteenBitRate) {
+  // A W4A16 checkpoint (4-bit weights, one bf16 scale per group of 128: 0.515625 bytes per
+  // weight) as an inline model: smaller weights, BF16 compute (latency-kernel.md A.2).
+  catalog::Catalog c = catalog::Catalog::builtin();
+  nlohmann::json j = nlohmann::json::parse(
+      *c.entry_json(catalog::Kind::kModel, "meta-llama/Llama-3.1-8B-Instruct"));
+  j["id"] = "example/Llama-3.1-8B-Instruct-w4a16";
+  j["quantization"] = {{"method", "int4"},
+                       {"weight_bytes_per_param", 0.515625},
+                       {"activation", "bf16"},
+                       {"scope", {"attention", "dense_mlp"}}};
+  ASSERT_TRUE(c.add_inline(catalog::Kind::kModel, j.dump(), "/catalog/models/0").empty());
+  const ModelShape q =
+      build_model_shape(deploy("H100-SXM-80GB", "example/Llama-3.1-8B-Instruct-w4a16", 1, c));
+  const ModelShape b =
+      build_model_shape(deploy("H100-SXM-80GB", "meta-llama/Llama-3.1-8B-Instruct", 1));
+  EXPECT_EQ(q.weights.dense_mlp,
+            static_cast<std::int64_t>(b.weights.dense_mlp / 2 * 0.515625 + 0.5));
+  EXPECT_EQ(q.weights.embedding, b.weights.embedding);
+  for (const auto& g : q.gemms) EXPECT_FALSE(g.fp8_compute) << g.name;
 }
 
 }  // namespace
