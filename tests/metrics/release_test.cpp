@@ -109,7 +109,9 @@ TEST(Release, NumPreemptionsHistogramIsScoped) {
     s.flush(10);
     const bool has = s.rec.prometheus().has_family("vllm:request_num_preemptions");
     EXPECT_EQ(has, r != Release::kV0_29);
-    if (has) EXPECT_EQ(s.bucket("vllm:request_num_preemptions", 2), 1u);
+    if (has) {
+      EXPECT_EQ(s.bucket("vllm:request_num_preemptions", 2), 1u);
+    }
   }
 }
 
