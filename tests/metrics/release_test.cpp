@@ -15,6 +15,8 @@ namespace {
 
 TEST(Release, Parses) {
   EXPECT_EQ(parse_release("0.29"), Release::kV0_29);
+  EXPECT_EQ(parse_release("0.29.x"), Release::kV0_29);  // the rules pack's name
+  EXPECT_EQ(parse_release("0.29.y"), std::nullopt);
   EXPECT_EQ(parse_release("0.31.0"), Release::kV0_31);
   EXPECT_EQ(parse_release("0.32.0"), Release::kV0_32);
   EXPECT_EQ(parse_release("0.32.4"), Release::kV0_32);
