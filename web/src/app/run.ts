@@ -1,0 +1,167 @@
+// One simulation run as the page sees it (slot A or B): its time series, progress, summary
+// and, once done, per-request latencies. Talks to the worker through SimClient and keeps at
+// most one request in flight, so the worker never queues up stale work.
+
+import { SeriesStore } from '../lib/series_store';
+import type { Diagnostic, Progress, RunLatencies, SlotId, Summary } from '../protocol';
+import { EventBudget, PlaybackClock } from './playback';
+import type { RunResponse, SimClient } from './sim_client';
+
+export type RunStatus = 'empty' | 'loading' | 'invalid' | 'ready' | 'running' | 'done' | 'failed';
+
+export class Run {
+  status: RunStatus = 'empty';
+  gen = 0;
+  columns: string[] = [];
+  instances: string[] = [];
+  store = new SeriesStore([]);
+  nowUs = 0;
+  steps = 0;
+  events = 0;
+  summary?: Summary;
+  latencies?: RunLatencies;
+  diagnostics: Diagnostic[] = [];
+  error?: string;
+  /** Bumped whenever what the charts show changed. */
+  version = 0;
+
+  private inflight = false;
+  private sentAt = 0;
+  private lastSummaryAt = 0;
+  private readonly clock = new PlaybackClock();
+  private readonly budget = new EventBudget();
+  private loadWaiters: ((ok: boolean) => void)[] = [];
+
+  constructor(readonly slot: SlotId, private readonly client: SimClient, private readonly onChange: (run: Run) => void) {
+    client.listen(slot, (r) => this.receive(r));
+  }
+
+  get active(): boolean {
+    return this.status === 'ready' || this.status === 'running' || this.status === 'done';
+  }
+
+  get done(): boolean {
+    return this.status === 'done';
+  }
+
+  /** Loads a scenario; resolves true when it is valid and the run is ready at time 0. */
+  load(json: string): Promise<boolean> {
+    this.gen++;
+    this.status = 'loading';
+    this.inflight = false;
+    this.clearResults();
+    this.client.post({ kind: 'load', slot: this.slot, gen: this.gen, json });
+    this.onChange(this);
+    return new Promise((resolve) => this.loadWaiters.push(resolve));
+  }
+
+  unload(): void {
+    this.gen++;
+    this.status = 'empty';
+    this.inflight = false;
+    this.clearResults();
+    this.client.post({ kind: 'unload', slot: this.slot });
+    this.onChange(this);
+  }
+
+  /** Called every animation frame while playing. */
+  tick(dtMs: number, speed: number): void {
+    if (!(this.status === 'ready' || this.status === 'running') || this.inflight) {
+      if (this.status === 'ready' || this.status === 'running') this.clock.tick(dtMs, speed, this.nowUs);
+      return;
+    }
+    const target = this.clock.tick(dtMs, speed, this.nowUs);
+    if (target <= this.nowUs && Number.isFinite(speed)) return;
+    const now = performance.now();
+    const wantSummary = now - this.lastSummaryAt > 500;
+    if (wantSummary) this.lastSummaryAt = now;
+    this.status = 'running';
+    this.send({ kind: 'advance', slot: this.slot, gen: this.gen, untilUs: target, maxEvents: this.budget.value, wantSummary });
+  }
+
+  step(): void {
+    if (!(this.status === 'ready' || this.status === 'running') || this.inflight) return;
+    this.status = 'running';
+    this.send({ kind: 'step', slot: this.slot, gen: this.gen });
+  }
+
+  reset(): void {
+    if (!this.active) return;
+    this.gen++;
+    this.inflight = false;
+    this.clearResults();
+    this.clock.reset();
+    this.status = 'ready';
+    this.send({ kind: 'reset', slot: this.slot, gen: this.gen });
+    this.onChange(this);
+  }
+
+  get busy(): boolean {
+    return this.inflight;
+  }
+
+  private send(req: Parameters<SimClient['post']>[0]): void {
+    this.inflight = true;
+    this.sentAt = performance.now();
+    this.client.post(req);
+  }
+
+  private clearResults(): void {
+    this.store = new SeriesStore(this.columns);
+    this.nowUs = 0;
+    this.steps = 0;
+    this.events = 0;
+    this.summary = undefined;
+    this.latencies = undefined;
+    this.error = undefined;
+    this.version++;
+  }
+
+  private receive(r: RunResponse): void {
+    if (r.kind === 'error') {
+      if (r.gen !== undefined && r.gen !== this.gen) return;
+      this.inflight = false;
+      this.status = 'failed';
+      this.error = r.message;
+      this.onChange(this);
+      return;
+    }
+    if ('gen' in r && r.gen !== this.gen) return;  // an answer about an older run
+    switch (r.kind) {
+      case 'loaded': {
+        this.diagnostics = r.diagnostics;
+        this.columns = r.columns;
+        this.instances = r.instances;
+        this.status = r.ok ? 'ready' : 'invalid';
+        this.clearResults();
+        this.clock.reset();
+        const waiters = this.loadWaiters;
+        this.loadWaiters = [];
+        waiters.forEach((w) => w(r.ok));
+        this.onChange(this);
+        return;
+      }
+      case 'progress':
+        this.applyProgress(r);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private applyProgress(p: Progress): void {
+    const eventsBefore = this.events;
+    this.inflight = false;
+    this.budget.update(performance.now() - this.sentAt, p.events - eventsBefore);
+    this.store.append(p.delta);
+    this.nowUs = p.nowUs;
+    this.steps = p.steps;
+    this.events = p.events;
+    if (p.summary) this.summary = p.summary;
+    if (p.latencies) this.latencies = p.latencies;
+    if (p.done) this.status = 'done';
+    else if (this.status === 'done') this.status = 'ready';  // after a reset
+    this.version++;
+    this.onChange(this);
+  }
+}
