@@ -28,7 +28,7 @@ export type WorkerRequest =
   | { kind: 'advance'; slot: SlotId; gen: number; untilUs: number; maxEvents: number; wantSummary: boolean }
   | { kind: 'step'; slot: SlotId; gen: number }
   | { kind: 'reset'; slot: SlotId; gen: number }
-  | { kind: 'export'; slot: SlotId; what: ExportKind };
+  | { kind: 'export'; slot: SlotId; what: ExportKind; instance?: number };
 
 /** What the page needs to know about a run once it finished: latency samples per request. */
 export interface RunLatencies {

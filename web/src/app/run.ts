@@ -3,7 +3,7 @@
 // most one request in flight, so the worker never queues up stale work.
 
 import { SeriesStore } from '../lib/series_store';
-import type { Diagnostic, Progress, RunLatencies, SlotId, Summary } from '../protocol';
+import type { Diagnostic, ExportKind, Progress, RunLatencies, SlotId, Summary } from '../protocol';
 import { EventBudget, PlaybackClock } from './playback';
 import type { RunResponse, SimClient } from './sim_client';
 
@@ -31,6 +31,7 @@ export class Run {
   private readonly clock = new PlaybackClock();
   private readonly budget = new EventBudget();
   private loadWaiters: ((ok: boolean) => void)[] = [];
+  private exportWaiters: ((files: { name: string; text: string }[]) => void)[] = [];
 
   constructor(readonly slot: SlotId, private readonly client: SimClient, private readonly onChange: (run: Run) => void) {
     client.listen(slot, (r) => this.receive(r));
@@ -96,6 +97,14 @@ export class Run {
     this.onChange(this);
   }
 
+  /** Asks the worker for export files (summary.json, requests.csv, an instance's metrics). */
+  export(what: ExportKind, instance?: number): Promise<{ name: string; text: string }[]> {
+    return new Promise((resolve) => {
+      this.exportWaiters.push(resolve);
+      this.client.post({ kind: 'export', slot: this.slot, what, ...(instance !== undefined ? { instance } : {}) });
+    });
+  }
+
   get busy(): boolean {
     return this.inflight;
   }
@@ -120,6 +129,12 @@ export class Run {
   private receive(r: RunResponse): void {
     if (r.kind === 'error') {
       if (r.gen !== undefined && r.gen !== this.gen) return;
+      if (r.gen === undefined && this.exportWaiters.length) {
+        this.exportWaiters.shift()?.([]);
+        this.error = r.message;
+        this.onChange(this);
+        return;
+      }
       this.inflight = false;
       this.status = 'failed';
       this.error = r.message;
@@ -143,6 +158,9 @@ export class Run {
       }
       case 'progress':
         this.applyProgress(r);
+        return;
+      case 'exported':
+        this.exportWaiters.shift()?.(r.files);
         return;
       default:
         return;

@@ -3,7 +3,7 @@
 // cluster aggregates of A (solid) and B (dashed), joined on time.
 
 import uPlot from 'uplot';
-import { perInstance, TIME_COLUMN } from '../lib/columns';
+import { perInstance, THROUGHPUT_COLUMN, TIME_COLUMN } from '../lib/columns';
 import { decimate, empiricalCdf } from '../lib/series_store';
 import type { RunLatencies } from '../protocol';
 import { fmtMs } from '../ui/format';
@@ -161,15 +161,13 @@ export function throughputView(runs: RunData[], maxPoints: number): ChartView {
   const series: SeriesSpec[] = [];
   const tables: [Float64Array, Float64Array[]][] = [];
   runs.forEach((run, r) => {
-    series.push({ label: `output tok/s${suffix(run)}`, color: '#0f766e', dash: RUN_DASH[r] });
-    series.push({ label: `prompt tok/s${suffix(run)}`, color: '#a3a3a3', dash: RUN_DASH[r], scale: 'y2', width: 1.2 });
-    tables.push([run.column(TIME_COLUMN), [col(run, 'output_tokens_per_s'), col(run, 'input_tokens_per_s')]]);
+    series.push({ label: `generated tok/s${suffix(run)}`, color: r === 0 ? '#0f766e' : '#7c3aed', dash: RUN_DASH[r] });
+    tables.push([run.column(TIME_COLUMN), [col(run, THROUGHPUT_COLUMN)]]);
   });
   return {
     spec: {
       x: timeAxis,
-      y: { label: 'output tokens/s', format: tokFmt, range: [0, null] },
-      y2: { label: 'prompt tokens/s', format: tokFmt, range: [0, null] },
+      y: { label: 'tokens/s', format: tokFmt, range: [0, null] },
       series,
     },
     data: assemble(tables, maxPoints),

@@ -15,6 +15,11 @@ describe('latencies from requests.csv', () => {
     expect(Array.from(l.itlMs).map((v) => Math.round(v))).toEqual([100]);
   });
 
+  it('skips aborted requests', () => {
+    const l = latenciesFromCsv('arrival_s,first_token_s,finish_s,output_tokens,status\n0,0.1,0.2,2,aborted\n0,0.1,0.3,3,finished\n');
+    expect(Array.from(l.e2eMs).map((v) => Math.round(v))).toEqual([300]);
+  });
+
   it('reads microsecond columns', () => {
     const l = latenciesFromCsv('arrival_us,first_token_us,finish_us,output_tokens\n0,1500,3500,3\n');
     expect(Array.from(l.ttftMs)).toEqual([1.5]);

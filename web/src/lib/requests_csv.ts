@@ -24,12 +24,14 @@ export function latenciesFromCsv(csv: string): RunLatencies {
   const first = findColumn(headers, 'first_token');
   const finish = findColumn(headers, 'finish');
   const outTok = findColumn(headers, 'output_tokens');
+  const status = headers.indexOf('status');  // "finished" | "aborted" when present
   const scale = [arrival, first, finish].map((i) => unitToMs(headers[i]!));
   const ttft: number[] = [];
   const e2e: number[] = [];
   const itl: number[] = [];
   for (let r = 1; r < lines.length; r++) {
     const cells = lines[r]!.split(',');
+    if (status >= 0 && cells[status] !== 'finished') continue;
     const a = Number(cells[arrival]) * scale[0]!;
     const f = cells[first] === '' ? NaN : Number(cells[first]) * scale[1]!;
     const e = cells[finish] === '' ? NaN : Number(cells[finish]) * scale[2]!;

@@ -111,5 +111,7 @@ describe('WorkerCore', () => {
     expect(s).toMatchObject({ files: [{ name: 'prefix-cache-on-b-summary.json' }] });
     const [m] = core.handle({ kind: 'export', slot: 'b', what: 'metrics' });
     expect(m).toMatchObject({ files: [{ name: 'prefix-cache-on-b-main-0.prom', text: '# instance 0\n' }, { name: 'prefix-cache-on-b-main-1.prom' }] });
+    const [one] = core.handle({ kind: 'export', slot: 'b', what: 'metrics', instance: 1 });
+    expect(one).toMatchObject({ files: [{ name: 'prefix-cache-on-b-main-1.prom', text: '# instance 1\n' }] });
   });
 });

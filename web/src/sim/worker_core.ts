@@ -52,7 +52,7 @@ export class WorkerCore {
         return [this.progress(req.slot, slot, true)];
       }
       case 'export':
-        return [this.exportFiles(req.slot, req.what)];
+        return [this.exportFiles(req.slot, req.what, req.instance)];
     }
   }
 
@@ -104,7 +104,7 @@ export class WorkerCore {
     return out;
   }
 
-  private exportFiles(id: SlotId, what: 'summary' | 'requests' | 'metrics'): WorkerResponse {
+  private exportFiles(id: SlotId, what: 'summary' | 'requests' | 'metrics', instance?: number): WorkerResponse {
     const slot = this.ready(id, undefined);
     const base = `${slot.name}${id === 'b' ? '-b' : ''}`;
     switch (what) {
@@ -112,11 +112,15 @@ export class WorkerCore {
         return { kind: 'exported', slot: id, what, files: [{ name: `${base}-summary.json`, text: slot.sim.summaryJson() }] };
       case 'requests':
         return { kind: 'exported', slot: id, what, files: [{ name: `${base}-requests.csv`, text: slot.sim.requestsCsv() }] };
-      case 'metrics':
+      case 'metrics': {
+        // One instance's exposition (a Prometheus scrape is per instance), or all of them.
+        const names = slot.sim.instanceNames();
+        const which = instance === undefined ? names.map((_, i) => i) : [instance];
         return {
           kind: 'exported', slot: id, what,
-          files: slot.sim.instanceNames().map((inst, i) => ({ name: `${base}-${inst}.prom`, text: slot.sim.metricsText(i) })),
+          files: which.map((i) => ({ name: `${base}-${names[i] ?? i}.prom`, text: slot.sim.metricsText(i) })),
         };
+      }
     }
   }
 }

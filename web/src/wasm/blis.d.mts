@@ -23,7 +23,12 @@ export interface BlisSimulation {
   nowUs(): number;
   steps(): number;
   events(): number;
+  /** summary.json of the run so far (final once done()). */
   summaryJson(): string;
+  /** The digest of all results (16 hex digits), equal to the native `blis run` digest. */
+  digest(): string;
+  /** timeseries.json: {interval_ms, rows, columns: {name: [...]}}. */
+  timeseriesJson(): string;
   seriesColumns(): string[];
   seriesLength(): number;
   /** A zero-copy view of one column; invalid after the next advance (memory growth). */
