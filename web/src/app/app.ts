@@ -109,10 +109,10 @@ export class App {
     $('module-version').textContent = version;
     this.renderCompare();
     this.showEditing();
+    requestAnimationFrame((t) => this.frame(t));
     await this.loadAll();
     document.body.dataset['ready'] = '1';
     if (state.autoplay) this.play();
-    requestAnimationFrame((t) => this.frame(t));
   }
 
   /** Frame-time samples (ms between animation frames) while playing, for the perf check. */

@@ -138,6 +138,9 @@ export class Run {
       this.inflight = false;
       this.status = 'failed';
       this.error = r.message;
+      const waiters = this.loadWaiters;
+      this.loadWaiters = [];
+      waiters.forEach((w) => w(false));
       this.onChange(this);
       return;
     }
