@@ -53,7 +53,7 @@ export interface Progress {
 }
 
 export type WorkerResponse =
-  | { kind: 'ready'; version: string }
+  | { kind: 'ready'; version: string; catalog: { gpus: string[]; models: string[] } }
   | { kind: 'validated'; id: number; diagnostics: Diagnostic[] }
   | { kind: 'loaded'; slot: SlotId; gen: number; diagnostics: Diagnostic[]; ok: boolean; columns: string[]; instances: string[] }
   | Progress

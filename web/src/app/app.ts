@@ -56,20 +56,17 @@ export class App {
     this.runs = { a: new Run('a', this.client, onChange), b: new Run('b', this.client, onChange) };
 
     this.gallery = new PresetGallery($('presets'), PRESETS, (p) => this.choosePreset(p));
-    const ids = (key: 'hardware' | 'model') => [...new Set(PRESETS.map((p) => {
-      const d = JSON.parse(p.scenario) as { pools: { hardware: string; model: string }[] };
-      return d.pools[0]![key];
-    }))];
-    this.form = new ScenarioForm($('scenario-form') as HTMLFormElement, (doc) => this.onFormEdit(doc),
-      { gpus: ids('hardware'), models: ids('model') });
+    this.form = new ScenarioForm($('scenario-form') as HTMLFormElement, (doc) => this.onFormEdit(doc));
     this.editor = new JsonEditor($('editor'), '', (text) => this.onEditorEdit(text));
 
     const host = $('charts');
+    // Embed mode (docs pages) has less room: shorter plots.
+    const h = new URLSearchParams(location.search).get('embed') === '1' ? 140 : 190;
     this.charts = {
-      kv: new ChartPanel(host, { title: 'KV cache usage', subtitle: '% of GPU KV blocks in use', testid: 'chart-kv', empty: 'Press play to start the simulation' }),
-      queue: new ChartPanel(host, { title: 'Running and waiting', subtitle: 'requests per instance', testid: 'chart-queue', empty: 'Press play to start the simulation' }),
-      latency: new ChartPanel(host, { title: 'Latency over time', subtitle: 'TTFT (left) and ITL (right), sliding window', testid: 'chart-latency', empty: 'Latencies appear as requests finish' }),
-      throughput: new ChartPanel(host, { title: 'Throughput', subtitle: 'tokens per second', testid: 'chart-throughput', empty: 'Press play to start the simulation' }),
+      kv: new ChartPanel(host, { title: 'KV cache usage', subtitle: '% of GPU KV blocks in use', testid: 'chart-kv', height: h, empty: 'Press play to start the simulation' }),
+      queue: new ChartPanel(host, { title: 'Running and waiting', subtitle: 'requests per instance', testid: 'chart-queue', height: h, empty: 'Press play to start the simulation' }),
+      latency: new ChartPanel(host, { title: 'Latency over time', subtitle: 'TTFT (left) and ITL (right), sliding window', testid: 'chart-latency', height: h, empty: 'Latencies appear as requests finish' }),
+      throughput: new ChartPanel(host, { title: 'Throughput', subtitle: 'tokens per second', testid: 'chart-throughput', height: h, empty: 'Press play to start the simulation' }),
       cdf: new ChartPanel(host, { title: 'Latency distribution', subtitle: 'per request, at the end of the run', testid: 'chart-cdf', empty: 'Shown when the run is done', height: 220 }),
     };
     this.charts.cdf.el.classList.add('full');
@@ -107,6 +104,7 @@ export class App {
     });
     if (version === undefined) return;
     $('module-version').textContent = version;
+    this.form.setSuggestions(this.client.catalog);
     this.renderCompare();
     this.showEditing();
     requestAnimationFrame((t) => this.frame(t));
@@ -504,7 +502,7 @@ export class App {
     if (doneNow || t - this.lastCardsAt > 250 || !this.playing) {
       this.lastCardsAt = t;
       renderCards($('cards'), runs.map((r) => ({ label: r.slot.toUpperCase(), ...(r.summary ? { summary: r.summary } : {}) })),
-        this.preset?.measured);
+        this.preset?.measured, this.embed);
     }
     this.updateControls();
   }

@@ -7,6 +7,8 @@ type RunResponse = Extract<WorkerResponse, { slot: SlotId }> | Extract<WorkerRes
 
 export class SimClient {
   readonly ready: Promise<string>;
+  /** The built-in catalog's GPU and model ids (known once ready). */
+  catalog: { gpus: string[]; models: string[] } = { gpus: [], models: [] };
   private nextId = 1;
   private readonly pending = new Map<number, (d: Diagnostic[]) => void>();
   private readonly listeners = new Map<SlotId, (r: RunResponse) => void>();
@@ -23,6 +25,7 @@ export class SimClient {
       const r = ev.data;
       switch (r.kind) {
         case 'ready':
+          this.catalog = r.catalog;
           resolveReady(r.version);
           return;
         case 'validated':

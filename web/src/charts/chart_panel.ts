@@ -43,7 +43,7 @@ export class ChartPanel {
   private readonly height: number;
 
   constructor(parent: HTMLElement, opts: { title: string; subtitle: string; testid: string; height?: number; empty: string }) {
-    this.height = opts.height ?? 190;
+    this.height = opts.height ?? 190;  // plot area in px; the legend adds below
     this.el = document.createElement('section');
     this.el.className = 'chart';
     this.el.dataset['testid'] = opts.testid;

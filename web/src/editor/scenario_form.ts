@@ -11,10 +11,19 @@ export class ScenarioForm {
   constructor(
     private readonly form: HTMLFormElement,
     private readonly onEdit: (doc: Json, knob: Knob) => void,
-    suggestions: { gpus: string[]; models: string[] },
   ) {
     form.addEventListener('submit', (e) => e.preventDefault());
-    for (const knob of KNOBS) form.append(this.field(knob, suggestions));
+    for (const knob of KNOBS) form.append(this.field(knob));
+  }
+
+  /** Fills the GPU and model pickers' suggestions (the catalog's ids). */
+  setSuggestions(ids: { gpus: string[]; models: string[] }): void {
+    const fill = (knobId: string, list: string[]) => {
+      const dl = this.form.querySelector<HTMLDataListElement>(`#knob-${knobId}-list`);
+      dl?.replaceChildren(...list.map((o) => new Option(o)));
+    };
+    fill('hardware', ids.gpus);
+    fill('model', ids.models);
   }
 
   /** Shows a document's values; knobs it does not have (other shapes) are disabled. */
@@ -47,7 +56,7 @@ export class ScenarioForm {
     return knob.id === 'duration_s';
   }
 
-  private field(knob: Knob, suggestions: { gpus: string[]; models: string[] }): HTMLElement {
+  private field(knob: Knob): HTMLElement {
     const wrap = document.createElement('label');
     wrap.className = 'knob';
     const id = `knob-${knob.id}`;
@@ -71,14 +80,10 @@ export class ScenarioForm {
       if (knob.min !== undefined) inp.min = String(knob.min);
       if (knob.step !== undefined) inp.step = String(knob.step);
       if (knob.kind === 'text') {
-        const list = knob.id === 'hardware' ? suggestions.gpus : knob.id === 'model' ? suggestions.models : [];
-        if (list.length) {
-          const dl = document.createElement('datalist');
-          dl.id = `${id}-list`;
-          for (const o of list) dl.append(new Option(o));
-          wrap.append(dl);
-          inp.setAttribute('list', dl.id);
-        }
+        const dl = document.createElement('datalist');
+        dl.id = `${id}-list`;
+        wrap.append(dl);
+        inp.setAttribute('list', dl.id);
         inp.spellcheck = false;
         inp.autocomplete = 'off';
       }

@@ -27,8 +27,15 @@ export interface SimulationBackend {
   dispose(): void;
 }
 
+export interface CatalogIds {
+  gpus: string[];
+  models: string[];
+  fabrics: string[];
+}
+
 export interface SimulationModule {
   version(): string;
+  catalogIds(): CatalogIds;
   validate(json: string): Diagnostic[];
   create(): SimulationBackend;
 }

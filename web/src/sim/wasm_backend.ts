@@ -64,6 +64,7 @@ class WasmSimulation implements SimulationBackend {
 export function wasmSimulationModule(blis: BlisModule): SimulationModule {
   return {
     version: () => blis.version(),
+    catalogIds: () => blis.catalogIds(),
     validate: (json) => blis.validateScenario(json),
     create: () => new WasmSimulation(new blis.Simulation()),
   };

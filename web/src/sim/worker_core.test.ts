@@ -42,6 +42,7 @@ function makeCore() {
   const sims: ScriptedSim[] = [];
   const module: SimulationModule = {
     version: () => '9.9.9',
+    catalogIds: () => ({ gpus: ['G1'], models: ['m/1'], fabrics: [] }),
     validate: (json) => (json.includes('"bad"') ? [{ pointer: '/bad', message: 'is bad', severity: 'error' }] : []),
     create: () => { const s = new ScriptedSim(); sims.push(s); return s; },
   };
@@ -53,7 +54,7 @@ const progress = (rs: WorkerResponse[]) => rs[0] as Progress;
 describe('WorkerCore', () => {
   it('answers hello and validate', () => {
     const { core } = makeCore();
-    expect(core.handle({ kind: 'hello' })).toEqual([{ kind: 'ready', version: '9.9.9' }]);
+    expect(core.handle({ kind: 'hello' })).toEqual([{ kind: 'ready', version: '9.9.9', catalog: { gpus: ['G1'], models: ['m/1'] } }]);
     expect(core.handle({ kind: 'validate', id: 4, json: '{"bad": 1}' })).toEqual([
       { kind: 'validated', id: 4, diagnostics: [{ pointer: '/bad', message: 'is bad', severity: 'error' }] },
     ]);

@@ -25,7 +25,10 @@ export class WorkerCore {
   handle(req: WorkerRequest): WorkerResponse[] {
     switch (req.kind) {
       case 'hello':
-        return [{ kind: 'ready', version: this.module.version() }];
+      {
+        const ids = this.module.catalogIds();
+        return [{ kind: 'ready', version: this.module.version(), catalog: { gpus: ids.gpus, models: ids.models } }];
+      }
       case 'validate':
         return [{ kind: 'validated', id: req.id, diagnostics: this.module.validate(req.json) }];
       case 'load':

@@ -12,6 +12,7 @@ interface CardDef {
   fmt(v: number | undefined): string;
   sub?(s: Summary): string;
   lowerIsBetter?: boolean;
+  embed?: boolean;  // shown in the compact embed mode too
 }
 
 const CARDS: CardDef[] = [
@@ -21,9 +22,9 @@ const CARDS: CardDef[] = [
     fmt: fmtCount,
     sub: (s) => `of ${fmtCount(s.requests?.arrived)} arrived`,
   },
-  { label: 'TTFT p50', value: (s) => s.ttft_ms?.p50, fmt: fmtMs, sub: (s) => `p99 ${fmtMs(s.ttft_ms?.p99)}`, lowerIsBetter: true },
-  { label: 'ITL p50', value: (s) => s.itl_ms?.p50, fmt: fmtMs, sub: (s) => `p99 ${fmtMs(s.itl_ms?.p99)}`, lowerIsBetter: true },
-  { label: 'E2E p50', value: (s) => s.e2e_ms?.p50, fmt: fmtMs, sub: (s) => `p99 ${fmtMs(s.e2e_ms?.p99)}`, lowerIsBetter: true },
+  { embed: true, label: 'TTFT p50', value: (s) => s.ttft_ms?.p50, fmt: fmtMs, sub: (s) => `p99 ${fmtMs(s.ttft_ms?.p99)}`, lowerIsBetter: true },
+  { embed: true, label: 'ITL p50', value: (s) => s.itl_ms?.p50, fmt: fmtMs, sub: (s) => `p99 ${fmtMs(s.itl_ms?.p99)}`, lowerIsBetter: true },
+  { embed: true, label: 'E2E p50', value: (s) => s.e2e_ms?.p50, fmt: fmtMs, sub: (s) => `p99 ${fmtMs(s.e2e_ms?.p99)}`, lowerIsBetter: true },
   {
     label: 'Output throughput',
     value: (s) => s.throughput?.output_tokens_per_s,
@@ -36,8 +37,8 @@ const CARDS: CardDef[] = [
     fmt: (v) => fmtRate(v, 'req/s'),
     sub: () => 'meeting every SLO',
   },
-  { label: 'Preemptions', value: (s) => s.preemptions, fmt: fmtCount, lowerIsBetter: true },
-  { label: 'Prefix cache hits', value: (s) => s.prefix_cache_hit_rate, fmt: fmtPct, sub: () => 'of prompt tokens' },
+  { embed: true, label: 'Preemptions', value: (s) => s.preemptions, fmt: fmtCount, lowerIsBetter: true },
+  { embed: true, label: 'Prefix cache hits', value: (s) => s.prefix_cache_hit_rate, fmt: fmtPct, sub: () => 'of prompt tokens' },
   { label: 'KV usage', value: (s) => s.kv_usage?.mean, fmt: fmtPct, sub: (s) => `max ${fmtPct(s.kv_usage?.max)}`, lowerIsBetter: true },
 ];
 
@@ -48,10 +49,10 @@ function el(tag: string, cls: string, text?: string): HTMLElement {
   return e;
 }
 
-export function renderCards(host: HTMLElement, runs: { label: string; summary?: Summary }[], measured?: Measured): void {
+export function renderCards(host: HTMLElement, runs: { label: string; summary?: Summary }[], measured?: Measured, compact = false): void {
   const frag = document.createDocumentFragment();
   const withSummary = runs.filter((r) => r.summary);
-  for (const def of CARDS) {
+  for (const def of compact ? CARDS.filter((c) => c.embed) : CARDS) {
     const card = el('div', 'card');
     card.append(el('div', 'card-label', def.label));
     if (runs.length <= 1) {
@@ -76,7 +77,7 @@ export function renderCards(host: HTMLElement, runs: { label: string; summary?: 
     }
     frag.append(card);
   }
-  if (measured) {
+  if (measured && !compact) {
     const card = el('div', 'card measured');
     card.title = measured.source;
     card.append(el('div', 'card-label', 'Measured on real vLLM'));

@@ -44,6 +44,8 @@ export interface BlisModule {
   version(): string;
   samplerDigestHex(seed: number, draws: number): string;
   validateScenario(json: string): BlisDiagnostic[];
+  /** The built-in catalog's ids, sorted. */
+  catalogIds(): { gpus: string[]; models: string[]; fabrics: string[] };
   Simulation: { new (): BlisSimulation };
 }
 
