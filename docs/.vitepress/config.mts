@@ -13,7 +13,7 @@ const docsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 // Reading order for the pages we know of; any other page follows alphabetically.
 const ORDER = ['architecture', 'scenario', 'engine', 'cluster', 'latency-model', 'catalog', 'rules',
-  'metrics', 'accuracy', 'results', 'benchmarks', 'cli', 'web'];
+  'metrics', 'accuracy', 'results', 'benchmarks', 'cli', 'playground'];
 const DEMO_ORDER = ['prefix-caching', 'chunked-prefill', 'preemption', 'routing'];
 
 function titleOf(file: string): string {
