@@ -1,4 +1,4 @@
-// The `Simulation` class and `validateScenario` for JavaScript (ARCHITECTURE §8). A thin
+// The `Simulation` class for JavaScript (ARCHITECTURE §8). A thin
 // layer over blis::cluster::Simulation: every call goes through guard(), so a C++ exception
 // reaches JS as an Error with the same message and bad input never aborts the module.
 //
@@ -22,6 +22,7 @@
 #include <string>
 
 #include "cluster/simulation.h"
+#include "diagnostics_js.h"
 #include "embind_guard.h"
 #include "scenario/scenario_decode.h"
 #include "util/diagnostic.h"
@@ -31,18 +32,6 @@ namespace {
 
 using emscripten::val;
 
-val diagnostics_to_js(const Diagnostics& ds) {
-  val out = val::array();
-  for (const Diagnostic& d : ds) {
-    val o = val::object();
-    o.set("pointer", d.pointer);
-    o.set("message", d.message);
-    o.set("severity", std::string(d.severity == Severity::kError ? "error" : "warning"));
-    out.call<void>("push", o);
-  }
-  return out;
-}
-
 // A JS number that must be a whole, non-negative count or time (µs); -> int64/uint64.
 std::int64_t whole_number(double v, const char* what) {
   if (!(v >= 0) || v > 9007199254740991.0 || v != std::floor(v)) {
@@ -51,10 +40,6 @@ std::int64_t whole_number(double v, const char* what) {
                                 std::to_string(v));
   }
   return static_cast<std::int64_t>(v);
-}
-
-val validate_scenario(const std::string& json) {
-  return guard([&] { return diagnostics_to_js(scenario::validate_scenario_text(json)); });
 }
 
 // Owns one cluster::Simulation plus the running totals JS asks for (engine steps, and the
@@ -194,7 +179,6 @@ class JsSimulation {
 
 EMSCRIPTEN_BINDINGS(blis_simulation) {
   using blis::wasm::JsSimulation;
-  emscripten::function("validateScenario", &blis::wasm::validate_scenario);
   emscripten::class_<JsSimulation>("Simulation")
       .constructor<>()
       .function("load", &JsSimulation::load)

@@ -129,7 +129,7 @@ export class App {
     await Promise.all(this.activeSlots().map((s) => this.applyText(s)));
   }
 
-  /** Checks a slot's text and (re)loads its run when it parses. */
+  /** Validates a slot's text and, when it has no errors, (re)loads its run. */
   private async applyText(slot: SlotId): Promise<void> {
     const text = this.texts[slot];
     const syntax = syntaxDiagnostics(text);
@@ -137,11 +137,17 @@ export class App {
       this.setDiagnostics(slot, syntax);
       return;
     }
-    const wasPlaying = this.playing;
-    await this.runs[slot].load(text);
+    const diagnostics = await this.client.validate(text);
     if (this.texts[slot] !== text) return;  // edited again meanwhile
+    if (diagnostics.some((d) => d.severity === 'error')) {
+      this.runs[slot].invalidate(diagnostics);
+      this.setDiagnostics(slot, diagnostics);
+      this.updateControls();
+      return;
+    }
+    await this.runs[slot].load(text);  // keeps playing if it was: the new run starts at 0
+    if (this.texts[slot] !== text) return;
     this.setDiagnostics(slot, this.runs[slot].diagnostics);
-    if (wasPlaying && this.playing === wasPlaying) this.play();
   }
 
   private onRunChange(): void {

@@ -56,6 +56,14 @@ export class Run {
     return new Promise((resolve) => this.loadWaiters.push(resolve));
   }
 
+  /** The scenario has errors: drop the run and keep its diagnostics. */
+  invalidate(diagnostics: Diagnostic[]): void {
+    this.unload();
+    this.diagnostics = diagnostics;
+    this.status = 'invalid';
+    this.onChange(this);
+  }
+
   unload(): void {
     this.gen++;
     this.status = 'empty';
