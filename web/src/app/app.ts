@@ -4,7 +4,8 @@
 
 import { ChartPanel } from '../charts/chart_panel';
 import { cdfView, kvView, latencyView, queueView, throughputView, type RunData } from '../charts/views';
-import { JsonEditor, syntaxDiagnostics } from '../editor/json_editor';
+import type { JsonEditor } from '../editor/json_editor';
+import { syntaxDiagnostics } from '../lib/syntax';
 import { ScenarioForm } from '../editor/scenario_form';
 import { readUrlState, writeUrlState, type UrlState } from '../lib/url_state';
 import type { Diagnostic, SlotId } from '../protocol';
@@ -43,7 +44,7 @@ export class App {
   private applyTimer?: number;
   private urlTimer?: number;
 
-  private readonly editor: JsonEditor;
+  private editor?: JsonEditor;  // not loaded in embed mode (CodeMirror is most of the bundle)
   private readonly form: ScenarioForm;
   private readonly gallery: PresetGallery;
   private readonly charts: Record<'kv' | 'queue' | 'latency' | 'throughput' | 'cdf', ChartPanel>;
@@ -57,7 +58,6 @@ export class App {
 
     this.gallery = new PresetGallery($('presets'), PRESETS, (p) => this.choosePreset(p));
     this.form = new ScenarioForm($('scenario-form') as HTMLFormElement, (doc) => this.onFormEdit(doc));
-    this.editor = new JsonEditor($('editor'), '', (text) => this.onEditorEdit(text));
 
     const host = $('charts');
     // Embed mode (docs pages) has less room: shorter plots.
@@ -87,6 +87,10 @@ export class App {
     document.body.classList.toggle('embed', this.embed);
     if (state.speed !== undefined) this.speed = state.speed;
     this.renderSpeeds();
+    if (!this.embed) {
+      const { JsonEditor } = await import('../editor/json_editor');
+      this.editor = new JsonEditor($('editor'), '', (text) => this.onEditorEdit(text));
+    }
 
     const preset = findPreset(state.preset ?? '') ?? (state.scenario === undefined ? findPreset(DEFAULT_PRESET) : undefined);
     if (state.preset && !findPreset(state.preset)) this.showBanner(`There is no preset named “${state.preset}”; showing the default.`);
@@ -178,7 +182,7 @@ export class App {
   private onFormEdit(doc: Json): void {
     const text = JSON.stringify(doc, null, 2);
     this.texts[this.editing] = text;
-    this.editor.setText(text);
+    this.editor?.setText(text);
     this.preset = this.matchingPreset();
     this.gallery.select(this.preset?.name);
     this.scheduleApply(this.editing, 150);
@@ -222,7 +226,7 @@ export class App {
 
   private showEditing(): void {
     const text = this.texts[this.editing];
-    this.editor.setText(text);
+    this.editor?.setText(text);
     try {
       this.form.render(JSON.parse(text) as Json);
     } catch {
@@ -242,7 +246,7 @@ export class App {
 
   private renderDiagnostics(): void {
     const d = this.diags[this.editing];
-    this.editor.showDiagnostics(d);
+    this.editor?.showDiagnostics(d);
     this.form.markInvalid(d.filter((x) => x.severity === 'error').map((x) => x.pointer));
     const list = $('validation-errors');
     list.replaceChildren();
@@ -255,7 +259,7 @@ export class App {
       const code = document.createElement('code');
       code.textContent = x.pointer === '#syntax' ? 'JSON' : x.pointer || '/';
       li.append(code, document.createTextNode(x.message));
-      const go = () => x.pointer !== '#syntax' && this.editor.reveal(x.pointer);
+      const go = () => x.pointer !== '#syntax' && this.editor?.reveal(x.pointer);
       li.addEventListener('click', go);
       li.addEventListener('keydown', (e) => e.key === 'Enter' && go());
       list.append(li);

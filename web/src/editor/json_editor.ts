@@ -74,13 +74,3 @@ function syntaxRange(text: string, offset: number): { from: number; to: number }
   const from = Math.min(offset, text.length);
   return { from, to: Math.min(text.length, from + 1) };
 }
-
-/** A local JSON syntax check (before asking the validator): one diagnostic or none. */
-export function syntaxDiagnostics(text: string): Diagnostic[] {
-  const err = locateJson(text).syntaxError;
-  if (!err) return [];
-  const before = text.slice(0, err.offset);
-  const line = before.split('\n').length;
-  const col = err.offset - before.lastIndexOf('\n');
-  return [{ pointer: '#syntax', message: `JSON syntax error at line ${line}, column ${col}: ${err.message}`, severity: 'error' }];
-}
