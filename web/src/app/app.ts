@@ -357,6 +357,12 @@ export class App {
           this.editing = slot;
           this.showEditing();
         });
+        t.addEventListener('keydown', (e) => {
+          if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+          this.editing = this.editing === 'a' ? 'b' : 'a';
+          this.showEditing();
+          tabs.querySelector<HTMLButtonElement>(`[data-slot="${this.editing}"]`)?.focus();
+        });
         tabs.append(t);
       }
     }
