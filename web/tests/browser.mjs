@@ -30,7 +30,7 @@ async function startServer() {
   const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     cwd: webDir, detached: true, stdio: 'ignore',
   });
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < 300; i++) {
     try {
       const r = await fetch(base);
       if (r.ok) return server;

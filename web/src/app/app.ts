@@ -15,7 +15,7 @@ import { download, mimeFor } from '../ui/download';
 import { fmtSimSeconds } from '../ui/format';
 import { PresetGallery } from '../ui/preset_gallery';
 import { renderCards } from '../ui/summary_cards';
-import { DEFAULT_SPEED, SPEEDS, speedLabel } from './playback';
+import { DEFAULT_SPEED, PlaybackClock, SPEEDS, speedLabel } from './playback';
 import { Run } from './run';
 import { SimClient } from './sim_client';
 
@@ -49,6 +49,8 @@ export class App {
   private readonly gallery: PresetGallery;
   private readonly charts: Record<'kv' | 'queue' | 'latency' | 'throughput' | 'cdf', ChartPanel>;
   private readonly frameTimes: number[] = [];
+  private readonly clock = new PlaybackClock();
+  private exportFills: (() => void)[] = [];
 
   constructor(worker: Worker) {
     this.client = new SimClient(worker);
@@ -113,6 +115,7 @@ export class App {
     this.showEditing();
     requestAnimationFrame((t) => this.frame(t));
     await this.loadAll();
+    await this.writeUrl();
     document.body.dataset['ready'] = '1';
     if (state.autoplay) this.play();
   }
@@ -149,6 +152,7 @@ export class App {
       this.updateControls();
       return;
     }
+    this.clock.reset();
     await this.runs[slot].load(text);  // keeps playing if it was: the new run starts at 0
     if (this.texts[slot] !== text) return;
     this.setDiagnostics(slot, this.runs[slot].diagnostics);
@@ -157,6 +161,7 @@ export class App {
   private onRunChange(): void {
     // Drawing happens in the animation frame; here only what must not wait.
     this.updateControls();
+    for (const fill of this.exportFills) fill();
   }
 
   // ---- editing ----
@@ -393,6 +398,7 @@ export class App {
 
   private reset(): void {
     this.pause();
+    this.clock.reset();
     for (const r of this.runsShown()) r.reset();
     this.charts.cdf.el.hidden = true;
   }
@@ -429,6 +435,7 @@ export class App {
   private renderExports(): void {
     const host = $('exports');
     host.replaceChildren();
+    this.exportFills = [];
     for (const slot of this.activeSlots()) {
       const row = document.createElement('div');
       row.className = 'export-row';
@@ -455,7 +462,7 @@ export class App {
         if (sel.options.length === names.length && names.every((n, i) => sel.options[i]!.text === n)) return;
         sel.replaceChildren(...names.map((n, i) => new Option(n, String(i))));
       };
-      sel.addEventListener('focus', fill);
+      this.exportFills.push(fill);
       fill();
       row.append(button('summary.json', 'summary'), button('requests.csv', 'requests'), button('metrics.prom', 'metrics', sel), sel);
       host.append(row);
@@ -475,7 +482,14 @@ export class App {
     this.lastFrame = t;
     if (this.playing) {
       if (this.frameTimes.length < 100000) this.frameTimes.push(dt);
-      for (const r of this.runsShown()) r.tick(dt, this.speed);
+      // One clock for every run shown, paced by the slowest unfinished one, so A and B are
+      // compared at the same simulated instant.
+      const moving = this.runsShown().filter((r) => r.runnable);
+      if (moving.length > 0) {
+        const slowest = Math.min(...moving.map((r) => r.nowUs));
+        const target = this.clock.tick(dt, this.speed, slowest);
+        for (const r of moving) r.advanceTo(target);
+      }
       if (this.runsShown().every((r) => r.done || r.status === 'invalid' || r.status === 'failed')) this.pause();
     }
     this.draw(t);

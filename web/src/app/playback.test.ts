@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventBudget, PlaybackClock, speedLabel } from './playback';
+import { EventBudget, MAX_SPEED_LEAD_US, PlaybackClock, speedLabel } from './playback';
 
 describe('PlaybackClock', () => {
   it('advances the target by speed × wall time', () => {
@@ -19,9 +19,10 @@ describe('PlaybackClock', () => {
     expect(c.tick(10000, 1, 0)).toBe(250000);
   });
 
-  it('runs unbounded at max speed', () => {
+  it('runs a bounded lead ahead at max speed', () => {
     const c = new PlaybackClock();
-    expect(c.tick(16, Infinity, 0)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(c.tick(16, Infinity, 0)).toBe(MAX_SPEED_LEAD_US);
+    expect(c.tick(16, Infinity, 7_000_000)).toBe(7_000_000 + MAX_SPEED_LEAD_US);
     expect(speedLabel(Infinity)).toBe('max');
     expect(speedLabel(30)).toBe('30×');
   });

@@ -4,6 +4,8 @@
 
 export const SPEEDS = [1, 2, 5, 10, 30, 100, 300, Infinity] as const;
 export const DEFAULT_SPEED = 10;
+/** At max speed, how far ahead of the slowest run the target may be (simulated µs). */
+export const MAX_SPEED_LEAD_US = 5_000_000;
 
 export function speedLabel(speed: number): string {
   return Number.isFinite(speed) ? `${speed}×` : 'max';
@@ -20,7 +22,8 @@ export class PlaybackClock {
    */
   tick(dtMs: number, speed: number, simNowUs: number, maxLeadS = 0.25): number {
     if (!Number.isFinite(speed)) {
-      this.targetUs = Number.MAX_SAFE_INTEGER;
+      // As fast as the worker goes; a bounded lead keeps runs compared side by side in step.
+      this.targetUs = simNowUs + MAX_SPEED_LEAD_US;
       return this.targetUs;
     }
     const dt = Math.max(0, Math.min(dtMs, 250));  // a background tab resumes gently

@@ -4,7 +4,7 @@
 
 import { SeriesStore } from '../lib/series_store';
 import type { Diagnostic, ExportKind, Progress, RunLatencies, SlotId, Summary } from '../protocol';
-import { EventBudget, PlaybackClock } from './playback';
+import { EventBudget } from './playback';
 import type { RunResponse, SimClient } from './sim_client';
 
 export type RunStatus = 'empty' | 'loading' | 'invalid' | 'ready' | 'running' | 'done' | 'failed';
@@ -28,7 +28,6 @@ export class Run {
   private inflight = false;
   private sentAt = 0;
   private lastSummaryAt = 0;
-  private readonly clock = new PlaybackClock();
   private readonly budget = new EventBudget();
   private loadWaiters: ((ok: boolean) => void)[] = [];
   private exportWaiters: ((files: { name: string; text: string }[]) => void)[] = [];
@@ -73,19 +72,22 @@ export class Run {
     this.onChange(this);
   }
 
-  /** Called every animation frame while playing. */
-  tick(dtMs: number, speed: number): void {
-    if (!(this.status === 'ready' || this.status === 'running') || this.inflight) {
-      if (this.status === 'ready' || this.status === 'running') this.clock.tick(dtMs, speed, this.nowUs);
-      return;
-    }
-    const target = this.clock.tick(dtMs, speed, this.nowUs);
-    if (target <= this.nowUs && Number.isFinite(speed)) return;
+  /** True while the run can still move forward (loaded, not finished). */
+  get runnable(): boolean {
+    return this.status === 'ready' || this.status === 'running';
+  }
+
+  /**
+   * Called every animation frame while playing: asks the worker to advance towards
+   * `targetUs` (simulated µs), unless an answer is still outstanding.
+   */
+  advanceTo(targetUs: number): void {
+    if (!this.runnable || this.inflight || targetUs <= this.nowUs) return;
     const now = performance.now();
     const wantSummary = now - this.lastSummaryAt > 500;
     if (wantSummary) this.lastSummaryAt = now;
     this.status = 'running';
-    this.send({ kind: 'advance', slot: this.slot, gen: this.gen, untilUs: target, maxEvents: this.budget.value, wantSummary });
+    this.send({ kind: 'advance', slot: this.slot, gen: this.gen, untilUs: Math.floor(targetUs), maxEvents: this.budget.value, wantSummary });
   }
 
   step(): void {
@@ -99,7 +101,6 @@ export class Run {
     this.gen++;
     this.inflight = false;
     this.clearResults();
-    this.clock.reset();
     this.status = 'ready';
     this.send({ kind: 'reset', slot: this.slot, gen: this.gen });
     this.onChange(this);
@@ -160,8 +161,7 @@ export class Run {
         this.instances = r.instances;
         this.status = r.ok ? 'ready' : 'invalid';
         this.clearResults();
-        this.clock.reset();
-        const waiters = this.loadWaiters;
+            const waiters = this.loadWaiters;
         this.loadWaiters = [];
         waiters.forEach((w) => w(r.ok));
         this.onChange(this);

@@ -40,7 +40,7 @@ export const PRESETS: readonly Preset[] = [
   {
     name: 'router-comparison',
     title: 'Router: round-robin vs prefix-aware',
-    blurb: 'Four instances, 24 shared prefixes. B routes by prefix-cache affinity.',
+    blurb: 'Four instances, 160 shared 4k-token prefixes. B routes by prefix-cache affinity.',
     scenario: routerRoundRobin,
     compare: { label: 'prefix-aware weighted', scenario: routerPrefixAware },
   },
@@ -79,7 +79,7 @@ export const PRESETS: readonly Preset[] = [
   {
     name: 'h100-llama2-7b-general',
     title: 'Real H100 run: Llama-2-7B',
-    blurb: 'inference-perf shared-prefix chat, 8 then 20 req/s, 20 min; measured results beside.',
+    blurb: 'inference-perf shared-prefix traffic, 8 then 20 req/s, 20 min; measured results beside.',
     scenario: h100General,
     // ../shared/data/vllm-h100-runs/20260217-231439-llama-2-7b-tp1-general/results/
     // summary_lifecycle_metrics.json (16800 successes).

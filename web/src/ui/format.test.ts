@@ -13,7 +13,8 @@ describe('format', () => {
   it('counts, rates, percentages, deltas and simulated seconds', () => {
     expect(fmtCount(12)).toBe('12');
     expect(fmtCount(12345)).toBe('12.3 k');
-    expect(fmtRate(1234.56, 'tok/s')).toBe('1234.6 tok/s');
+    expect(fmtRate(1234.56, 'tok/s')).toBe('1235 tok/s');
+    expect(fmtRate(12.34, 'req/s')).toBe('12.3 req/s');
     expect(fmtPct(0.456)).toBe('46%');
     expect(fmtPct(0.0123)).toBe('1.2%');
     expect(fmtDelta(100, 112)).toBe('+12%');

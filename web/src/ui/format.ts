@@ -18,7 +18,7 @@ export function fmtCount(n: number | undefined): string {
 
 export function fmtRate(n: number | undefined, unit: string): string {
   if (n === undefined || !Number.isFinite(n)) return '–';
-  return `${fmtCount(Math.round(n * 10) / 10)} ${unit}`;
+  return `${fmtCount(Math.abs(n) >= 100 ? Math.round(n) : Math.round(n * 10) / 10)} ${unit}`;
 }
 
 export function fmtPct(frac: number | undefined): string {
