@@ -48,6 +48,13 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
     }
     if (pool.instances < 1) ds.push_back({prefixed(ptr, "/instances"), "must be >= 1"});
   }
+  for (std::size_t c = 0; c < sc.workload.clients.size(); ++c) {
+    const auto& t = sc.workload.clients[c].timeout_s;
+    if (t && !(*t > 0)) {
+      ds.push_back({json_pointer_append(json_pointer_append("/workload/clients", c), "timeout_s"),
+                    "must be > 0 seconds"});
+    }
+  }
   if (has_errors(ds)) return ds;
 
   auto st = std::make_unique<State>();
@@ -96,6 +103,9 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
     }
   }
 
+  for (const auto& client : sc.workload.clients) {
+    st->client_timeout.push_back(client.timeout_s ? from_seconds(*client.timeout_s) : 0);
+  }
   st->workload = workload_factory_(sc);
   st->results.configure(st->pools.size(), n, sc.outputs.per_request);
 
@@ -242,8 +252,9 @@ void Simulation::State::on_arrival() {
     const SimTime at = inst.engine_arrival(
         now, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
     queue.push(at, EventClass::kEngineArrival, static_cast<std::uint32_t>(target), rec.key);
-    if (client_timeout > 0) {
-      queue.push(now + client_timeout, EventClass::kClientTimeout, 0, rec.key);
+    const auto client = static_cast<std::size_t>(rec.gen.client);
+    if (client < client_timeout.size() && client_timeout[client] > 0) {
+      queue.push(now + client_timeout[client], EventClass::kClientTimeout, 0, rec.key);
     }
   }
   arm_arrival();

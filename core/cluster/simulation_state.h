@@ -47,7 +47,7 @@ struct Simulation::State {
   SimTime arrival_armed = kSimTimeNever;  // pending kArrival event, if any
   SimTime sample_interval = kMicrosPerSecond;
   SimTime last_sample = 0;
-  SimTime client_timeout = 0;  // 0 = none
+  std::vector<SimTime> client_timeout;  // per client; 0 = never
   std::uint64_t events = 0;
   std::uint64_t steps = 0;
   bool done = false;

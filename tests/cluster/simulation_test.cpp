@@ -210,3 +210,43 @@ TEST(Simulation, RejectsUnsupportedConfigurationsWithPointers) {
 
 }  // namespace
 }  // namespace blis::cluster::testing
+
+namespace blis::cluster::testing {
+namespace {
+
+TEST(Simulation, ClientTimeoutAbortsTheRequestInTheEngine) {
+  // max_num_seqs 1: the second request waits behind the first (~0.6 s of decoding) and its
+  // client gives up after 0.2 s; the third arrives later and still finishes.
+  scenario::Scenario sc = make_scenario(1);
+  sc.workload.clients[0].timeout_s = 0.2;
+  FakeBackendConfig cfg;
+  cfg.engine.max_num_seqs = 1;
+  auto sim = make_sim(cfg, {{0, 16, 5}, {1000, 16, 5}, {2000, 16, 600}, {3000, 16, 5},
+                            {700'000, 16, 5}});
+  ASSERT_TRUE(sim->load(sc).empty());
+  sim->run();
+  const auto s = summary(*sim);
+  // Requests 0, 1 finish in time; 2 (600 tokens, ~0.6 s) times out while decoding; 3 times out
+  // while waiting behind it; 4 arrives after and finishes.
+  EXPECT_EQ(s["requests"]["finished"].get<int>(), 3);
+  EXPECT_EQ(s["requests"]["aborted"].get<int>(), 2);
+  const auto rows = csv_rows(sim->requests_csv());
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[2][10], "aborted");
+  EXPECT_EQ(rows[2][5], "0.202000");  // sent at 2 ms, gave up 200 ms later
+  EXPECT_EQ(rows[3][10], "aborted");
+  EXPECT_EQ(rows[3][4], "");  // never got a token
+  EXPECT_EQ(rows[4][10], "finished");
+}
+
+TEST(Simulation, RejectsANonPositiveTimeout) {
+  scenario::Scenario sc = make_scenario(1);
+  sc.workload.clients[0].timeout_s = 0;
+  auto sim = make_sim({}, {{0, 16, 5}});
+  const Diagnostics ds = sim->load(sc);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].pointer, "/workload/clients/0/timeout_s");
+}
+
+}  // namespace
+}  // namespace blis::cluster::testing
