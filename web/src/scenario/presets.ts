@@ -1,4 +1,5 @@
-// The preset gallery: scenario documents shipped with the app (src/presets/*.json). A preset
+// The preset gallery: scenario documents shipped with the app (src/presets/*.json and one of
+// the repository's examples/). A preset
 // with `compare` opens compare mode with that document as scenario B.
 
 import singleInstance from '../presets/single-instance.json?raw';
@@ -11,7 +12,8 @@ import longContext from '../presets/long-context.json?raw';
 import chunked512 from '../presets/chunked-prefill-512.json?raw';
 import chunked8192 from '../presets/chunked-prefill-8192.json?raw';
 import preemption from '../presets/preemption.json?raw';
-import h100General from '../presets/h100-llama2-7b-general.json?raw';
+// The real H100 run is the cluster's example of it (examples/ at the repository root).
+import h100General from '../../../examples/20260217-231439-llama-2-7b-tp1-general.json?raw';
 
 /** Client-side measurements of a real vLLM run (seconds in the source; ms here). */
 export interface Measured {
