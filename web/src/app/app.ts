@@ -41,6 +41,9 @@ export class App {
   private lastFrame = 0;
   private drawnVersion = '';
   private lastCardsAt = 0;
+  private lastChartsAt = 0;
+  private chartsStateKey = '';
+  private chartsRowsKey = '';
   private applyTimer?: number;
   private urlTimer?: number;
 
@@ -504,6 +507,27 @@ export class App {
     const a = this.runs.a;
     $('sim-time').textContent = fmtSimSeconds(a.nowUs);
     $('sim-steps').textContent = String(runs.reduce((n, r) => n + r.steps, 0));
+    // Charts: only when rows were added or a run changed state, and at most every 100 ms
+    // while playing (10 updates a second read as smooth and leave the frame budget free).
+    const stateKey = `${this.compare}|${runs.map((r) => `${r.slot}${r.gen}.${r.status}.${r.latencies ? 1 : 0}`).join('|')}`;
+    const rowsKey = runs.map((r) => r.store.length).join('|');
+    const stateChanged = stateKey !== this.chartsStateKey;
+    if (stateChanged || (rowsKey !== this.chartsRowsKey && (!this.playing || t - this.lastChartsAt >= 100))) {
+      this.chartsStateKey = stateKey;
+      this.chartsRowsKey = rowsKey;
+      this.lastChartsAt = t;
+      this.drawCharts(runs);
+    }
+    const doneNow = runs.every((r) => r.done);
+    if (doneNow || t - this.lastCardsAt > 250 || !this.playing) {
+      this.lastCardsAt = t;
+      renderCards($('cards'), runs.map((r) => ({ label: r.slot.toUpperCase(), ...(r.summary ? { summary: r.summary } : {}) })),
+        this.preset?.measured, this.embed);
+    }
+    this.updateControls();
+  }
+
+  private drawCharts(runs: Run[]): void {
     const data: RunData[] = runs.filter((r) => r.active).map((r) => ({
       label: this.compare ? r.slot.toUpperCase() : '',
       columns: r.columns,
@@ -528,12 +552,5 @@ export class App {
       this.charts.cdf.el.hidden = !cdf;
       if (cdf) this.charts.cdf.draw(cdf.spec, cdf.data);
     }
-    const doneNow = runs.every((r) => r.done);
-    if (doneNow || t - this.lastCardsAt > 250 || !this.playing) {
-      this.lastCardsAt = t;
-      renderCards($('cards'), runs.map((r) => ({ label: r.slot.toUpperCase(), ...(r.summary ? { summary: r.summary } : {}) })),
-        this.preset?.measured, this.embed);
-    }
-    this.updateControls();
   }
 }

@@ -11,12 +11,12 @@ describe('PlaybackClock', () => {
   it('never runs further ahead of the simulation than the lead', () => {
     const c = new PlaybackClock();
     for (let i = 0; i < 100; i++) c.tick(16, 10, 0);  // the worker is stuck at 0
-    expect(c.targetUs).toBe(2.5e6);  // 0.25 s of playback at 10×
+    expect(c.targetUs).toBe(1e6);  // 0.1 s of playback at 10×
   });
 
   it('clamps a long frame gap (background tab)', () => {
     const c = new PlaybackClock();
-    expect(c.tick(10000, 1, 0)).toBe(250000);
+    expect(c.tick(10000, 1, 0)).toBe(100000);  // 250 ms at most, then the 0.1 s lead
   });
 
   it('runs a bounded lead ahead at max speed', () => {

@@ -5,7 +5,7 @@
 export const SPEEDS = [1, 2, 5, 10, 30, 100, 300, Infinity] as const;
 export const DEFAULT_SPEED = 10;
 /** At max speed, how far ahead of the slowest run the target may be (simulated µs). */
-export const MAX_SPEED_LEAD_US = 5_000_000;
+export const MAX_SPEED_LEAD_US = 2_000_000;
 
 export function speedLabel(speed: number): string {
   return Number.isFinite(speed) ? `${speed}×` : 'max';
@@ -20,7 +20,7 @@ export class PlaybackClock {
    * keeps it at most `maxLeadS` wall seconds of playback ahead of where the run is
    * (`simNowUs`), so a slow machine does not build a backlog it then rushes through.
    */
-  tick(dtMs: number, speed: number, simNowUs: number, maxLeadS = 0.25): number {
+  tick(dtMs: number, speed: number, simNowUs: number, maxLeadS = 0.1): number {
     if (!Number.isFinite(speed)) {
       // As fast as the worker goes; a bounded lead keeps runs compared side by side in step.
       this.targetUs = simNowUs + MAX_SPEED_LEAD_US;
