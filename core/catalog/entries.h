@@ -136,6 +136,13 @@ struct GpuCoefficients {
   double piecewise_per_layer_us = 6;  // mixed batches: attention runs outside the graph
   double eager_per_kernel_us = 4;     // launch cost per kernel without CUDA graphs
   double eager_kernels_per_layer = 12;
+  // Serving overheads outside the forward pass (optional "serving" section; the cluster uses
+  // them, docs/cluster.md): HTTP handling and tokenization before the engine sees a request,
+  // and the API server's per-step output handling (detokenize, stream).
+  double serving_request_us = 0;             // per request, before the engine
+  double serving_tokenize_per_token_us = 0;  // per prompt token, before the engine
+  double serving_output_step_us = 0;         // per step output handled by the API server
+  double serving_output_per_request_us = 0;  // per request with new tokens in that output
   std::string provenance;
   std::map<std::string, std::string> sources;
 };

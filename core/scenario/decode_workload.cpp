@@ -240,6 +240,9 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
     cl.priority = static_cast<std::int32_t>(*p);
   }
   if (auto s = r.string("slo_class", "the name of one of slo_classes")) cl.slo_class = *s;
+  if (auto t = r.number("timeout_s", 0.0, true, 1e9, "seconds > 0 after which the client gives up")) {
+    cl.timeout_s = *t;
+  }
   if (auto l = r.integer("lora", 0, kInt32Max, "an integer >= 0 (LoRA adapter id; 0 = none)")) {
     cl.lora = static_cast<std::int32_t>(*l);
   }

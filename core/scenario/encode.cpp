@@ -107,6 +107,7 @@ ojson encode_client(const Client& c) {
   o["priority"] = c.priority;
   o["slo_class"] = str_or_null(c.slo_class);
   o["lora"] = c.lora;
+  if (c.timeout_s) o["timeout_s"] = *c.timeout_s;
   return o;
 }
 

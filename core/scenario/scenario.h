@@ -85,6 +85,9 @@ struct Client {
   std::optional<SharedPrefix> shared_prefix;
   std::optional<Trace> trace;
   bool ignore_eos = true;  // every request generates exactly its output length
+  // The client gives up on a request this long after sending it and disconnects, and vLLM
+  // aborts it (inference-perf's aiohttp session times out after 300 s). Unset = never.
+  std::optional<double> timeout_s;
   std::int32_t priority = 0;
   std::string slo_class;  // optional; empty = the scenario's `slo`
   std::int32_t lora = 0;  // LoRA adapter id; 0 = none

@@ -65,6 +65,14 @@ void parse_gpu_coefficients(ObjectReader& r, GpuCoefficients* c, Diagnostics* d)
     hr.number("eager_kernels_per_layer", &c->eager_kernels_per_layer, true, 0, kBig);
     hr.finish();
   }
+  if (const nlohmann::json* v = r.object("serving", false)) {
+    ObjectReader sr(*v, r.child("serving"), d);
+    sr.number("request_us", &c->serving_request_us, true, 0, kBig);
+    sr.number("tokenize_per_token_us", &c->serving_tokenize_per_token_us, true, 0, kBig);
+    sr.number("output_step_us", &c->serving_output_step_us, true, 0, kBig);
+    sr.number("output_per_request_us", &c->serving_output_per_request_us, true, 0, kBig);
+    sr.finish();
+  }
   r.string_map("sources", &c->sources);
 }
 

@@ -1,0 +1,218 @@
+// blis run SCENARIO --out DIR [--quiet] [--progress]: runs a scenario and writes its results
+// (docs/results.md): DIR/summary.json, DIR/timeseries.json, DIR/requests.csv and
+// DIR/metrics/<pool>-<i>.prom.
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cluster/simulation.h"
+#include "command_registry.h"
+#include "scenario/scenario_decode.h"
+
+namespace blis::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kUsage =
+    "usage: blis run SCENARIO --out DIR [--quiet] [--progress]\n"
+    "\n"
+    "Runs the scenario and writes DIR/summary.json, DIR/timeseries.json, DIR/requests.csv\n"
+    "and DIR/metrics/<pool>-<i>.prom (see docs/results.md).\n"
+    "  --out DIR    where the results go (created if missing)\n"
+    "  --quiet      print nothing but errors\n"
+    "  --progress   show progress on stderr even when it is not a terminal\n"
+    "Exit status: 0 done, 1 failure (missing file, not JSON, I/O), 2 invalid scenario or usage.";
+
+struct Options {
+  std::string scenario, out;
+  bool quiet = false, progress = false;
+};
+
+bool read_text(const fs::path& path, std::string& text, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read '" + path.string() + "'";
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  text = ss.str();
+  return true;
+}
+
+bool write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "blis run: cannot write '%s'\n", path.string().c_str());
+    return false;
+  }
+  return true;
+}
+
+double wall_seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void print_progress(const cluster::Simulation& sim, double wall, std::uint64_t events,
+                    double horizon_s, bool tty) {
+  const double sim_s = to_seconds(sim.now());
+  const double rate = wall > 0 ? static_cast<double>(events) / wall : 0.0;
+  char eta[32] = "?";
+  if (horizon_s > 0 && sim_s > 0) {
+    const double left = wall * (horizon_s - sim_s) / sim_s;
+    std::snprintf(eta, sizeof eta, "%.0f s", left > 0 ? left : 0.0);
+  }
+  std::fprintf(stderr, "%ssimulated %.1f s | %llu requests finished | %.2fM events/s | ETA %s%s",
+               tty ? "\r" : "", sim_s, static_cast<unsigned long long>(sim.requests_finished()),
+               rate / 1e6, eta, tty ? "   " : "\n");
+  std::fflush(stderr);
+}
+
+void print_summary(const std::string& summary_text, const std::string& out_dir) {
+  const auto s = nlohmann::json::parse(summary_text);
+  const auto& r = s["requests"];
+  std::printf("%s\n", s["scenario"].get<std::string>().c_str());
+  std::printf("  requests    %llu finished, %llu aborted, %llu arrived; %.1f s simulated in %.2f s\n",
+              r["finished"].get<unsigned long long>(), r["aborted"].get<unsigned long long>(),
+              r["arrived"].get<unsigned long long>(), s["sim"]["simulated_s"].get<double>(),
+              s["sim"]["wall_s"].get<double>());
+  for (const char* key : {"ttft_ms", "itl_ms", "e2e_ms"}) {
+    const auto& m = s[key];
+    std::printf("  %-11s mean %.1f  p50 %.1f  p90 %.1f  p99 %.1f\n", key, m["mean"].get<double>(),
+                m["p50"].get<double>(), m["p90"].get<double>(), m["p99"].get<double>());
+  }
+  const auto& t = s["throughput"];
+  std::printf("  throughput  %.2f requests/s, %.0f output tokens/s; goodput %.2f requests/s\n",
+              t["requests_per_s"].get<double>(), t["output_tokens_per_s"].get<double>(),
+              s["goodput_requests_per_s"].get<double>());
+  std::printf("  preemptions %llu; prefix-cache hit rate %.1f%%; KV usage mean %.1f%% max %.1f%%\n",
+              s["preemptions"].get<unsigned long long>(),
+              100 * s["prefix_cache_hit_rate"].get<double>(), 100 * s["kv_usage"]["mean"].get<double>(),
+              100 * s["kv_usage"]["max"].get<double>());
+  std::printf("  results in %s (digest %s)\n", out_dir.c_str(), s["digest"].get<std::string>().c_str());
+}
+
+int run_run(const std::vector<std::string>& args) {
+  Options o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--out") {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "blis run: --out needs a directory\n%s\n", kUsage);
+        return 2;
+      }
+      o.out = args[++i];
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else if (a == "--progress") {
+      o.progress = true;
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "blis run: unknown option '%s'\n%s\n", a.c_str(), kUsage);
+      return 2;
+    } else if (o.scenario.empty()) {
+      o.scenario = a;
+    } else {
+      std::fprintf(stderr, "blis run: more than one scenario given ('%s')\n%s\n", a.c_str(), kUsage);
+      return 2;
+    }
+  }
+  if (o.scenario.empty() || o.out.empty()) {
+    std::fprintf(stderr, "blis run: a scenario and --out DIR are required\n%s\n", kUsage);
+    return 2;
+  }
+
+  const fs::path scenario_path(o.scenario);
+  std::string text, error;
+  if (!read_text(scenario_path, text, error)) {
+    std::fprintf(stderr, "blis run: %s\n", error.c_str());
+    return 1;
+  }
+  scenario::DecodeOptions opts;
+  const fs::path base = scenario_path.parent_path();
+  opts.read_file = [base](const std::string& path, std::string* err) -> std::optional<std::string> {
+    std::string content, e;
+    if (!read_text(base / path, content, e)) {
+      if (err) *err = e;
+      return std::nullopt;
+    }
+    return content;
+  };
+  const scenario::DecodeResult decoded = scenario::decode_scenario(text, opts);
+  bool failed = false;
+  for (const auto& d : decoded.diagnostics) {
+    const bool is_error = d.severity == Severity::kError;
+    failed = failed || is_error;
+    if (is_error || !o.quiet) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+  }
+  if (decoded.malformed_json) return 1;
+  if (failed || !decoded.scenario) return 2;
+
+  cluster::Simulation sim;
+  const Diagnostics ds = sim.load(*decoded.scenario);
+  for (const auto& d : ds) {
+    if (d.severity == Severity::kError || !o.quiet) {
+      std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+    }
+  }
+  if (has_errors(ds)) return 2;
+
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const bool show_progress = !o.quiet && (o.progress || tty);
+  const double horizon_s = decoded.scenario->horizon.duration_s.value_or(0.0);
+  const auto t0 = std::chrono::steady_clock::now();
+  double last_report = 0;
+  const double report_every = tty ? 0.25 : 2.0;
+  while (!sim.done()) {
+    sim.advance(kSimTimeNever, 200'000);
+    if (!show_progress) continue;
+    const double wall = wall_seconds_since(t0);
+    if (wall - last_report >= report_every) {
+      print_progress(sim, wall, sim.events_processed(), horizon_s, tty);
+      last_report = wall;
+    }
+  }
+  const double wall_s = wall_seconds_since(t0);
+  if (show_progress) {
+    print_progress(sim, wall_s, sim.events_processed(), horizon_s, tty);
+    if (tty) std::fprintf(stderr, "\n");
+  }
+
+  const fs::path out(o.out);
+  std::error_code ec;
+  fs::create_directories(out / "metrics", ec);
+  if (ec) {
+    std::fprintf(stderr, "blis run: cannot create '%s': %s\n", (out / "metrics").string().c_str(),
+                 ec.message().c_str());
+    return 1;
+  }
+  const std::string summary = sim.summary_json(wall_s);
+  bool ok = write_text(out / "summary.json", summary + "\n") &&
+            write_text(out / "timeseries.json", sim.timeseries_json() + "\n");
+  if (ok && decoded.scenario->outputs.per_request) {
+    ok = write_text(out / "requests.csv", sim.requests_csv());
+  }
+  for (std::size_t i = 0; ok && i < sim.instance_count(); ++i) {
+    ok = write_text(out / "metrics" / (sim.instance_name(i) + ".prom"), sim.metrics_text(i));
+  }
+  if (!ok) return 1;
+  if (!o.quiet) print_summary(summary, out.string());
+  return 0;
+}
+
+}  // namespace
+
+BLIS_REGISTER_COMMAND("run", "run a scenario and write its results", kUsage, run_run);
+
+}  // namespace blis::cli

@@ -1,0 +1,44 @@
+#pragma once
+// Backend: what builds the instances of a scenario's pools. The cluster does not know which
+// engine model or pricing it runs: the product backend (vllm_backend.h) resolves catalog
+// entries, sizes the KV cache with the latency kernel and builds vLLM engines; tests supply
+// doubles.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cluster/serving_overheads.h"
+#include "cluster/step_cost.h"
+#include "engine/engine.h"
+#include "scenario/scenario.h"
+#include "util/diagnostic.h"
+
+namespace blis::cluster {
+
+// What every instance of one pool is built from.
+struct PoolResources {
+  std::int64_t gpu_blocks = 0;  // KV-cache blocks per instance (vLLM num_gpu_blocks)
+  std::shared_ptr<const StepCostModel> pricer;
+  ServingOverheads overheads;
+  double spec_acceptance = 0;  // per-draft-token acceptance for speculative decoding
+  // Provenance: catalog entries and coefficient sources this pool used.
+  std::vector<std::string> catalog_entries;
+  std::vector<std::string> coefficient_sources;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // Resolves pool `p` of `s` (catalog lookups, KV capacity, pricing). Errors name the
+  // scenario's JSON pointer (/pools/<p>/...).
+  virtual Diagnostics prepare_pool(const scenario::Scenario& s, std::size_t p,
+                                   PoolResources& out) = 0;
+  // A fresh engine for instance `instance` (global index) of pool `p`.
+  virtual std::unique_ptr<engine::Engine> make_engine(const scenario::Scenario& s, std::size_t p,
+                                                      std::int32_t instance,
+                                                      const PoolResources& res) = 0;
+};
+
+}  // namespace blis::cluster

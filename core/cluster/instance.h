@@ -1,0 +1,106 @@
+#pragma once
+// Instance: one vLLM server (engine core + API server) on one deployment, timed the way
+// vLLM's EngineCore busy loop runs (vllm/v1/engine/core.py step / step_with_batch_queue).
+//
+// The engine-core thread and the GPU are two resources. Each loop iteration the thread
+// either schedules a new pass (its CPU cost from the StepCostModel) and launches it on the
+// GPU, which runs passes back to back, or blocks on the oldest in-flight pass and applies its
+// output. With async scheduling (max_concurrent_batches = 2) the next pass is scheduled while
+// the previous one runs, so the scheduling CPU time overlaps the GPU time; without it
+// (depth 1) they are serial. The API server's output handler is a third, single server that
+// turns each step's output into streamed tokens (serving_overheads.h).
+//
+// The instance does not own time: the Simulation calls run_loop() and complete_oldest() at
+// the instants they return, through its event queue.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cluster/serving_overheads.h"
+#include "cluster/step_cost.h"
+#include "engine/engine.h"
+#include "util/rng.h"
+#include "util/sim_time.h"
+
+namespace blis::cluster {
+
+struct LoopDecision {
+  enum class Kind {
+    kLoopAgain,  // a pass was launched and the pipeline is not full: loop again at `at`
+    kWaitBatch,  // block on the oldest in-flight pass, which completes at `at`
+    kIdle,       // nothing to run and nothing in flight: wait for an arrival or a wake-up
+  };
+  Kind kind = Kind::kIdle;
+  SimTime at = kSimTimeNever;
+  const engine::Batch* launched = nullptr;  // the pass launched by this iteration, if any
+  SimTime gpu_start = 0, gpu_end = 0;       // of `launched`
+};
+
+struct InstanceCounters {
+  std::uint64_t steps = 0;            // passes completed
+  std::uint64_t tokens_computed = 0;  // scheduled tokens of completed passes
+  SimTime gpu_busy = 0;               // sum of pass GPU times
+  SimTime cpu_busy = 0;               // sum of scheduling CPU times
+};
+
+class Instance {
+ public:
+  // `spec_acceptance`: per-draft-token acceptance probability for speculative decoding.
+  Instance(std::int32_t index, std::string name, std::int32_t pool,
+           std::unique_ptr<engine::Engine> engine, const StepCostModel& pricer,
+           ServingOverheads overheads, double spec_acceptance, Rng spec_rng);
+
+  std::int32_t index() const { return index_; }
+  const std::string& name() const { return name_; }
+  std::int32_t pool() const { return pool_; }
+  engine::Engine& engine() { return *engine_; }
+  const engine::Engine& engine() const { return *engine_; }
+
+  // One iteration of the engine-core busy loop, with the thread free at `t`
+  // (core.py step_with_batch_queue's decision rule).
+  LoopDecision run_loop(SimTime t);
+  // Applies the oldest in-flight pass's output at `t` (>= its GPU end).
+  const engine::StepEvents& complete_oldest(SimTime t);
+  // The API server handles a step output carrying new tokens for `requests` requests, handed
+  // over at `t`; returns when its tokens reach the clients.
+  SimTime stream_outputs(SimTime t, std::int32_t requests);
+  // When a request sent at `t` with `prompt_tokens` tokens reaches the engine.
+  SimTime engine_arrival(SimTime t, std::int32_t prompt_tokens) const;
+
+  SimTime oldest_gpu_end() const;
+  std::int32_t in_flight() const { return inflight_count_; }
+  const InstanceCounters& counters() const { return counters_; }
+  const ServingOverheads& overheads() const { return overheads_; }
+
+  // Loop bookkeeping owned by the Simulation: is an engine-loop or batch-done event pending?
+  bool loop_pending = false;
+  SimTime wake_at = kSimTimeNever;  // pending kEngineWake event, if any
+
+ private:
+  struct InFlight {
+    std::uint64_t batch_id = 0;
+    SimTime gpu_end = 0;
+    std::int32_t tokens = 0;
+    engine::StepOutcome outcome;  // spec-decode acceptance drawn at launch
+  };
+  std::int32_t index_;
+  std::string name_;
+  std::int32_t pool_;
+  std::unique_ptr<engine::Engine> engine_;
+  const StepCostModel* pricer_;
+  ServingOverheads overheads_;
+  double spec_acceptance_;
+  Rng spec_rng_;
+
+  std::vector<InFlight> ring_;  // in-flight passes, oldest at ring_head_
+  std::int32_t ring_head_ = 0, inflight_count_ = 0;
+  SimTime gpu_free_ = 0;
+  SimTime output_free_ = 0;
+  InstanceCounters counters_;
+
+  void draw_acceptance(const engine::Batch& batch, engine::StepOutcome& out);
+};
+
+}  // namespace blis::cluster

@@ -1,0 +1,38 @@
+#include "cluster/kernel_step_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace blis::cluster {
+
+KernelStepCost::KernelStepCost(const kernel::Deployment& d)
+    : pricer_(d),
+      cpu_step_us_(d.coefficients.host_step_us),
+      cpu_per_request_us_(d.coefficients.host_per_request_us) {}
+
+double KernelStepCost::cpu_us(const engine::Batch& batch) const {
+  return cpu_step_us_ + cpu_per_request_us_ * static_cast<double>(batch.requests.size());
+}
+
+StepTiming KernelStepCost::price(const engine::Batch& batch) const {
+  const kernel::StepCost c = pricer_.price(batch);
+  if (c.total <= 0) return {};
+  // Rounded like the kernel's total (floor(x + 0.5) of a non-negative value).
+  const auto cpu = std::min<SimTime>(c.total, static_cast<SimTime>(std::floor(cpu_us(batch) + 0.5)));
+  return {c.total - cpu, cpu};
+}
+
+std::vector<CostTerm> KernelStepCost::explain(const engine::Batch& batch) const {
+  const kernel::StepCost c = pricer_.price(batch);
+  const double cpu = c.total > 0 ? std::min(c.host_us, cpu_us(batch)) : 0.0;
+  return {{"gemm", c.gemm_us},
+          {"prefill_attention", c.prefill_attention_us},
+          {"decode_attention", c.decode_attention_us},
+          {"moe", c.moe_us},
+          {"tp_comm", c.tp_comm_us},
+          {"other_memory", c.other_memory_us},
+          {"launch", c.host_us - cpu},
+          {"engine_core_cpu", cpu}};
+}
+
+}  // namespace blis::cluster

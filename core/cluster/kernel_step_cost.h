@@ -1,0 +1,30 @@
+#pragma once
+// KernelStepCost: the latency kernel's step price split the way an instance's engine-core
+// loop needs it (step_cost.h). The kernel's host term holds the engine core's CPU work per
+// step (coefficients host.step_us + host.per_request_us per scheduled request: scheduling,
+// input preparation, output processing) and the launch overheads on the GPU's timeline (CUDA
+// graph replay, piecewise graph pieces, exposed eager launches). The CPU work is `cpu`, which
+// async scheduling overlaps with the previous pass; everything else is `gpu`.
+
+#include <vector>
+
+#include "cluster/step_cost.h"
+#include "kernel/deployment.h"
+#include "kernel/step_pricer.h"
+
+namespace blis::cluster {
+
+class KernelStepCost : public StepCostModel {
+ public:
+  explicit KernelStepCost(const kernel::Deployment& d);
+  StepTiming price(const engine::Batch& batch) const override;
+  std::vector<CostTerm> explain(const engine::Batch& batch) const override;
+  const kernel::StepPricer& pricer() const { return pricer_; }
+
+ private:
+  kernel::StepPricer pricer_;
+  double cpu_step_us_, cpu_per_request_us_;
+  double cpu_us(const engine::Batch& batch) const;
+};
+
+}  // namespace blis::cluster

@@ -1,0 +1,56 @@
+#pragma once
+// RequestTable: the records of requests in flight, in a slab with a free list, so memory
+// follows in-flight requests and lookups by engine key are O(1). The engine key encodes the
+// slot: key = (seq << 32) | slot, where seq is the workload's request number.
+
+#include <cstdint>
+#include <vector>
+
+#include "cluster/workload/workload.h"
+#include "engine/engine.h"
+#include "util/sim_time.h"
+
+namespace blis::cluster {
+
+inline constexpr SimTime kUnset = -1;
+
+struct RequestRecord {
+  GeneratedRequest gen;
+  engine::RequestKey key = 0;
+  std::int32_t instance = -1;
+  SimTime sent = kUnset;             // the client sent it (arrival at the server)
+  SimTime engine_arrival = kUnset;   // it reached EngineCore (after HTTP + tokenization)
+  SimTime first_scheduled = kUnset;  // first forward pass that included it
+  SimTime first_token = kUnset;      // the client received the first output token
+  SimTime last_token = kUnset;       // ... the latest one
+  SimTime finish = kUnset;           // ... the last one (or the abort)
+  std::int32_t output_tokens = 0;
+  std::int32_t cached_tokens = 0;
+  std::int32_t preemptions = 0;
+  bool engine_done = false;  // the engine reported a finish (or it was aborted)
+  bool aborted = false;
+  bool live = false;
+};
+
+class RequestTable {
+ public:
+  // A fresh record for a generated request; its key is set. The reference stays valid until
+  // the next allocate().
+  RequestRecord& allocate(std::uint64_t seq);
+  RequestRecord& at_slot(std::uint32_t slot) { return slots_[slot]; }
+  RequestRecord* find(engine::RequestKey key);
+  void release(std::uint32_t slot);
+  std::size_t live() const { return live_; }
+  std::size_t capacity() const { return slots_.size(); }
+  static std::uint32_t slot_of(engine::RequestKey key) {
+    return static_cast<std::uint32_t>(key & 0xffffffffULL);
+  }
+  void clear();
+
+ private:
+  std::vector<RequestRecord> slots_;
+  std::vector<std::uint32_t> free_;
+  std::size_t live_ = 0;
+};
+
+}  // namespace blis::cluster

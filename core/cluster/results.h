@@ -1,0 +1,87 @@
+#pragma once
+// Results: what a run measured, accumulated as it goes. Latencies are defined the way
+// inference-perf and vLLM's benchmarks define them, from the client's side:
+//   TTFT = first token received - request sent (arrival at the server)
+//   ITL  = gap between consecutive output tokens received (every gap of every request)
+//   TPOT = (E2E - TTFT) / (output tokens - 1), per request with more than one token
+//   E2E  = last token received - request sent
+//   queue = first scheduled by the engine - arrival at the engine (vLLM's queued interval)
+// Percentiles are numpy's linear interpolation (util/stats.h).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/int_percentiles.h"
+#include "cluster/request_table.h"
+#include "util/sim_time.h"
+#include "util/stats.h"
+
+namespace blis::cluster {
+
+// The latency distributions of one scope (the cluster, a pool).
+struct LatencySet {
+  PercentileSample ttft_ms, e2e_ms, tpot_ms, queue_ms;
+  IntPercentiles itl_us;
+  std::uint64_t finished = 0, aborted = 0, good = 0;
+  std::uint64_t input_tokens = 0, output_tokens = 0;
+  SimTime first_sent = kSimTimeNever, last_finish = 0;
+  void clear();
+};
+
+// One finished (or aborted) request, for requests.csv.
+struct RequestRow {
+  std::uint64_t seq = 0;
+  std::int32_t client = 0, instance = 0;
+  SimTime sent = 0, first_token = kUnset, finish = 0;
+  std::int32_t prompt_tokens = 0, cached_tokens = 0, output_tokens = 0, preemptions = 0;
+  bool aborted = false;
+};
+
+// Per-instance figures the engine does not keep.
+struct InstanceTally {
+  std::uint64_t routed = 0, finished = 0, aborted = 0;
+  RunningStats ttft_ms, e2e_ms;
+  // Time-weighted KV usage: integral of usage over time, and the current value.
+  double kv_integral = 0, kv_current = 0, kv_max = 0;
+  SimTime kv_since = 0;
+};
+
+class Results {
+ public:
+  void configure(std::size_t pools, std::size_t instances, bool per_request_rows);
+  void on_arrived(std::int32_t instance);
+  void on_first_token(SimTime ttft);
+  void on_token_gap(std::int32_t pool, SimTime gap, std::int32_t count = 1);
+  void on_tokens(std::int64_t n) { window_tokens_ += n; }
+  // A request finished at r.finish; `good` says it met every SLO target of its class.
+  void on_finished(const RequestRecord& r, std::int32_t pool, bool good);
+  void on_aborted(const RequestRecord& r, std::int32_t pool);
+  void on_kv_usage(std::int32_t instance, SimTime t, double usage);
+  // Closes the time-weighted KV integrals at the end of the run.
+  void close(SimTime end);
+
+  const LatencySet& cluster() const { return cluster_; }
+  const LatencySet& pool(std::size_t p) const { return pools_[p]; }
+  const InstanceTally& instance(std::size_t i) const { return instances_[i]; }
+  const std::vector<RequestRow>& rows() const { return rows_; }
+  std::uint64_t arrived() const { return arrived_; }
+
+  // The sliding window the time series reports (values since the last sample).
+  PercentileSample& window_ttft_ms() { return window_ttft_ms_; }
+  PercentileSample& window_itl_ms() { return window_itl_ms_; }
+  std::int64_t take_window_tokens();
+
+ private:
+  LatencySet cluster_;
+  std::vector<LatencySet> pools_;
+  std::vector<InstanceTally> instances_;
+  std::vector<RequestRow> rows_;
+  bool per_request_ = true;
+  std::uint64_t arrived_ = 0;
+  PercentileSample window_ttft_ms_, window_itl_ms_;
+  std::int64_t window_tokens_ = 0;
+  void record(LatencySet& set, const RequestRecord& r, bool good);
+};
+
+}  // namespace blis::cluster

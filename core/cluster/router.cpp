@@ -1,0 +1,172 @@
+#include "cluster/router.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace blis::cluster {
+namespace {
+
+bool parse_policy(const std::string& s, Router::Policy& out) {
+  if (s == "round-robin") out = Router::Policy::kRoundRobin;
+  else if (s == "random") out = Router::Policy::kRandom;
+  else if (s == "least-loaded") out = Router::Policy::kLeastLoaded;
+  else if (s == "weighted") out = Router::Policy::kWeighted;
+  else return false;
+  return true;
+}
+
+}  // namespace
+
+Diagnostics Router::validate(const scenario::Router& cfg) {
+  Diagnostics ds;
+  Policy p{};
+  if (!parse_policy(cfg.policy, p)) {
+    ds.push_back({"/router/policy",
+                  "unknown policy '" + cfg.policy +
+                      "' (expected round-robin, least-loaded, weighted or random)"});
+    return ds;
+  }
+  if (p == Policy::kWeighted && cfg.scorers.empty()) {
+    ds.push_back({"/router/scorers", "the weighted policy needs at least one scorer"});
+  }
+  for (std::size_t i = 0; i < cfg.scorers.size(); ++i) {
+    const auto& sc = cfg.scorers[i];
+    const std::string ptr = json_pointer_append("/router/scorers", i);
+    if (sc.name != "queue-depth" && sc.name != "kv-utilization" && sc.name != "prefix-cache") {
+      ds.push_back({ptr + "/name", "unknown scorer '" + sc.name +
+                                       "' (expected queue-depth, kv-utilization or prefix-cache)"});
+    }
+    if (!(sc.weight >= 0)) {
+      ds.push_back({ptr + "/weight", "weight must be >= 0"});
+    }
+  }
+  if (!(cfg.signal_staleness_ms >= 0)) {
+    ds.push_back({"/router/signal_staleness_ms", "must be >= 0"});
+  }
+  return ds;
+}
+
+Router::Router(const scenario::Router& cfg, std::size_t instances,
+               std::vector<std::int32_t> candidates, std::int32_t block_size,
+               std::uint64_t model_salt, Rng rng)
+    : candidates_(std::move(candidates)), outstanding_(instances, 0), rng_(rng) {
+  if (!parse_policy(cfg.policy, policy_)) throw std::invalid_argument("unknown router policy");
+  if (candidates_.empty()) throw std::invalid_argument("router has no candidate instances");
+  if (policy_ == Policy::kWeighted) {
+    for (const auto& sc : cfg.scorers) {
+      ScorerKind k = ScorerKind::kQueueDepth;
+      if (sc.name == "kv-utilization") k = ScorerKind::kKvUtilization;
+      else if (sc.name == "prefix-cache") k = ScorerKind::kPrefixCache;
+      scorers_.push_back({k, sc.weight});
+      uses_prefix_ = uses_prefix_ || k == ScorerKind::kPrefixCache;
+    }
+  }
+  if (uses_prefix_) prefix_ = PrefixIndex(instances, block_size, model_salt);
+  totals_.resize(candidates_.size());
+}
+
+void Router::set_instance_blocks(std::int32_t instance, std::int64_t blocks) {
+  if (uses_prefix_) prefix_.set_capacity(static_cast<std::size_t>(instance), blocks);
+}
+
+std::int32_t Router::pick(const std::vector<std::int32_t>& prompt, SimTime now,
+                          SignalBoard& board) {
+  std::int32_t chosen = candidates_.front();
+  switch (policy_) {
+    case Policy::kRoundRobin:
+      chosen = candidates_[rr_next_];
+      rr_next_ = (rr_next_ + 1) % candidates_.size();
+      break;
+    case Policy::kRandom:
+      chosen = candidates_[static_cast<std::size_t>(
+          rng_.uniform_int(0, static_cast<std::int64_t>(candidates_.size()) - 1))];
+      break;
+    case Policy::kLeastLoaded: {
+      std::int64_t best = std::numeric_limits<std::int64_t>::max();
+      for (const std::int32_t c : candidates_) {
+        const std::int64_t load = outstanding_[static_cast<std::size_t>(c)];
+        if (load < best) {
+          best = load;
+          chosen = c;
+        }
+      }
+      break;
+    }
+    case Policy::kWeighted:
+      chosen = pick_weighted(prompt, now, board);
+      break;
+  }
+  ++outstanding_[static_cast<std::size_t>(chosen)];
+  return chosen;
+}
+
+std::int32_t Router::pick_weighted(const std::vector<std::int32_t>& prompt, SimTime now,
+                                   SignalBoard& board) {
+  const std::size_t n = candidates_.size();
+  std::fill(totals_.begin(), totals_.end(), 0.0);
+  if (uses_prefix_) {
+    prefix_.hash_prompt(prompt, hashes_);
+    prefix_.match(hashes_, matches_);
+  }
+  for (const auto& sc : scorers_) {
+    switch (sc.kind) {
+      case ScorerKind::kQueueDepth: {
+        std::int32_t lo = std::numeric_limits<std::int32_t>::max();
+        std::int32_t hi = std::numeric_limits<std::int32_t>::min();
+        for (const std::int32_t c : candidates_) {
+          const std::int32_t q = board.view(static_cast<std::size_t>(c), now).waiting;
+          lo = std::min(lo, q);
+          hi = std::max(hi, q);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::int32_t q = board.view(static_cast<std::size_t>(candidates_[i]), now).waiting;
+          const double s = hi == lo ? 1.0 : static_cast<double>(hi - q) / static_cast<double>(hi - lo);
+          totals_[i] += sc.weight * s;
+        }
+        break;
+      }
+      case ScorerKind::kKvUtilization:
+        for (std::size_t i = 0; i < n; ++i) {
+          const double u = board.view(static_cast<std::size_t>(candidates_[i]), now).kv_usage;
+          totals_[i] += sc.weight * (1.0 - u);
+        }
+        break;
+      case ScorerKind::kPrefixCache:
+        if (!hashes_.empty()) {
+          const auto total = static_cast<double>(hashes_.size());
+          for (std::size_t i = 0; i < n; ++i) {
+            const auto m = matches_[static_cast<std::size_t>(candidates_[i])];
+            totals_[i] += sc.weight * (static_cast<double>(m) / total);
+          }
+        }
+        break;
+    }
+  }
+  // Max-score picker with a uniformly random tie break.
+  double best = -std::numeric_limits<double>::infinity();
+  ties_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (totals_[i] > best) {
+      best = totals_[i];
+      ties_.clear();
+    }
+    if (totals_[i] == best) ties_.push_back(static_cast<std::int32_t>(i));
+  }
+  std::size_t pick = static_cast<std::size_t>(ties_.front());
+  if (ties_.size() > 1) {
+    pick = static_cast<std::size_t>(
+        ties_[static_cast<std::size_t>(rng_.uniform_int(0, static_cast<std::int64_t>(ties_.size()) - 1))]);
+  }
+  const std::int32_t chosen = candidates_[pick];
+  if (uses_prefix_) prefix_.add(static_cast<std::size_t>(chosen), hashes_);
+  return chosen;
+}
+
+void Router::on_finished(std::int32_t instance) {
+  auto& o = outstanding_[static_cast<std::size_t>(instance)];
+  if (o > 0) --o;
+}
+
+}  // namespace blis::cluster

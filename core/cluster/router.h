@@ -1,0 +1,76 @@
+#pragma once
+// Router: picks the instance each request goes to.
+//  - round-robin: candidates in turn.
+//  - random: uniformly, from the router's own random stream.
+//  - least-loaded: fewest outstanding requests (routed and not yet finished), as the router
+//    itself counts them (Envoy's LEAST_REQUEST); ties go to the lowest index.
+//  - weighted: llm-d EPP's scheduling profile: every scorer gives each candidate a score in
+//    [0, 1], the candidate with the highest weighted sum wins, ties broken at random
+//    (max-score picker: shuffle, then stable sort). Scorers:
+//      queue-depth     (EPP queue-scorer)  (max_q - q) / (max_q - min_q), 1 when all equal;
+//                      q = vllm:num_requests_waiting
+//      kv-utilization  (EPP kv-cache-utilization-scorer)  1 - vllm:kv_cache_usage_perc
+//      prefix-cache    (EPP prefix-cache-scorer)  leading blocks believed cached / blocks
+//    Queue depth and KV usage are read through the SignalBoard, i.e. with the configured
+//    staleness; the prefix index is the router's own memory of what it routed.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/prefix_index.h"
+#include "cluster/signal_board.h"
+#include "scenario/scenario.h"
+#include "util/diagnostic.h"
+#include "util/rng.h"
+
+namespace blis::cluster {
+
+class Router {
+ public:
+  enum class Policy { kRoundRobin, kRandom, kLeastLoaded, kWeighted };
+
+  // Checks the router section; errors name /router/... pointers.
+  static Diagnostics validate(const scenario::Router& cfg);
+
+  Router() = default;
+  // `instances`: how many instances there are (global indices); `candidates`: the ones this
+  // router picks from, in order.
+  Router(const scenario::Router& cfg, std::size_t instances, std::vector<std::int32_t> candidates,
+         std::int32_t block_size, std::uint64_t model_salt, Rng rng);
+
+  // Sets the prefix index's LRU capacity for an instance (its GPU KV blocks).
+  void set_instance_blocks(std::int32_t instance, std::int64_t blocks);
+  // Picks the instance for a request with this prompt, at `now`, and records the choice.
+  std::int32_t pick(const std::vector<std::int32_t>& prompt, SimTime now, SignalBoard& board);
+  void on_finished(std::int32_t instance);
+  std::int64_t outstanding(std::int32_t instance) const {
+    return outstanding_[static_cast<std::size_t>(instance)];
+  }
+  Policy policy() const { return policy_; }
+
+ private:
+  enum class ScorerKind { kQueueDepth, kKvUtilization, kPrefixCache };
+  struct WeightedScorer {
+    ScorerKind kind;
+    double weight;
+  };
+  Policy policy_ = Policy::kRoundRobin;
+  std::vector<WeightedScorer> scorers_;
+  std::vector<std::int32_t> candidates_;
+  std::vector<std::int64_t> outstanding_;
+  std::size_t rr_next_ = 0;
+  Rng rng_;
+  bool uses_prefix_ = false;
+  PrefixIndex prefix_;
+  // Scratch, reused between picks.
+  std::vector<std::uint64_t> hashes_;
+  std::vector<std::int32_t> matches_;
+  std::vector<double> totals_;
+  std::vector<std::int32_t> ties_;
+
+  std::int32_t pick_weighted(const std::vector<std::int32_t>& prompt, SimTime now,
+                             SignalBoard& board);
+};
+
+}  // namespace blis::cluster

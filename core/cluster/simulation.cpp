@@ -1,0 +1,489 @@
+#include "cluster/simulation.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "cluster/simulation_state.h"
+#include "util/digest.h"
+
+namespace blis::cluster {
+namespace {
+
+constexpr std::uint64_t kStepSearchLimit = 50'000'000;
+
+std::string prefixed(const std::string& pointer, const std::string& tail) {
+  return pointer + tail;
+}
+
+}  // namespace
+
+Simulation::Simulation(BackendFactory backend, WorkloadFactory workload)
+    : backend_factory_(std::move(backend)), workload_factory_(std::move(workload)) {}
+
+Simulation::~Simulation() = default;
+
+bool Simulation::loaded() const {
+  return st_ != nullptr;
+}
+
+Diagnostics Simulation::load(const scenario::Scenario& s) {
+  st_.reset();
+  scenario_ = std::make_unique<scenario::Scenario>(s);
+  Diagnostics ds;
+  const scenario::Scenario& sc = *scenario_;
+
+  for (const auto& d : Router::validate(sc.router)) ds.push_back(d);
+  if (sc.pools.empty()) ds.push_back({"/pools", "at least one pool is required"});
+  if (!(sc.outputs.timeseries_interval_ms > 0)) {
+    ds.push_back({"/outputs/timeseries_interval_ms", "must be > 0"});
+  }
+  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
+    const auto& pool = sc.pools[p];
+    const std::string ptr = json_pointer_append("/pools", p);
+    if (pool.role != "unified") {
+      ds.push_back({prefixed(ptr, "/role"),
+                    "role '" + pool.role +
+                        "' is not supported yet: prefill/decode pools need the NIXL connector"});
+    }
+    if (pool.instances < 1) ds.push_back({prefixed(ptr, "/instances"), "must be >= 1"});
+  }
+  for (std::size_t c = 0; c < sc.workload.clients.size(); ++c) {
+    const auto& t = sc.workload.clients[c].timeout_s;
+    if (t && !(*t > 0)) {
+      ds.push_back({json_pointer_append(json_pointer_append("/workload/clients", c), "timeout_s"),
+                    "must be > 0 seconds"});
+    }
+  }
+  if (has_errors(ds)) return ds;
+
+  auto st = std::make_unique<State>();
+  st->scenario = scenario_.get();
+  st->backend = backend_factory_();
+  st->pools.resize(sc.pools.size());
+  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
+    PoolRuntime& pr = st->pools[p];
+    pr.name = sc.pools[p].name;
+    pr.role = sc.pools[p].role;
+    for (auto& d : st->backend->prepare_pool(sc, p, pr.res)) ds.push_back(std::move(d));
+  }
+  if (has_errors(ds)) return ds;
+
+  // Instances, numbered globally pool after pool.
+  std::vector<std::int32_t> candidates;
+  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
+    PoolRuntime& pr = st->pools[p];
+    pr.first_instance = static_cast<std::int32_t>(st->instances.size());
+    pr.count = sc.pools[p].instances;
+    for (std::int32_t i = 0; i < pr.count; ++i) {
+      const auto global = static_cast<std::int32_t>(st->instances.size());
+      std::string name = pr.name + "-" + std::to_string(i);
+      auto eng = st->backend->make_engine(sc, p, global, pr.res);
+      if (!eng) {
+        ds.push_back({json_pointer_append("/pools", p), "could not build the engine"});
+        return ds;
+      }
+      st->instances.push_back(std::make_unique<Instance>(
+          global, name, static_cast<std::int32_t>(p), std::move(eng), *pr.res.pricer,
+          pr.res.overheads, pr.res.spec_acceptance, Rng::stream(sc.seed, "spec/" + name)));
+      candidates.push_back(global);
+    }
+  }
+  const std::size_t n = st->instances.size();
+
+  Digest model_salt;
+  model_salt.add_string(sc.pools.front().model);
+  st->router = Router(sc.router, n, candidates, sc.pools.front().engine.args.block_size,
+                      model_salt.value(), Rng::stream(sc.seed, "router"));
+  st->board = SignalBoard(n, from_millis(sc.router.signal_staleness_ms));
+  for (std::size_t p = 0; p < st->pools.size(); ++p) {
+    const PoolRuntime& pr = st->pools[p];
+    for (std::int32_t i = 0; i < pr.count; ++i) {
+      st->router.set_instance_blocks(pr.first_instance + i, pr.res.gpu_blocks);
+    }
+  }
+
+  for (const auto& client : sc.workload.clients) {
+    st->client_timeout.push_back(client.timeout_s ? from_seconds(*client.timeout_s) : 0);
+  }
+  st->workload = workload_factory_(sc);
+  st->results.configure(st->pools.size(), n, sc.outputs.per_request);
+
+  // Time-series columns: time, then per instance, then cluster-wide.
+  std::vector<std::string> cols{"time_s"};
+  for (const auto& inst : st->instances) {
+    for (const char* c : {"kv_usage", "running", "waiting", "preempted_total"}) {
+      cols.push_back(inst->name() + "." + c);
+    }
+  }
+  for (const char* c : {"ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms",
+                        "throughput_tokens_per_s"}) {
+    cols.emplace_back(c);
+  }
+  st->series.define(cols);
+  st->col_time = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t base = 1 + 4 * i;
+    st->inst_cols.push_back({base, base + 1, base + 2, base + 3});
+  }
+  const std::size_t cbase = 1 + 4 * n;
+  st->col_ttft_p50 = cbase;
+  st->col_ttft_p99 = cbase + 1;
+  st->col_itl_p50 = cbase + 2;
+  st->col_itl_p99 = cbase + 3;
+  st->col_throughput = cbase + 4;
+  st->sample_interval = std::max<SimTime>(1, from_millis(sc.outputs.timeseries_interval_ms));
+
+  for (auto& inst : st->instances) st->publish(*inst);
+  st->arm_arrival();
+  st->queue.push(0, EventClass::kSample);
+  if (sc.horizon.duration_s && !sc.horizon.drain) {
+    st->queue.push(from_seconds(*sc.horizon.duration_s), EventClass::kHorizonEnd);
+  }
+  st_ = std::move(st);
+  return ds;
+}
+
+void Simulation::reset() {
+  if (!scenario_) return;
+  const scenario::Scenario copy = *scenario_;
+  load(copy);
+}
+
+bool Simulation::done() const {
+  return st_ && st_->done;
+}
+
+SimTime Simulation::now() const {
+  return st_ ? st_->now : 0;
+}
+
+AdvanceResult Simulation::advance(SimTime until, std::uint64_t max_events) {
+  AdvanceResult r;
+  if (!st_) throw std::logic_error("no scenario loaded");
+  State& st = *st_;
+  const std::uint64_t steps_before = st.steps;
+  while (!st.done && r.events < max_events) {
+    if (st.queue.empty()) {
+      st.check_done();
+      if (!st.done) {  // requests left that can never progress: end the run here
+        st.done = true;
+        st.end = st.now;
+        st.results.close(st.end);
+      }
+      break;
+    }
+    if (st.queue.top().time > until) break;
+    const Event ev = st.queue.pop();
+    st.now = ev.time;
+    ++st.events;
+    ++r.events;
+    st.dispatch(ev);
+  }
+  if (!st.done && until != kSimTimeNever && until > st.now &&
+      (st.queue.empty() || st.queue.top().time > until)) {
+    st.now = until;
+  }
+  r.steps = st.steps - steps_before;
+  r.now = st.now;
+  r.done = st.done;
+  return r;
+}
+
+AdvanceResult Simulation::advance_one_step() {
+  AdvanceResult total;
+  if (!st_) throw std::logic_error("no scenario loaded");
+  while (!st_->done && total.steps == 0 && total.events < kStepSearchLimit) {
+    const AdvanceResult r = advance(kSimTimeNever, 1);
+    total.events += r.events;
+    total.steps += r.steps;
+    if (r.events == 0) break;
+  }
+  total.now = st_->now;
+  total.done = st_->done;
+  return total;
+}
+
+AdvanceResult Simulation::run() {
+  return advance(kSimTimeNever, UINT64_MAX);
+}
+
+// ---- event handlers ----
+
+void Simulation::State::dispatch(const Event& ev) {
+  switch (ev.cls) {
+    case EventClass::kArrival: on_arrival(); break;
+    case EventClass::kEngineArrival: on_engine_arrival(ev.target, ev.payload); break;
+    case EventClass::kEngineLoop: {
+      Instance& inst = *instances[ev.target];
+      inst.loop_pending = false;
+      run_loop(inst);
+      break;
+    }
+    case EventClass::kBatchDone: on_batch_done(ev.target); break;
+    case EventClass::kEngineWake: on_engine_wake(ev.target, ev.time); break;
+    case EventClass::kRequestFinished: on_request_finished(ev.payload); break;
+    case EventClass::kClientTimeout: on_client_timeout(ev.payload); break;
+    case EventClass::kHorizonEnd: on_horizon_end(); break;
+    case EventClass::kSample: on_sample(); break;
+    case EventClass::kTransferDone: break;  // P/D transfers: not produced yet
+  }
+  check_done();
+}
+
+void Simulation::State::arm_arrival() {
+  const SimTime t = workload->next_arrival();
+  if (t == kSimTimeNever || t >= arrival_armed) return;
+  arrival_armed = t;
+  queue.push(std::max(t, now), EventClass::kArrival);
+}
+
+void Simulation::State::on_arrival() {
+  arrival_armed = kSimTimeNever;
+  while (workload->next_arrival() <= now) {
+    workload->pop(scratch);
+    RequestRecord& rec = requests.allocate(scratch.seq);
+    std::swap(rec.gen, scratch);
+    rec.sent = now;
+    const std::int32_t target = router.pick(rec.gen.prompt_token_ids, now, board);
+    rec.instance = target;
+    results.on_arrived(target);
+    Instance& inst = *instances[static_cast<std::size_t>(target)];
+    const SimTime at = inst.engine_arrival(
+        now, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
+    queue.push(at, EventClass::kEngineArrival, static_cast<std::uint32_t>(target), rec.key);
+    const auto client = static_cast<std::size_t>(rec.gen.client);
+    if (client < client_timeout.size() && client_timeout[client] > 0) {
+      queue.push(now + client_timeout[client], EventClass::kClientTimeout, 0, rec.key);
+    }
+  }
+  arm_arrival();
+}
+
+void Simulation::State::on_engine_arrival(std::uint32_t instance, engine::RequestKey key) {
+  RequestRecord* rec = requests.find(key);
+  if (rec == nullptr) return;  // aborted before it reached the engine
+  Instance& inst = *instances[instance];
+  engine::RequestSpec spec;
+  spec.key = key;
+  spec.id = std::to_string(rec->gen.seq);
+  spec.prompt_token_ids = rec->gen.prompt_token_ids;
+  spec.max_tokens = rec->gen.max_tokens;
+  spec.eos_at_output = rec->gen.ignore_eos ? 0 : rec->gen.output_tokens;
+  spec.output_token_base = rec->gen.output_token_base;
+  spec.priority = rec->gen.priority;
+  spec.lora_id = rec->gen.lora;
+  spec.arrival = now;
+  rec->engine_arrival = now;
+  inst.engine().add_request(std::move(spec), now);
+  publish(inst);
+  kick(inst);
+}
+
+void Simulation::State::kick(Instance& inst) {
+  if (inst.loop_pending) return;
+  inst.loop_pending = true;
+  queue.push(now, EventClass::kEngineLoop, static_cast<std::uint32_t>(inst.index()));
+}
+
+void Simulation::State::run_loop(Instance& inst) {
+  const LoopDecision d = inst.run_loop(now);
+  if (d.launched != nullptr) {
+    for (const auto& sr : d.launched->requests) {
+      RequestRecord* rec = requests.find(sr.key);
+      if (rec != nullptr && rec->first_scheduled == kUnset) rec->first_scheduled = now;
+    }
+    publish(inst);
+  }
+  switch (d.kind) {
+    case LoopDecision::Kind::kLoopAgain:
+      inst.loop_pending = true;
+      queue.push(d.at, EventClass::kEngineLoop, static_cast<std::uint32_t>(inst.index()));
+      return;
+    case LoopDecision::Kind::kWaitBatch:
+      inst.loop_pending = true;
+      queue.push(d.at, EventClass::kBatchDone, static_cast<std::uint32_t>(inst.index()));
+      return;
+    case LoopDecision::Kind::kIdle:
+      break;
+  }
+  // Idle: the engine may still need a call at an instant of its own (a delayed free, a
+  // remote KV load).
+  const SimTime wake = inst.engine().next_wake(now);
+  if (wake != kSimTimeNever && wake < inst.wake_at) {
+    inst.wake_at = std::max(wake, now);
+    queue.push(inst.wake_at, EventClass::kEngineWake, static_cast<std::uint32_t>(inst.index()));
+  }
+}
+
+void Simulation::State::on_batch_done(std::uint32_t instance) {
+  Instance& inst = *instances[instance];
+  inst.loop_pending = false;
+  const engine::StepEvents& ev = inst.complete_oldest(now);
+  ++steps;
+  apply_step_events(inst, ev);
+  publish(inst);
+  // The engine-core thread goes straight on to its next loop iteration.
+  run_loop(inst);
+}
+
+void Simulation::State::on_engine_wake(std::uint32_t instance, SimTime at) {
+  Instance& inst = *instances[instance];
+  if (at != inst.wake_at) return;  // superseded
+  inst.wake_at = kSimTimeNever;
+  kick(inst);
+}
+
+void Simulation::State::apply_step_events(Instance& inst, const engine::StepEvents& ev) {
+  std::int32_t with_tokens = 0;
+  for (const auto& p : ev.progress) {
+    if (p.new_tokens > 0 && requests.find(p.key) != nullptr) ++with_tokens;
+  }
+  // The API server streams this step's tokens once its output handler gets to them.
+  const SimTime visible = with_tokens > 0 ? inst.stream_outputs(now, with_tokens) : now;
+  const std::int32_t pool = inst.pool();
+  for (const auto& p : ev.progress) {
+    RequestRecord* rec = requests.find(p.key);
+    if (rec == nullptr || rec->engine_done) continue;
+    rec->preemptions = p.num_preemptions;
+    if (p.num_cached_tokens >= 0) rec->cached_tokens = p.num_cached_tokens;
+    if (p.new_tokens > 0) {
+      std::int32_t zero_gaps = p.new_tokens - 1;  // tokens delivered together
+      if (rec->first_token == kUnset) {
+        rec->first_token = visible;
+        results.on_first_token(visible - rec->sent);
+      } else {
+        results.on_token_gap(pool, visible - rec->last_token);
+      }
+      results.on_token_gap(pool, 0, zero_gaps);
+      rec->last_token = visible;
+      rec->output_tokens = p.num_output_tokens;
+      results.on_tokens(p.new_tokens);
+    }
+    if (p.finish != engine::FinishReason::kNone) {
+      rec->engine_done = true;
+      const SimTime at = rec->last_token != kUnset ? std::max(rec->last_token, now) : now;
+      queue.push(at, EventClass::kRequestFinished, 0, rec->key);
+    }
+  }
+}
+
+void Simulation::State::publish(Instance& inst) {
+  const engine::EngineStats s = inst.engine().stats();
+  board.publish(static_cast<std::size_t>(inst.index()), now,
+                InstanceSignals{s.num_waiting, s.num_running, s.kv_usage});
+  results.on_kv_usage(inst.index(), now, s.kv_usage);
+}
+
+bool Simulation::State::meets_slo(const RequestRecord& r) const {
+  const scenario::Slo* slo = &scenario->slo;
+  const auto& client_class = r.gen.slo_class;
+  if (!client_class.empty()) {
+    for (const auto& c : scenario->slo_classes) {
+      if (c.name == client_class) slo = &c.slo;
+    }
+  }
+  const double ttft_ms = to_millis(r.first_token - r.sent);
+  const double e2e_ms = to_millis(r.finish - r.sent);
+  if (slo->ttft_ms && ttft_ms > *slo->ttft_ms) return false;
+  if (slo->e2e_ms && e2e_ms > *slo->e2e_ms) return false;
+  if (slo->itl_ms && r.output_tokens > 1) {
+    const double tpot = (e2e_ms - ttft_ms) / static_cast<double>(r.output_tokens - 1);
+    if (tpot > *slo->itl_ms) return false;
+  }
+  return true;
+}
+
+void Simulation::State::finish_request(RequestRecord& r, bool aborted) {
+  r.finish = now;
+  const std::int32_t pool = instances[static_cast<std::size_t>(r.instance)]->pool();
+  if (aborted) {
+    r.aborted = true;
+    results.on_aborted(r, pool);
+  } else {
+    results.on_finished(r, pool, meets_slo(r));
+  }
+  router.on_finished(r.instance);
+  workload->on_finished(r.gen, r.output_tokens, now);
+  requests.release(RequestTable::slot_of(r.key));
+  arm_arrival();
+}
+
+void Simulation::State::on_request_finished(engine::RequestKey key) {
+  RequestRecord* rec = requests.find(key);
+  if (rec == nullptr) return;
+  finish_request(*rec, false);
+}
+
+void Simulation::State::on_client_timeout(engine::RequestKey key) {
+  RequestRecord* rec = requests.find(key);
+  if (rec == nullptr || rec->engine_done) return;
+  // The client disconnects; vLLM's API server aborts the request in the engine
+  // (AsyncLLM.generate's cancellation path -> EngineCore abort_requests).
+  Instance& inst = *instances[static_cast<std::size_t>(rec->instance)];
+  if (rec->engine_arrival != kUnset) inst.engine().abort(key, now);
+  finish_request(*rec, true);
+  publish(inst);
+  kick(inst);
+}
+
+void Simulation::State::on_horizon_end() {
+  // The load generator stops: every request still in flight is abandoned.
+  for (std::uint32_t slot = 0; slot < requests.capacity(); ++slot) {
+    RequestRecord& rec = requests.at_slot(slot);
+    if (!rec.live) continue;
+    Instance& inst = *instances[static_cast<std::size_t>(rec.instance)];
+    if (rec.engine_arrival != kUnset && !rec.engine_done) inst.engine().abort(rec.key, now);
+    finish_request(rec, true);
+  }
+  take_sample(now);
+  done = true;
+  end = now;
+  results.close(end);
+  queue.clear();
+}
+
+void Simulation::State::on_sample() {
+  take_sample(now);
+  // Keep sampling while anything else is pending; a run with nothing left ends.
+  if (!queue.empty()) queue.push(now + sample_interval, EventClass::kSample);
+}
+
+void Simulation::State::take_sample(SimTime t) {
+  series.append(col_time, to_seconds(t));
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const engine::EngineStats s = instances[i]->engine().stats();
+    const InstanceColumns& c = inst_cols[i];
+    series.append(c.kv_usage, s.kv_usage);
+    series.append(c.running, static_cast<double>(s.num_running));
+    series.append(c.waiting, static_cast<double>(s.num_waiting));
+    series.append(c.preempted_total, static_cast<double>(s.preemptions));
+  }
+  PercentileSample& ttft = results.window_ttft_ms();
+  PercentileSample& itl = results.window_itl_ms();
+  series.append(col_ttft_p50, ttft.percentile(50));
+  series.append(col_ttft_p99, ttft.percentile(99));
+  series.append(col_itl_p50, itl.percentile(50));
+  series.append(col_itl_p99, itl.percentile(99));
+  // Output tokens per second since the previous sample.
+  const double window_s = to_seconds(t - last_sample);
+  const auto tokens = static_cast<double>(results.take_window_tokens());
+  series.append(col_throughput, window_s > 0 ? tokens / window_s : 0.0);
+  last_sample = t;
+  ttft.clear();
+  itl.clear();
+}
+
+void Simulation::State::check_done() {
+  if (done) return;
+  if (!workload->exhausted() || requests.live() != 0) return;
+  if (workload->next_arrival() != kSimTimeNever) return;
+  done = true;
+  end = now;
+  results.close(end);
+  // A last sample at the end, unless one was just taken at this instant.
+  if (series.rows() == 0 || series.column(col_time).back() < to_seconds(now)) take_sample(now);
+  queue.clear();
+}
+
+}  // namespace blis::cluster

@@ -1,0 +1,85 @@
+#pragma once
+// The Simulation's run state (internal to core/cluster): pools, instances, the event queue,
+// the router, the request table and the results. simulation.cpp runs the event loop;
+// simulation_results.cpp renders the outputs.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cluster/backend.h"
+#include "cluster/event_queue.h"
+#include "cluster/instance.h"
+#include "cluster/request_table.h"
+#include "cluster/results.h"
+#include "cluster/router.h"
+#include "cluster/signal_board.h"
+#include "cluster/simulation.h"
+#include "cluster/timeseries.h"
+#include "cluster/workload/workload.h"
+#include "scenario/scenario.h"
+
+namespace blis::cluster {
+
+struct PoolRuntime {
+  std::string name, role;
+  std::int32_t first_instance = 0, count = 0;
+  PoolResources res;
+};
+
+struct Simulation::State {
+  const scenario::Scenario* scenario = nullptr;
+  std::unique_ptr<Backend> backend;
+  std::unique_ptr<Workload> workload;
+  std::vector<PoolRuntime> pools;
+  std::vector<std::unique_ptr<Instance>> instances;
+  Router router;
+  SignalBoard board;
+  EventQueue queue;
+  RequestTable requests;
+  Results results;
+  TimeSeries series;
+  GeneratedRequest scratch;
+
+  SimTime now = 0;
+  SimTime end = 0;                        // when the run finished (valid once done)
+  SimTime arrival_armed = kSimTimeNever;  // pending kArrival event, if any
+  SimTime sample_interval = kMicrosPerSecond;
+  SimTime last_sample = 0;
+  std::vector<SimTime> client_timeout;  // per client; 0 = never
+  std::uint64_t events = 0;
+  std::uint64_t steps = 0;
+  bool done = false;
+
+  // Column indices of the time series.
+  struct InstanceColumns {
+    std::size_t kv_usage, running, waiting, preempted_total;
+  };
+  std::vector<InstanceColumns> inst_cols;
+  std::size_t col_time = 0, col_ttft_p50 = 0, col_ttft_p99 = 0, col_itl_p50 = 0,
+              col_itl_p99 = 0, col_throughput = 0;
+
+  // Event handlers (simulation.cpp).
+  void dispatch(const Event& ev);
+  void on_arrival();
+  void on_engine_arrival(std::uint32_t instance, engine::RequestKey key);
+  void on_batch_done(std::uint32_t instance);
+  void on_engine_wake(std::uint32_t instance, SimTime at);
+  void on_request_finished(engine::RequestKey key);
+  void on_client_timeout(engine::RequestKey key);
+  void on_horizon_end();
+  void on_sample();
+
+  void arm_arrival();
+  void kick(Instance& inst);
+  void run_loop(Instance& inst);
+  void apply_step_events(Instance& inst, const engine::StepEvents& ev);
+  void publish(Instance& inst);
+  bool meets_slo(const RequestRecord& r) const;
+  void finish_request(RequestRecord& r, bool aborted);
+  void check_done();
+  void take_sample(SimTime t);
+};
+
+}  // namespace blis::cluster

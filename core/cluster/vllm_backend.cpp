@@ -1,0 +1,165 @@
+#include "cluster/vllm_backend.h"
+
+#include <stdexcept>
+
+#include "cluster/kernel_step_cost.h"
+#include "engine/vllm/vllm_config.h"
+#include "engine/vllm/vllm_engine.h"
+#include "kernel/kv_capacity.h"
+
+namespace blis::cluster {
+namespace {
+
+// Maps a kernel deployment pointer ("/tp", "/block_size", ...) to the scenario's.
+std::string scenario_pointer(const std::string& pool_ptr, const std::string& dep_ptr) {
+  if (dep_ptr.empty()) return pool_ptr;
+  if (dep_ptr == "/tp" || dep_ptr == "/pp") return pool_ptr + "/parallelism" + dep_ptr;
+  return pool_ptr + "/engine/args" + dep_ptr;
+}
+
+void append(Diagnostics& out, const Diagnostics& in, const std::string& pool_ptr) {
+  for (const auto& d : in) out.push_back({scenario_pointer(pool_ptr, d.pointer), d.message, d.severity});
+}
+
+vllm::VllmConfig engine_config(const scenario::VllmArgs& a, std::int64_t num_gpu_blocks) {
+  vllm::VllmConfig c;
+  c.block_size = a.block_size;
+  c.num_gpu_blocks = static_cast<std::int32_t>(num_gpu_blocks);
+  c.enable_prefix_caching = a.enable_prefix_caching;
+  c.max_num_seqs = a.max_num_seqs;
+  c.max_num_batched_tokens = a.max_num_batched_tokens;
+  c.max_model_len = a.max_model_len;
+  c.enable_chunked_prefill = a.enable_chunked_prefill;
+  c.long_prefill_token_threshold = a.long_prefill_token_threshold;
+  c.policy = a.scheduling_policy == "priority" ? vllm::SchedulingPolicy::kPriority
+                                                : vllm::SchedulingPolicy::kFcfs;
+  c.async_scheduling = a.async_scheduling;
+  c.scheduler_reserve_full_isl = a.scheduler_reserve_full_isl;
+  c.max_loras = a.enable_lora ? a.max_loras : 0;
+  if (a.speculative_config) {
+    c.num_speculative_tokens = a.speculative_config->num_speculative_tokens;
+    const std::string& m = a.speculative_config->method;
+    c.speculative_method = m == "eagle" || m == "eagle3" ? vllm::SpecMethod::kEagle
+                           : m == "mtp"                  ? vllm::SpecMethod::kMtp
+                           : m == "draft_model"          ? vllm::SpecMethod::kDraftModel
+                                                         : vllm::SpecMethod::kNgram;
+  }
+  return c;
+}
+
+}  // namespace
+
+Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Scenario& s,
+                            std::size_t p, kernel::Deployment* out) {
+  const scenario::Pool& pool = s.pools[p];
+  const std::string ptr = json_pointer_append("/pools", p);
+  Diagnostics ds;
+  // The decoder checks catalog ids; a Scenario built in code may not have been decoded.
+  if (catalog.find_gpu(pool.hardware) == nullptr) {
+    ds.push_back({ptr + "/hardware", "unknown GPU '" + pool.hardware + "'"});
+  }
+  if (catalog.find_model(pool.model) == nullptr) {
+    ds.push_back({ptr + "/model", "unknown model '" + pool.model + "'"});
+  }
+  if (has_errors(ds)) return ds;
+  append(ds, kernel::make_deployment(catalog, pool.hardware, pool.model, pool.parallelism.tp, out),
+         ptr);
+  if (has_errors(ds)) return ds;
+  if (pool.parallelism.dp != 1) {
+    ds.push_back({ptr + "/parallelism/dp",
+                  "data parallelism inside an instance is not modelled; use more instances"});
+    return ds;
+  }
+  const scenario::VllmArgs& a = pool.engine.args;
+  out->pp = pool.parallelism.pp;
+  out->block_size = a.block_size;
+  out->gpu_memory_utilization = a.gpu_memory_utilization;
+  out->max_num_batched_tokens = a.max_num_batched_tokens;
+  out->max_num_seqs = a.max_num_seqs;
+  out->max_model_len = a.max_model_len;
+  out->kv_cache_memory_bytes = a.kv_cache_memory_bytes;
+  out->num_gpu_blocks_override = a.num_gpu_blocks_override;
+  out->enforce_eager = a.enforce_eager;
+  out->dtype = a.dtype;
+  out->kv_cache_dtype = a.kv_cache_dtype;
+  out->quantization = a.quantization;
+  append(ds, kernel::validate_deployment(*out), ptr);
+  return ds;
+}
+
+Diagnostics VllmBackend::load_catalog(const scenario::Scenario& s) {
+  Diagnostics ds;
+  catalog_ = std::make_unique<catalog::Catalog>(catalog::Catalog::builtin());
+  // Fabrics first: GPUs name them.
+  const struct {
+    catalog::Kind kind;
+    const std::vector<std::string>* entries;
+    const char* key;
+  } parts[] = {{catalog::Kind::kFabric, &s.catalog.fabrics, "/catalog/fabrics"},
+               {catalog::Kind::kGpu, &s.catalog.gpus, "/catalog/gpus"},
+               {catalog::Kind::kModel, &s.catalog.models, "/catalog/models"}};
+  for (const auto& part : parts) {
+    for (std::size_t i = 0; i < part.entries->size(); ++i) {
+      for (auto& d : catalog_->add_inline(part.kind, (*part.entries)[i],
+                                          json_pointer_append(part.key, i))) {
+        ds.push_back(std::move(d));
+      }
+    }
+  }
+  return ds;
+}
+
+Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p,
+                                      PoolResources& out) {
+  Diagnostics ds;
+  if (!catalog_) ds = load_catalog(s);
+  if (has_errors(ds)) return ds;
+  const scenario::Pool& pool = s.pools[p];
+  const std::string ptr = json_pointer_append("/pools", p);
+  if (pool.engine.kind != "vllm") {
+    ds.push_back({ptr + "/engine/kind", "unknown engine kind '" + pool.engine.kind + "' (expected vllm)"});
+    return ds;
+  }
+  kernel::Deployment d;
+  for (auto& x : pool_deployment(*catalog_, s, p, &d)) ds.push_back(std::move(x));
+  if (has_errors(ds)) return ds;
+
+  const kernel::KvCapacity cap = kernel::kv_capacity(d);
+  if (!cap.fits) {
+    ds.push_back({ptr, cap.reason});
+    return ds;
+  }
+  out.gpu_blocks = cap.num_gpu_blocks;
+  out.pricer = std::make_shared<KernelStepCost>(d);
+  const catalog::GpuCoefficients& c = d.coefficients;
+  out.overheads.request_us = c.serving_request_us;
+  out.overheads.tokenize_per_token_us = c.serving_tokenize_per_token_us;
+  out.overheads.output_step_us = c.serving_output_step_us;
+  out.overheads.output_per_request_us = c.serving_output_per_request_us;
+  const bool measured = catalog_->has_measured_coefficients(pool.hardware);
+  const std::string coeff_id = measured ? pool.hardware : std::string("default");
+  const std::string coeff_origin = catalog_->entry_origin(catalog::Kind::kCoefficients, coeff_id);
+  out.overheads.source = coeff_origin.empty() ? coeff_id : coeff_origin;
+  if (pool.engine.args.speculative_config) {
+    out.spec_acceptance = pool.engine.args.speculative_config->acceptance_rate;
+  }
+  auto origin = [&](catalog::Kind k, const std::string& id) {
+    const std::string o = catalog_->entry_origin(k, id);
+    return o.empty() ? id : id + " (" + o + ")";
+  };
+  out.catalog_entries = {"gpu " + origin(catalog::Kind::kGpu, pool.hardware),
+                         "model " + origin(catalog::Kind::kModel, pool.model)};
+  if (!s.fabric.empty()) out.catalog_entries.push_back("fabric " + origin(catalog::Kind::kFabric, s.fabric));
+  out.coefficient_sources = {out.overheads.source,
+                             catalog_->entry_origin(catalog::Kind::kCoefficients,
+                                                    catalog_->memory_coefficients().id)};
+  return ds;
+}
+
+std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenario& s,
+                                                         std::size_t p, std::int32_t instance,
+                                                         const PoolResources& res) {
+  return std::make_unique<vllm::VllmEngine>(engine_config(s.pools[p].engine.args, res.gpu_blocks));
+}
+
+}  // namespace blis::cluster

@@ -1,0 +1,97 @@
+// Small pieces of the cluster: exact integer percentiles, the stale signal board, the
+// router's prefix index.
+
+#include <gtest/gtest.h>
+
+#include "cluster/int_percentiles.h"
+#include "cluster/prefix_index.h"
+#include "cluster/signal_board.h"
+#include "util/rng.h"
+#include "util/stats.h"
+
+namespace blis::cluster {
+namespace {
+
+TEST(IntPercentiles, AgreesWithPercentileSample) {
+  IntPercentiles ip;
+  PercentileSample ps;
+  Rng rng(11);
+  for (int i = 0; i < 2000; ++i) {
+    const std::int64_t v = rng.uniform_int(0, 300);
+    ip.add(v);
+    ps.add(static_cast<double>(v));
+  }
+  for (double p : {0.0, 1.0, 25.0, 50.0, 90.0, 95.0, 99.0, 99.9, 100.0}) {
+    EXPECT_DOUBLE_EQ(ip.percentile(p), ps.percentile(p)) << p;
+  }
+  EXPECT_DOUBLE_EQ(ip.mean(), ps.mean());
+  EXPECT_EQ(ip.summary(1.0).max, ps.summary().max);
+}
+
+TEST(IntPercentiles, RepeatedAddsCountEachTime) {
+  IntPercentiles ip;
+  ip.add(0, 3);
+  ip.add(10);
+  EXPECT_EQ(ip.count(), 4u);
+  EXPECT_DOUBLE_EQ(ip.mean(), 2.5);
+  EXPECT_DOUBLE_EQ(ip.percentile(50), 0.0);
+  EXPECT_DOUBLE_EQ(ip.percentile(100), 10.0);
+}
+
+TEST(SignalBoard, WithoutStalenessTheViewIsLive) {
+  SignalBoard b(2, 0);
+  b.publish(1, 100, {3, 4, 0.5});
+  EXPECT_EQ(b.view(1, 100).waiting, 3);
+  EXPECT_EQ(b.view(0, 100).waiting, 0);
+}
+
+TEST(SignalBoard, TheViewLagsByTheStaleness) {
+  SignalBoard b(1, 50);
+  b.publish(0, 0, {1, 0, 0.1});
+  b.publish(0, 30, {2, 0, 0.2});
+  b.publish(0, 60, {3, 0, 0.3});
+  EXPECT_EQ(b.view(0, 49).waiting, 0);   // nothing published by t = -1
+  EXPECT_EQ(b.view(0, 50).waiting, 1);   // as of t = 0
+  EXPECT_EQ(b.view(0, 79).waiting, 1);   // as of t = 29
+  EXPECT_EQ(b.view(0, 80).waiting, 2);   // as of t = 30
+  EXPECT_EQ(b.view(0, 500).waiting, 3);
+  b.publish(0, 500, {9, 0, 0.9});
+  b.publish(0, 500, {8, 0, 0.8});  // same instant: the last one wins
+  EXPECT_EQ(b.view(0, 549).waiting, 3);
+  EXPECT_EQ(b.view(0, 550).waiting, 8);
+}
+
+TEST(PrefixIndex, MatchesLeadingBlocksOfWhatWasRouted) {
+  PrefixIndex idx(3, 4, 42);
+  std::vector<std::int32_t> a{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};  // 3 full blocks
+  std::vector<std::int32_t> b{1, 2, 3, 4, 5, 6, 7, 8, 99, 98, 97, 96};   // shares 2
+  std::vector<std::uint64_t> ha, hb;
+  idx.hash_prompt(a, ha);
+  idx.hash_prompt(b, hb);
+  ASSERT_EQ(ha.size(), 3u);
+  ASSERT_EQ(hb.size(), 3u);
+  EXPECT_EQ(ha[0], hb[0]);
+  EXPECT_EQ(ha[1], hb[1]);
+  EXPECT_NE(ha[2], hb[2]);
+  idx.add(1, ha);
+  std::vector<std::int32_t> m;
+  idx.match(hb, m);
+  EXPECT_EQ(m, (std::vector<std::int32_t>{0, 2, 0}));
+  idx.match(ha, m);
+  EXPECT_EQ(m, (std::vector<std::int32_t>{0, 3, 0}));
+}
+
+TEST(PrefixIndex, EvictsLeastRecentlyAddedBeyondCapacity) {
+  PrefixIndex idx(1, 1, 0);
+  idx.set_capacity(0, 2);
+  std::vector<std::uint64_t> h;
+  idx.hash_prompt({5, 6, 7}, h);  // three chained blocks
+  idx.add(0, h);
+  EXPECT_EQ(idx.entries(0), 2u);
+  std::vector<std::int32_t> m;
+  idx.match(h, m);
+  EXPECT_EQ(m[0], 0);  // the first block was evicted, so the chain breaks at once
+}
+
+}  // namespace
+}  // namespace blis::cluster
