@@ -16,8 +16,8 @@ inline std::vector<std::int32_t> iota_tokens(std::int32_t n, std::int32_t first 
   return t;
 }
 
-inline Request make_request(std::int32_t slot, std::vector<std::int32_t> tokens, std::int32_t block_size,
-                            bool hashes = true) {
+inline Request make_request(std::int32_t slot, std::vector<std::int32_t> tokens,
+                            std::int32_t block_size, bool hashes = true) {
   Request r;
   r.slot = slot;
   r.request_id = "r" + std::to_string(slot);
@@ -37,7 +37,8 @@ struct Admission {
 };
 
 // Admits a WAITING request for up to `budget` tokens (all remaining if budget <= 0).
-inline Admission admit(KVCacheManager& kv, Request& r, std::int32_t budget = 0, AllocateSlotsArgs args = {}) {
+inline Admission admit(KVCacheManager& kv, Request& r, std::int32_t budget = 0,
+                       AllocateSlotsArgs args = {}) {
   Admission a;
   a.hit_tokens = kv.get_computed_blocks(r, a.hits);
   std::int32_t n = r.num_tokens() - a.hit_tokens;

@@ -53,8 +53,8 @@ class VllmEngine final : public engine::Engine {
   engine::Batch batch_;
   engine::StepEvents events_;
   UpdateResult res_;
-  std::vector<engine::RequestKey> pending_aborts_;      // applied before the next schedule
-  std::vector<engine::RequestKey> pending_preempted_;   // preempted by a batch that ran nothing
+  std::vector<engine::RequestKey> pending_aborts_;     // applied before the next schedule
+  std::vector<engine::RequestKey> pending_preempted_;  // preempted by a batch that ran nothing
   std::vector<engine::RequestKey> scratch_keys_;
   std::vector<std::int32_t> tokens_;
 };

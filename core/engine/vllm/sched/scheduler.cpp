@@ -112,6 +112,16 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   r.num_prompt_tokens = static_cast<std::int32_t>(nr.prompt_token_ids.size());
   r.block_hashes = std::move(hashes);
   r.block_hashes.clear();
+  // Size the token list, hashes and block table for the whole sequence (plus lookahead
+  // slots) now, so steps never allocate.
+  std::int64_t max_outputs = nr.max_tokens;
+  if (nr.eos_at_output > 0)
+    max_outputs = std::min<std::int64_t>(max_outputs, std::max(nr.eos_at_output, nr.min_tokens));
+  const auto max_len = static_cast<std::int32_t>(std::min<std::int64_t>(
+      static_cast<std::int64_t>(r.num_prompt_tokens) + max_outputs, cfg_.max_model_len));
+  r.all_token_ids.reserve(static_cast<std::size_t>(max_len));
+  r.block_hashes.reserve(static_cast<std::size_t>(max_len / cfg_.block_size + 1));
+  kv_.reserve(r, max_len + cfg_.num_lookahead_tokens() + cfg_.num_speculative_tokens);
   // The request block hasher exists when prefix caching is on (engine/core.py).
   if (cfg_.enable_prefix_caching) update_block_hashes(r, cfg_.block_size);
   r.status = RequestStatus::kWaiting;
@@ -157,8 +167,7 @@ void Scheduler::schedule(SchedulerOutput& out) {
 
   std::int32_t total = 0;
   for (const ScheduledRequest& e : out.scheduled) total += e.num_tokens;
-  if (total > cfg_.token_budget() || token_budget < 0 ||
-      num_running() > cfg_.max_num_seqs) {
+  if (total > cfg_.token_budget() || token_budget < 0 || num_running() > cfg_.max_num_seqs) {
     throw std::logic_error("Scheduler::schedule: scheduling constraints violated");
   }
   out.total_num_scheduled_tokens = total;
@@ -182,15 +191,16 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
     if (input_budget <= kDraftSlots) break;
     // Async guard: skip a request whose in-flight steps already reach max_tokens, even if
     // every in-flight draft were rejected (scheduler.py, "Avoid scheduling an extra step").
-    if (r.num_output_placeholders > 0 &&
-        r.num_computed_tokens + 2 - r.num_output_placeholders >= r.num_prompt_tokens + r.max_tokens) {
+    if (r.num_output_placeholders > 0 && r.num_computed_tokens + 2 - r.num_output_placeholders >=
+                                             r.num_prompt_tokens + r.max_tokens) {
       ++i;
       continue;
     }
     std::int32_t n = r.num_tokens_with_spec() + r.num_output_placeholders - r.num_computed_tokens;
     if (threshold > 0 && threshold < n) n = threshold;  // long-prefill cap
     n = std::min({n, token_budget, input_budget - kDraftSlots});
-    // Position cap: keep one position for the sampled token (FORMAT.md difference 10).
+    // Position cap: keep one position for the sampled token (FORMAT.md difference 10;
+    // upstream writes it as max_model_len - computed - num_sampled_tokens_per_step).
     n = std::min(n, cfg_.max_model_len - r.num_computed_tokens - 1);
     if (n <= 0) {  // nothing to do now: skip, do not stop the loop
       ++i;
@@ -312,7 +322,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
   if (lora_enabled) {
     for (const ScheduledRequest& e : out.scheduled) {
       const std::int32_t id = req(e.ref.index).lora_id;
-      if (id > 0 && std::find(scheduled_loras_.begin(), scheduled_loras_.end(), id) == scheduled_loras_.end()) {
+      if (id > 0 && std::find(scheduled_loras_.begin(), scheduled_loras_.end(), id) ==
+                        scheduled_loras_.end()) {
         scheduled_loras_.push_back(id);
       }
     }
@@ -337,7 +348,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     // max_loras: a request whose adapter would be one too many is skipped, not blocking.
     if (lora_enabled && r.lora_id > 0 &&
         static_cast<std::int32_t>(scheduled_loras_.size()) == cfg_.max_loras &&
-        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) == scheduled_loras_.end()) {
+        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) ==
+            scheduled_loras_.end()) {
       queue.pop_request();
       step_skipped_->prepend_request(index);
       continue;
@@ -377,6 +389,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     AllocateSlotsArgs args;
     args.num_new_computed_tokens = num_local_computed;
     args.new_computed_blocks = hits_;
+    // The target commit reserves lookahead slots at admission too (only async KV loads skip
+    // them); the older code the spec read used 0 here.
     args.num_lookahead_tokens = cfg_.num_lookahead_tokens();
     args.full_sequence_must_fit = cfg_.scheduler_reserve_full_isl;  // FORMAT.md difference 5
     args.has_scheduled_reqs = !running_.empty();
@@ -396,7 +410,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
       throw std::logic_error("schedule: invalid status of a waiting request");
     }
     if (lora_enabled && r.lora_id > 0 &&
-        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) == scheduled_loras_.end()) {
+        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) ==
+            scheduled_loras_.end()) {
       scheduled_loras_.push_back(r.lora_id);
     }
     e.ref = r.ref();
@@ -416,7 +431,10 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     if (pad_spec_decode) e.num_spec_tokens = num_spec;
     out.scheduled.push_back(e);
   }
-  // Requests skipped in this pass go back ahead of older skipped ones.
+  // Requests skipped in this pass go back ahead of older skipped ones. Each skip was a
+  // prepend and prepend_requests keeps the step queue's order, so under FCFS the requests
+  // skipped in one pass come back in reverse order (the spec assumed the two reversals
+  // cancel; upstream's extendleft(reversed(...)) does not).
   if (!step_skipped_->empty()) skipped_waiting_->prepend_requests(*step_skipped_);
 }
 
@@ -476,7 +494,8 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
     }
     // Aborted (or finished) while the model ran: its output is ignored.
     if (r == nullptr || is_finished(r->status)) {
-      u.disposition = u.num_sampled > 0 ? OutputDisposition::kIgnored : OutputDisposition::kNoOutput;
+      u.disposition =
+          u.num_sampled > 0 ? OutputDisposition::kIgnored : OutputDisposition::kNoOutput;
       u.status = r != nullptr ? r->status : RequestStatus::kFinishedAborted;
       res.updates.push_back(u);
       continue;
@@ -513,7 +532,8 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
     u.num_preemptions = r->num_preemptions;
     if (stopped) {
       free_request(e.ref.index);
-      (status_before == RequestStatus::kRunning ? stopped_running_ : stopped_preempted_).push_back(e.ref.index);
+      (status_before == RequestStatus::kRunning ? stopped_running_ : stopped_preempted_)
+          .push_back(e.ref.index);
       res.finished.push_back(e.key);
     }
     res.updates.push_back(u);
@@ -523,8 +543,9 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
   if (!stopped_running_.empty()) {
     running_.erase(std::remove_if(running_.begin(), running_.end(),
                                   [&](std::int32_t s) {
-                                    return std::find(stopped_running_.begin(), stopped_running_.end(), s) !=
-                                           stopped_running_.end();
+                                    return std::find(stopped_running_.begin(),
+                                                     stopped_running_.end(),
+                                                     s) != stopped_running_.end();
                                   }),
                    running_.end());
   }

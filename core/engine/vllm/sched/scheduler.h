@@ -108,8 +108,8 @@ class Scheduler {
 
   VllmConfig cfg_;
   KVCacheManager kv_;
-  std::vector<Request> reqs_;            // slot table (the requests dict)
-  std::vector<std::uint8_t> live_;       // slot in use
+  std::vector<Request> reqs_;       // slot table (the requests dict)
+  std::vector<std::uint8_t> live_;  // slot in use
   std::vector<std::int32_t> free_slots_;
   std::int32_t num_live_ = 0;
   std::vector<std::int32_t> running_;
