@@ -105,6 +105,10 @@ struct SpeculativeConfig {
 struct KvTransferConfig {
   std::string kv_connector;  // e.g. "NixlConnector", "OffloadingConnector"
   std::string kv_role;       // kv_producer | kv_consumer | kv_both
+  // OffloadingConnector (kv_connector_extra_config): CPU tier size and its block size in
+  // tokens (a multiple of the GPU block_size; unset = the GPU block_size).
+  std::optional<std::int64_t> cpu_bytes_to_use;
+  std::optional<std::int32_t> offload_block_size;
 };
 
 // vLLM engine arguments after the rules pack filled in the release's defaults. Names are
@@ -131,10 +135,14 @@ struct VllmArgs {
   std::string prefix_caching_hash_algo = "sha256";
   bool enable_lora = false;
   std::int32_t max_loras = 1;
+  std::int32_t max_lora_rank = 16;
+  std::int32_t max_cpu_loras = 1;        // resolved: unset = max_loras
+  std::string performance_mode = "balanced";
   bool enforce_eager = false;
   std::optional<SpeculativeConfig> speculative_config;
   std::optional<KvTransferConfig> kv_transfer_config;
-  std::optional<double> kv_offloading_size_gib;  // CPU KV offload
+  std::optional<double> kv_offloading_size_gib;  // CPU KV offload (vLLM: kv_offloading_size)
+  std::string kv_offloading_backend = "native";
 };
 
 struct EngineSpec {

@@ -1,0 +1,111 @@
+// pools[]: structure (role, instances, ids, parallelism, engine) and the resolution of each
+// pool's engine.args by the rules pack of its release.
+
+#include <set>
+
+#include "rules/rules.h"
+#include "scenario/catalog_bridge.h"
+#include "scenario/decode_internal.h"
+#include "scenario/schema_keys.h"
+
+namespace blis::scenario::detail {
+
+namespace {
+
+const std::vector<std::string> kRoles = {"unified", "prefill", "decode"};
+const std::vector<std::string> kEngineKinds = {"vllm"};
+
+Parallelism decode_parallelism(const json& v, const std::string& ptr, DecodeContext& c) {
+  Parallelism p;
+  FieldReader r(v, ptr, c.diags, keys::kParallelism, "an object ({tp, pp, dp})");
+  if (!r.valid()) return p;
+  p.tp = static_cast<std::int32_t>(r.integer("tp", 1, 1024, "an integer in [1, 1024]").value_or(1));
+  p.pp = static_cast<std::int32_t>(r.integer("pp", 1, 1024, "an integer in [1, 1024]").value_or(1));
+  p.dp = static_cast<std::int32_t>(r.integer("dp", 1, 1024, "an integer in [1, 1024]").value_or(1));
+  r.report_unknown_keys();
+  return p;
+}
+
+EngineSpec decode_engine(const json& v, const std::string& ptr, DecodeContext& c) {
+  EngineSpec e;
+  FieldReader r(v, ptr, c.diags, keys::kEngine, "an object ({kind, release, args})");
+  if (!r.valid()) return e;
+  if (auto k = r.choice("kind", kEngineKinds, "is not an engine BLIS Playground models")) e.kind = *k;
+  if (auto rel = r.string("release", "a vLLM release, e.g. \"0.32.0\"")) {
+    if (rules::find_pack(*rel)) {
+      e.release = *rel;
+    } else {
+      r.error("release", "\"" + *rel + "\" is not a release BLIS Playground has a rules pack for (known: " +
+                             rules::join(rules::known_releases()) + ")");
+    }
+  }
+  r.report_unknown_keys();
+  return e;
+}
+
+Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, DecodeContext& c) {
+  Pool p;
+  FieldReader r(v, ptr, c.diags, keys::kPool, "an object (a pool)");
+  if (!r.valid()) return p;
+  p.name = r.string("name", "a string").value_or("pool-" + std::to_string(index));
+  if (p.name.empty()) r.error("name", "\"\" is empty, expected a non-empty pool name");
+  if (auto role = r.choice("role", kRoles, "is not a pool role")) p.role = *role;
+  // An upper bound keeps a typo (1e9 instances) from exhausting memory in the cluster.
+  p.instances = static_cast<std::int32_t>(
+      r.integer("instances", 1, 10000, "an integer in [1, 10000]").value_or(p.instances));
+  if (auto h = r.string("hardware", "a catalog GPU id")) p.hardware = *h;
+  else if (!r.has("hardware")) r.missing("hardware", "a catalog GPU id (e.g. " + example_gpu_ids() + ")");
+  if (auto m = r.string("model", "a catalog model id (Hugging Face repo id)")) p.model = *m;
+  else if (!r.has("model")) r.missing("model", "a catalog model id (e.g. " + example_model_ids() + ")");
+  if (const json* par = r.raw("parallelism")) p.parallelism = decode_parallelism(*par, r.pointer("parallelism"), c);
+  if (const json* eng = r.raw("engine")) p.engine = decode_engine(*eng, r.pointer("engine"), c);
+  r.report_unknown_keys();
+  return p;
+}
+
+}  // namespace
+
+std::vector<Pool> decode_pools(const json& v, const std::string& ptr, DecodeContext& c) {
+  std::vector<Pool> pools;
+  if (!v.is_array() || v.empty()) {
+    c.diags.push_back({ptr, rules::show(v) + " is " + (v.is_array() ? std::string("empty") : rules::describe_type(v)) +
+                                ", expected a non-empty array of pools"});
+    return pools;
+  }
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string p = json_pointer_append(ptr, i);
+    Pool pool = decode_pool(v[i], p, i, c);
+    if (!pool.name.empty() && !names.insert(pool.name).second) {
+      c.diags.push_back({p + "/name", "\"" + pool.name + "\" is used by another pool, expected unique names"});
+    }
+    pools.push_back(std::move(pool));
+  }
+  return pools;
+}
+
+void resolve_pools(const json& pools_json, Scenario& s, DecodeContext& c) {
+  if (!pools_json.is_array()) return;
+  for (std::size_t i = 0; i < s.pools.size() && i < pools_json.size(); ++i) {
+    Pool& pool = s.pools[i];
+    const std::string ptr = json_pointer_append("/pools", i);
+    const rules::Pack* pack = rules::find_pack(pool.engine.release);
+    if (!pack) continue;  // reported by decode_engine
+    const json& pj = pools_json[i];
+    static const json kNull;
+    const json* args = &kNull;
+    if (pj.is_object()) {
+      const auto eng = pj.find("engine");
+      if (eng != pj.end() && eng->is_object()) {
+        const auto a = eng->find("args");
+        if (a != eng->end()) args = &*a;
+      }
+    }
+    rules::DeploymentFacts facts = deployment_facts(pool, ptr, s, c.diags);
+    rules::Resolved resolved = rules::resolve_engine_args(*pack, *args, ptr + "/engine/args", facts);
+    for (auto& d : resolved.diagnostics) c.diags.push_back(std::move(d));
+    pool.engine.args = std::move(resolved.args);
+  }
+}
+
+}  // namespace blis::scenario::detail

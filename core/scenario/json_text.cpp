@@ -1,0 +1,86 @@
+#include "scenario/json_text.h"
+
+namespace blis::scenario {
+
+void line_and_column(const std::string& text, std::size_t offset, std::size_t& line, std::size_t& column) {
+  line = 1;
+  column = 1;
+  const std::size_t end = offset < text.size() ? offset : text.size();
+  for (std::size_t i = 0; i < end; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else if ((c & 0xC0) != 0x80) {  // count UTF-8 characters, not continuation bytes
+      ++column;
+    }
+  }
+}
+
+namespace {
+
+std::string at(const std::string& text, std::size_t offset) {
+  std::size_t line = 0, column = 0;
+  line_and_column(text, offset, line, column);
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// Byte offset where nesting first exceeds `max_depth`, if it does. Strings are skipped, so
+// brackets inside them do not count; the scan is linear and uses no recursion.
+std::optional<std::size_t> too_deep(const std::string& text, std::size_t max_depth) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > max_depth) return i;
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+// nlohmann's message without its "[json.exception...] parse error at line L, column C: "
+// prefix (we compute the position ourselves, counting characters).
+std::string detail_of(const std::string& what) {
+  const auto col = what.find("column ");
+  if (col != std::string::npos) {
+    const auto colon = what.find(": ", col);
+    if (colon != std::string::npos) return what.substr(colon + 2);
+  }
+  const auto bracket = what.find("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+}  // namespace
+
+JsonText parse_json_text(const std::string& text, std::size_t max_depth) {
+  JsonText out;
+  if (const auto deep = too_deep(text, max_depth)) {
+    out.error = Diagnostic{"", "nesting deeper than " + std::to_string(max_depth) + " levels at " + at(text, *deep) +
+                                   " (no scenario needs that; is the document truncated or generated wrong?)"};
+    return out;
+  }
+  try {
+    out.value = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    out.error = Diagnostic{"", "malformed JSON at " + at(text, offset) + ": " + detail_of(e.what())};
+  }
+  return out;
+}
+
+}  // namespace blis::scenario

@@ -1,0 +1,106 @@
+// LoRA, speculative decoding with async scheduling, and quantization checks.
+
+#include <algorithm>
+
+#include "rules/resolve_context.h"
+
+namespace blis::rules::detail {
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+void check_lora(Context& c) {
+  auto& a = c.args;
+  if (!a.enable_lora) {
+    // vllm/engine/arg_utils.py create_engine_config builds a LoRAConfig only with enable_lora.
+    // Values equal to the defaults say nothing (encode_scenario writes them out).
+    const bool loras = c.set.max_loras && a.max_loras != 1;
+    const bool rank = c.set.max_lora_rank && a.max_lora_rank != c.pack.max_lora_rank_default;
+    const bool cpu = c.set.max_cpu_loras && a.max_cpu_loras != a.max_loras;
+    for (const auto& [set, key] : {std::pair{loras, "max_loras"}, std::pair{rank, "max_lora_rank"},
+                                   std::pair{cpu, "max_cpu_loras"}}) {
+      if (set) c.warning(c.ptr(key), "has no effect without enable_lora: true");
+    }
+    return;
+  }
+  // vllm/config/lora.py LoRAConfig._validate_lora_config.
+  if (a.max_cpu_loras < a.max_loras) {
+    c.error(c.ptr("max_cpu_loras"), std::to_string(a.max_cpu_loras) + ": max_cpu_loras (" +
+                                        std::to_string(a.max_cpu_loras) + ") must be >= max_loras (" +
+                                        std::to_string(a.max_loras) + ")");
+  }
+}
+
+// vllm/config/vllm.py@000fc94b VllmConfig.__post_init__: the async_scheduling tri-state.
+void resolve_async(Context& c) {
+  auto& a = c.args;
+  const auto& spec = a.speculative_config;
+  const bool spec_incompatible =
+      spec && !spec->method.empty() && !contains(c.pack.async_speculative_methods, spec->method);
+  if (c.set.async_scheduling.has_value()) {
+    a.async_scheduling = *c.set.async_scheduling;
+    if (a.async_scheduling && spec_incompatible) {
+      c.error(c.ptr("async_scheduling"),
+              "true: currently, async scheduling is only supported with EAGLE/MTP/Draft Model/NGram "
+              "GPU/DSpark kind of speculative decoding (speculative_config.method is \"" +
+                  spec->method + "\") [" + c.vllm() + " VllmConfig.__post_init__]");
+    }
+    return;
+  }
+  if (c.pack.async_scheduling_default == AsyncDefault::kOff) {
+    a.async_scheduling = false;
+    return;
+  }
+  if (spec_incompatible) {
+    c.warning(c.ptr("speculative_config") + "/method",
+              "async scheduling not supported with " + spec->method +
+                  "-based speculative decoding and will be disabled [" + c.vllm() + "]");
+    a.async_scheduling = false;
+    return;
+  }
+  // The executor BLIS models (mp / uni) supports async scheduling.
+  a.async_scheduling = true;
+}
+
+void check_quantization(Context& c) {
+  auto& a = c.args;
+  const ModelFacts& m = c.facts.model;
+  if (a.quantization.empty() || !m.known) return;
+  const std::string ptr = c.ptr("quantization");
+  if (m.checkpoint_quantization.empty()) {
+    if (a.quantization != "fp8") return;
+    if (c.pack.fp8_online_refused) {
+      // vllm/model_executor/layers/quantization/fp8.py@v0.31.0 Fp8Config.
+      c.error(ptr, "\"fp8\" is not accepted by " + c.vllm() +
+                       " for an unquantized checkpoint: online FP8 quantization is spelled "
+                       "\"fp8_per_tensor\" (or \"fp8_per_block\")");
+    } else {
+      // vllm/model_executor/model_loader/weight_utils.py (v0.30.0): deprecated alias.
+      c.warning(ptr, "\"fp8\": --quantization fp8 is deprecated for online quantization; use "
+                     "--quantization fp8_per_tensor instead [" + c.vllm() + "]");
+      a.quantization = "fp8_per_tensor";
+    }
+    return;
+  }
+  // A quantized checkpoint: vLLM refuses a different method, except the Marlin kernels of
+  // the same format (gptq -> gptq_marlin, awq -> awq_marlin) and the online shorthands,
+  // which do not apply to pre-quantized weights.
+  const std::string& ckpt = m.checkpoint_quantization;
+  if (a.quantization == ckpt || a.quantization == ckpt + "_marlin") return;
+  c.error(ptr, "\"" + a.quantization + "\": quantization method specified in the model config (" + ckpt +
+                   ") does not match the quantization method specified in the `quantization` argument (" +
+                   a.quantization + ") [" + c.vllm() + " ModelConfig._verify_quantization]");
+}
+
+}  // namespace
+
+void check_features(Context& c) {
+  check_lora(c);
+  resolve_async(c);
+  check_quantization(c);
+}
+
+}  // namespace blis::rules::detail

@@ -1,0 +1,75 @@
+// Defaults a release fills in that depend on the model, the GPU and other arguments, in
+// the order vLLM applies them (EngineArgs.create_engine_config, then
+// SchedulerConfig.__post_init__).
+
+#include <algorithm>
+#include <cctype>
+
+#include "rules/resolve_context.h"
+
+namespace blis::rules::detail {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// vllm/engine/arg_utils.py@002f10e0 EngineArgs.get_batch_defaults, OPENAI_API_SERVER
+// column. An unknown device is treated as memory 0 (vLLM does so when the device query
+// fails), i.e. the last row.
+const BatchDefaultsRow& batch_row(const Context& c) {
+  const double gib = c.facts.hardware.known ? c.facts.hardware.memory_gib : 0.0;
+  const std::string name = lower(c.facts.hardware.name);
+  for (const auto& row : c.pack.batch_defaults) {
+    if (gib < row.min_memory_gib) continue;
+    if (!row.excludes_name.empty() && name.find(row.excludes_name) != std::string::npos) continue;
+    return row;
+  }
+  return c.pack.batch_defaults.back();
+}
+
+}  // namespace
+
+void apply_defaults(Context& c) {
+  auto& a = c.args;
+  if (!c.set.block_size) a.block_size = c.pack.block_size.default_value;
+  if (!c.set.gpu_memory_utilization) a.gpu_memory_utilization = c.pack.gpu_memory_utilization_default;
+  // vllm/config/model.py ModelConfig.get_and_verify_max_len: unset -> derived maximum.
+  if (!c.set.max_model_len && c.facts.model.known) {
+    a.max_model_len = static_cast<std::int32_t>(std::min<std::int64_t>(c.facts.model.max_model_len, 2147483647));
+  }
+
+  // vllm/engine/arg_utils.py@002f10e0 _set_default_chunked_prefill_and_prefix_caching_args:
+  // unset -> model_config.is_chunked_prefill_supported / is_prefix_caching_supported, both
+  // True for the generative decoder-only models of the catalog.
+  if (!c.set.enable_chunked_prefill) a.enable_chunked_prefill = true;
+  if (!c.set.enable_prefix_caching) a.enable_prefix_caching = true;
+
+  // _set_default_max_num_seqs_and_batched_tokens_args@002f10e0.
+  const BatchDefaultsRow& row = batch_row(c);
+  if (!c.set.max_num_batched_tokens) a.max_num_batched_tokens = row.max_num_batched_tokens;
+  if (!c.set.max_num_seqs) a.max_num_seqs = row.max_num_seqs;
+  // (2) performance_mode == "throughput" doubles the values the user left unset.
+  if (a.performance_mode == "throughput") {
+    if (!c.set.max_num_batched_tokens) a.max_num_batched_tokens *= 2;
+    if (!c.set.max_num_seqs) a.max_num_seqs *= 2;
+  }
+  // (3) without chunked prefill an unset budget must hold a whole max_model_len prompt.
+  if (!c.set.max_num_batched_tokens && !a.enable_chunked_prefill) {
+    a.max_num_batched_tokens = std::max(a.max_model_len, a.max_num_batched_tokens);
+  }
+
+  // vllm/config/scheduler.py@1f8758d5 SchedulerConfig.__post_init__.
+  if (a.max_num_partial_prefills > 1 && a.long_prefill_token_threshold == 0) {
+    a.long_prefill_token_threshold = static_cast<std::int32_t>(a.max_model_len * 0.04);
+  }
+
+  // vllm/config/lora.py LoRAConfig: max_cpu_loras None -> max_loras.
+  if (!c.set.max_cpu_loras) a.max_cpu_loras = a.max_loras;
+  if (c.set.kv_offloading_size) a.kv_offloading_size_gib = c.set.kv_offloading_size;
+  a.kv_offloading_backend = c.set.kv_offloading_backend;
+}
+
+}  // namespace blis::rules::detail

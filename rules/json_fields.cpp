@@ -1,0 +1,297 @@
+#include "rules/json_fields.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace blis::rules {
+
+using nlohmann::json;
+
+std::string show(const json& v) {
+  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  constexpr std::size_t kMax = 60;
+  if (s.size() > kMax) {
+    s.resize(kMax);
+    s += "...";
+  }
+  return s;
+}
+
+std::string describe_type(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+      return "an integer";
+    case json::value_t::number_float:
+      return "a number";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "an unsupported value";
+  }
+}
+
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const char ca = static_cast<char>(std::tolower(static_cast<unsigned char>(a[i - 1])));
+      const char cb = static_cast<char>(std::tolower(static_cast<unsigned char>(b[j - 1])));
+      const std::size_t sub = prev[j - 1] + (ca == cb ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::vector<std::string> closest(const std::string& query, const std::vector<std::string>& candidates,
+                                 std::size_t max) {
+  // Long free text (a pasted paragraph) is not a misspelt key: skip the quadratic work.
+  if (query.size() > 200) return {};
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(query, c);
+    // Plausible: within a third of the longer name, or one is a prefix of the other.
+    const std::size_t limit = std::max<std::size_t>(2, std::max(query.size(), c.size()) / 3);
+    const bool prefix = !query.empty() && (c.rfind(query, 0) == 0 || query.rfind(c, 0) == 0);
+    if (d <= limit || prefix) scored.emplace_back(d, c);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (const auto& [d, c] : scored) {
+    if (out.size() >= max) break;
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items, bool quote) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    if (quote) out += '"';
+    out += items[i];
+    if (quote) out += '"';
+  }
+  return out;
+}
+
+std::optional<std::int64_t> parse_human_readable_int(const std::string& raw) {
+  // Trim as vLLM does (value.strip()).
+  const auto b = raw.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return std::nullopt;
+  const auto e = raw.find_last_not_of(" \t\r\n");
+  const std::string s = raw.substr(b, e - b + 1);
+  if (s.size() > 24) return std::nullopt;
+
+  const char last = s.back();
+  std::int64_t mult = 0;
+  bool decimal_suffix = false;
+  switch (last) {
+    case 'k': mult = 1000LL, decimal_suffix = true; break;
+    case 'm': mult = 1000000LL, decimal_suffix = true; break;
+    case 'g': mult = 1000000000LL, decimal_suffix = true; break;
+    case 't': mult = 1000000000000LL, decimal_suffix = true; break;
+    case 'K': mult = 1LL << 10; break;
+    case 'M': mult = 1LL << 20; break;
+    case 'G': mult = 1LL << 30; break;
+    case 'T': mult = 1LL << 40; break;
+    default: break;
+  }
+  const std::string num = mult ? s.substr(0, s.size() - 1) : s;
+  if (num.empty()) return std::nullopt;
+
+  // Digits, optionally with one '.', optionally with a leading '-' when plain.
+  std::size_t i = 0;
+  bool negative = false;
+  if (!mult && num[0] == '-') {
+    negative = true;
+    i = 1;
+  }
+  std::int64_t whole = 0, frac = 0, frac_scale = 1;
+  bool seen_dot = false, any_digit = false;
+  for (; i < num.size(); ++i) {
+    const char c = num[i];
+    if (c == '.') {
+      if (seen_dot || !mult || !decimal_suffix) return std::nullopt;  // vLLM: no decimals
+      seen_dot = true;                                                 // with K/M/G/T or plain
+      continue;
+    }
+    if (c < '0' || c > '9') return std::nullopt;
+    any_digit = true;
+    if (!seen_dot) {
+      if (whole > (std::numeric_limits<std::int64_t>::max() - 9) / 10) return std::nullopt;
+      whole = whole * 10 + (c - '0');
+    } else if (frac_scale < 1000000000000LL) {
+      frac = frac * 10 + (c - '0');
+      frac_scale *= 10;
+    }
+  }
+  if (!any_digit) return std::nullopt;
+  if (!mult) return negative ? -whole : whole;
+  if (whole > std::numeric_limits<std::int64_t>::max() / mult) return std::nullopt;
+  // int(float(number) * mult): the fractional part truncates.
+  return whole * mult + (frac * mult) / frac_scale;
+}
+
+FieldReader::FieldReader(const json& value, std::string pointer, Diagnostics& diags,
+                         std::vector<std::string> allowed, const char* what)
+    : pointer_(std::move(pointer)), diags_(diags), allowed_(std::move(allowed)) {
+  if (value.is_object()) {
+    object_ = &value;
+    return;
+  }
+  diags_.push_back({pointer_, show(value) + " is " + describe_type(value) + ", expected " + what});
+}
+
+std::string FieldReader::pointer(const std::string& key) const {
+  return json_pointer_append(pointer_, key);
+}
+
+bool FieldReader::has(const std::string& key) const { return raw(key) != nullptr; }
+
+const json* FieldReader::raw(const std::string& key) const {
+  if (!object_) return nullptr;
+  const auto it = object_->find(key);
+  if (it == object_->end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+void FieldReader::error(const std::string& key, const std::string& message) {
+  diags_.push_back({pointer(key), message, Severity::kError});
+}
+
+void FieldReader::warning(const std::string& key, const std::string& message) {
+  diags_.push_back({pointer(key), message, Severity::kWarning});
+}
+
+void FieldReader::missing(const std::string& key, const std::string& expected) {
+  error(key, "missing, expected " + expected);
+}
+
+std::optional<bool> FieldReader::boolean(const std::string& key) {
+  const json* v = raw(key);
+  if (!v) return std::nullopt;
+  if (v->is_boolean()) return v->get<bool>();
+  error(key, show(*v) + " is " + describe_type(*v) + ", expected true or false");
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::int64_t min,
+                                                 std::int64_t max, const std::string& expected,
+                                                 bool human_readable) {
+  const json* v = raw(key);
+  if (!v) return std::nullopt;
+  std::optional<std::int64_t> value;
+  bool out_of_range = false;
+  if (v->is_number_unsigned()) {
+    const auto u = v->get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      out_of_range = true;
+    } else {
+      value = static_cast<std::int64_t>(u);
+    }
+  } else if (v->is_number_integer()) {
+    value = v->get<std::int64_t>();
+  } else if (v->is_number_float()) {
+    const double d = v->get<double>();
+    if (std::floor(d) != d) {
+      error(key, show(*v) + " is not a whole number, expected " + expected);
+      return std::nullopt;
+    }
+    if (d < -9.2e18 || d > 9.2e18) {
+      out_of_range = true;
+    } else {
+      value = static_cast<std::int64_t>(d);
+    }
+  } else if (v->is_string() && human_readable) {
+    value = parse_human_readable_int(v->get<std::string>());
+    if (!value) {
+      error(key, show(*v) + " is not an integer (vLLM's human-readable forms: 8k = 8000, 8K = 8192), expected " +
+                     expected);
+      return std::nullopt;
+    }
+  } else {
+    error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
+    return std::nullopt;
+  }
+  if (out_of_range || *value < min || *value > max) {
+    error(key, show(*v) + " is out of range, expected " + expected);
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<double> FieldReader::number(const std::string& key, double min, bool min_exclusive,
+                                          double max, const std::string& expected) {
+  const json* v = raw(key);
+  if (!v) return std::nullopt;
+  if (!v->is_number()) {
+    error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
+    return std::nullopt;
+  }
+  const double d = v->get<double>();
+  const bool below = min_exclusive ? !(d > min) : !(d >= min);
+  if (!std::isfinite(d) || below || d > max) {
+    error(key, show(*v) + " is out of range, expected " + expected);
+    return std::nullopt;
+  }
+  return d;
+}
+
+std::optional<std::string> FieldReader::string(const std::string& key, const std::string& expected) {
+  const json* v = raw(key);
+  if (!v) return std::nullopt;
+  if (v->is_string()) return v->get<std::string>();
+  error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
+  return std::nullopt;
+}
+
+std::optional<std::string> FieldReader::choice(const std::string& key,
+                                               const std::vector<std::string>& choices,
+                                               const std::string& refusal) {
+  const json* v = raw(key);
+  if (!v) return std::nullopt;
+  if (!v->is_string()) {
+    error(key, show(*v) + " is " + describe_type(*v) + ", expected one of: " + join(choices, true));
+    return std::nullopt;
+  }
+  const std::string s = v->get<std::string>();
+  if (std::find(choices.begin(), choices.end(), s) != choices.end()) return s;
+  std::string msg = show(*v) + " " + refusal + " (accepted: " + join(choices, true) + ")";
+  const auto near = closest(s, choices, 1);
+  if (!near.empty()) msg += "; did you mean \"" + near.front() + "\"?";
+  error(key, msg);
+  return std::nullopt;
+}
+
+void FieldReader::report_unknown_keys() {
+  if (!object_) return;
+  for (auto it = object_->begin(); it != object_->end(); ++it) {
+    if (std::find(allowed_.begin(), allowed_.end(), it.key()) != allowed_.end()) continue;
+    std::string msg = "unknown key";
+    const auto near = closest(it.key(), allowed_, 1);
+    if (!near.empty()) msg += "; did you mean \"" + near.front() + "\"?";
+    msg += " (accepted keys: " + join(allowed_) + ")";
+    error(it.key(), msg);
+  }
+}
+
+}  // namespace blis::rules

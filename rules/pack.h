@@ -1,0 +1,96 @@
+#pragma once
+// A rules pack: what one vLLM release accepts for its engine arguments, the defaults it
+// fills in, and the names it registers, held as data. rules.h resolves a pool's raw
+// `engine.args` against a pack; docs/rules.md describes every pack and its sources.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace blis::rules {
+
+// Where a fact comes from: `file@commit Function` of vLLM as read, or a release pin.
+using Source = const char*;
+
+// One name in vLLM's KV-connector registry (KVConnectorFactory.register_connector).
+struct ConnectorInfo {
+  std::string name;
+  bool modelled = false;  // BLIS Playground simulates this connector
+};
+
+// A connector name the release does not register, with what became of it.
+struct RemovedConnector {
+  std::string name;
+  std::string note;  // e.g. "removed in vLLM PR #44854 (June 2026)"
+};
+
+// One row of EngineArgs.get_batch_defaults: devices with at least `min_memory_gib` of
+// memory (and, when `excludes_name` is set, whose lower-cased name does not contain it)
+// get these defaults. Rows are tried in order; the last row has min_memory_gib 0.
+struct BatchDefaultsRow {
+  double min_memory_gib = 0;
+  std::string excludes_name;  // "a100": PR #17885 keeps A100 on the small defaults
+  std::int32_t max_num_batched_tokens = 0;  // OPENAI_API_SERVER usage context
+  std::int32_t max_num_seqs = 0;            // OPENAI_API_SERVER usage context
+};
+
+// How async_scheduling resolves when the user leaves it unset.
+enum class AsyncDefault {
+  kOff,       // SchedulerConfig.async_scheduling = False
+  kAutoOn,    // None -> True unless an incompatible option (VllmConfig.__post_init__)
+};
+
+// Block sizes the release's CUDA attention backends accept. CacheConfig.block_size is
+// either a Literal (older lines) or any int > 0, and the attention backend then requires
+// a multiple of `multiple_of` (FLASH_ATTN and TRITON_ATTN: MultipleOf(16)).
+struct BlockSizeRule {
+  std::vector<std::int32_t> literal;  // non-empty: exactly these values
+  std::int32_t multiple_of = 0;       // > 0: any positive multiple of this
+  std::int32_t default_value = 16;    // CacheConfig.DEFAULT_BLOCK_SIZE
+};
+
+// A rule the pack enforces, for docs/rules.md and for tests that every rule has a source.
+struct RuleInfo {
+  std::string id;        // e.g. "scheduler.batched_tokens_below_model_len"
+  std::string severity;  // "error" | "warning" | "default"
+  std::string summary;
+  Source source;
+};
+
+struct Pack {
+  std::string release;                   // "0.29.x", "0.31.0", "0.32.0"
+  std::vector<std::string> accepts;      // release strings this pack answers for
+  std::string sources;                   // one paragraph: what was read for this pack
+
+  BlockSizeRule block_size;
+  std::vector<std::string> kv_cache_dtypes;           // CacheDType Literal
+  std::vector<std::string> prefix_caching_hash_algos;  // PrefixCachingHashAlgo Literal
+  std::vector<std::string> scheduling_policies;        // SchedulerPolicy Literal
+  std::vector<std::string> dtypes;                     // ModelDType Literal
+  std::vector<std::string> quantization_methods;       // QuantizationMethods Literal
+  std::vector<std::int32_t> max_lora_ranks;            // MaxLoRARanks Literal
+  std::vector<std::string> performance_modes;          // PerformanceMode Literal
+  std::vector<std::string> kv_offloading_backends;     // KVOffloadingBackend Literal
+  std::vector<std::string> kv_roles;                   // KVRole Literal
+  std::vector<std::string> speculative_methods;        // SpeculativeMethod Literal
+  // Methods async scheduling works with (EagleModelTypes, NgramGPUTypes, draft_model, ...).
+  std::vector<std::string> async_speculative_methods;
+  // "fp8" on an unquantized checkpoint is refused; the release names the replacement.
+  bool fp8_online_refused = false;
+
+  double gpu_memory_utilization_default = 0.9;
+  AsyncDefault async_scheduling_default = AsyncDefault::kAutoOn;
+  std::int32_t max_lora_rank_default = 16;
+  std::vector<BatchDefaultsRow> batch_defaults;  // OPENAI_API_SERVER column
+  std::int32_t scheduler_default_max_num_batched_tokens = 2048;  // SchedulerConfig class
+  std::int32_t scheduler_default_max_num_seqs = 128;             // SchedulerConfig class
+
+  std::vector<ConnectorInfo> connectors;        // registered names, in registration order
+  std::vector<RemovedConnector> removed_connectors;
+  // vLLM engine arguments that exist in this release but BLIS Playground does not model.
+  std::vector<std::string> unmodelled_args;
+
+  std::vector<RuleInfo> rules;  // every check and default, with its source
+};
+
+}  // namespace blis::rules

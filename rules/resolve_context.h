@@ -1,0 +1,59 @@
+#pragma once
+// Shared state of one resolve_engine_args() call, passed to the defaults and checks files.
+
+#include <optional>
+#include <string>
+
+#include "rules/rules.h"
+
+namespace blis::rules::detail {
+
+// What the user wrote explicitly (vLLM's rules often apply only to explicit values).
+struct Explicit {
+  bool max_model_len = false;
+  bool block_size = false;
+  bool max_num_batched_tokens = false;
+  bool max_num_seqs = false;
+  bool enable_chunked_prefill = false;
+  bool enable_prefix_caching = false;
+  bool gpu_memory_utilization = false;
+  bool long_prefill_token_threshold = false;
+  bool max_loras = false;
+  bool max_lora_rank = false;
+  bool max_cpu_loras = false;
+  std::optional<bool> async_scheduling;
+  std::optional<double> kv_offloading_size;
+  std::string kv_offloading_backend = "native";
+};
+
+struct Context {
+  const Pack& pack;
+  const DeploymentFacts& facts;
+  std::string args_pointer;
+  Diagnostics& diags;
+  scenario::VllmArgs& args;
+  Explicit set;
+
+  // "vLLM 0.32.0"
+  std::string vllm() const { return "vLLM " + pack.release; }
+  std::string ptr(const std::string& key) const { return json_pointer_append(args_pointer, key); }
+  void error(const std::string& pointer, const std::string& message) {
+    diags.push_back({pointer, message, Severity::kError});
+  }
+  void warning(const std::string& pointer, const std::string& message) {
+    diags.push_back({pointer, message, Severity::kWarning});
+  }
+};
+
+// rules/read_args.cpp: typed reading of every key (pydantic-level constraints).
+void read_args(Context& c, const nlohmann::json& args);
+// rules/defaults.cpp: defaults that depend on the model, the GPU and other arguments.
+void apply_defaults(Context& c);
+// rules/check_scheduler.cpp: SchedulerConfig.verify_max_model_len and model checks.
+void check_scheduler(Context& c);
+// rules/check_features.cpp: LoRA, speculative decoding, async scheduling, quantization.
+void check_features(Context& c);
+// rules/check_kv_transfer.cpp: kv_transfer_config, connectors, offloading, P/D roles.
+void check_kv_transfer(Context& c);
+
+}  // namespace blis::rules::detail

@@ -1,0 +1,68 @@
+#pragma once
+// Rules packs, one per vLLM release: find the pack of a release, and resolve a pool's raw
+// `engine.args` against it. Resolution fills every default the release would fill (some
+// depend on the GPU and on the usage context: BLIS Playground models vLLM's OpenAI API
+// server, `vllm serve`, i.e. UsageContext.OPENAI_API_SERVER) and reports what the release
+// would refuse (errors) or warn about (warnings), each with vLLM's own reason.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/pack.h"
+#include "scenario/scenario.h"
+#include "util/diagnostic.h"
+
+namespace blis::rules {
+
+// The pack for a release string ("0.32.0", "0.31.0", "0.29.x" or "0.29.<n>"), or nullptr.
+const Pack* find_pack(std::string_view release);
+
+// Names of the packs, oldest first: {"0.29.x", "0.31.0", "0.32.0"}.
+std::vector<std::string> known_releases();
+
+// The GPU as vLLM's platform sees it (current_platform.get_device_total_memory / name).
+struct HardwareFacts {
+  bool known = false;          // false: no catalog entry; hardware-dependent rules are skipped
+  std::string name;            // e.g. "NVIDIA H100 80GB HBM3"
+  double memory_gib = 0;       // total device memory in GiB (2^30 bytes)
+  bool supports_fp8 = true;    // FP8 tensor cores (for kv_cache_dtype fp8 warnings)
+};
+
+// The model as vLLM's ModelConfig derives it from the Hugging Face config.
+struct ModelFacts {
+  bool known = false;               // false: model-dependent rules are skipped
+  std::int64_t max_model_len = 0;   // derived maximum (max_position_embeddings, rope-scaled)
+  std::int32_t num_attention_heads = 0;
+  std::string checkpoint_quantization;  // "" = unquantized (bf16/fp16 weights)
+  std::string checkpoint_dtype = "bfloat16";
+};
+
+// Everything about the pool that a release's defaults and checks depend on.
+struct DeploymentFacts {
+  HardwareFacts hardware;
+  ModelFacts model;
+  std::int32_t tp = 1, pp = 1, dp = 1;
+  std::string role = "unified";  // unified | prefill | decode
+  std::string pointer;           // JSON pointer of the pool, e.g. "/pools/0"
+};
+
+struct Resolved {
+  scenario::VllmArgs args;
+  Diagnostics diagnostics;  // pointers are rooted at `args_pointer`
+};
+
+// Resolves `args` (the pool's raw engine.args object; null/absent = {}) against `pack`.
+// `args_pointer` is the JSON pointer of that object, e.g. "/pools/0/engine/args".
+Resolved resolve_engine_args(const Pack& pack, const nlohmann::json& args,
+                             const std::string& args_pointer, const DeploymentFacts& facts);
+
+// The keys `engine.args` accepts (vLLM's own names), for the docs test and the editor.
+const std::vector<std::string>& accepted_arg_keys();
+const std::vector<std::string>& accepted_speculative_keys();
+const std::vector<std::string>& accepted_kv_transfer_keys();
+
+}  // namespace blis::rules
