@@ -96,10 +96,14 @@ std::string check_scheduler_invariants(const Scheduler& s) {
   for (const RequestQueue* q : {&s.waiting_queue(), &s.skipped_waiting_queue()}) {
     for (const std::int32_t i : q->in_order()) {
       const Request& r = s.slot(i);
-      if (r.status != RequestStatus::kWaiting && r.status != RequestStatus::kPreempted) {
+      const bool loading = r.status == RequestStatus::kWaitingForRemoteKvs;
+      if (r.status != RequestStatus::kWaiting && r.status != RequestStatus::kPreempted &&
+          !loading) {
         return "waiting queue holds " + r.request_id + " in a non-waiting status";
       }
-      if (mgr.has_blocks_entry(i)) return "waiting request " + r.request_id + " holds blocks";
+      // A request waiting for an async KV load already holds the blocks it loads into.
+      if (mgr.has_blocks_entry(i) && !loading)
+        return "waiting request " + r.request_id + " holds blocks";
       if (r.num_output_placeholders != 0)
         return "waiting request " + r.request_id + " has placeholders";
       seen.push_back(i);

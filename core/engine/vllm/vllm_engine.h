@@ -39,6 +39,8 @@ class VllmEngine final : public engine::Engine {
 
   // vllm scheduler.py Scheduler.reset_prefix_cache.
   bool reset_prefix_cache(bool reset_running_requests);
+  // Hooks a KV connector (P/D transfer, offloading) into the scheduler; owned by the caller.
+  void set_connector(KVConnector* connector) { core_.scheduler().set_connector(connector); }
   const EngineCore& core() const { return core_; }
   const VllmConfig& config() const { return cfg_; }
 
