@@ -97,10 +97,9 @@ json make_case(Kind kind, std::uint64_t seed) {
     if (!chunked) max_tokens = std::min(max_tokens, std::max(1, batched - len));
     const std::int32_t step =
         static_cast<std::int32_t>(rng.uniform_int(0, kind == Kind::kTiny ? 10 : n / 2));
-    json r = {{"id", "q" + std::to_string(1000 + i)},
-              {"arrival_step", step},
-              {"prompt", prompt},
-              {"max_tokens", max_tokens}};
+    std::string id = "q";
+    id += std::to_string(1000 + i);  // (not "q" + ...: GCC 12 -Wrestrict false positive)
+    json r = {{"id", id}, {"arrival_step", step}, {"prompt", prompt}, {"max_tokens", max_tokens}};
     if (priority) r["priority"] = rng.uniform_int(0, 4);
     if (rng.uniform01() < 0.5)
       r["arrival_time"] =

@@ -40,7 +40,8 @@ void run_steady_state(bool async, bool caching) {
   for (engine::RequestKey k = 0; k < 64; ++k) {
     engine::RequestSpec s;
     s.key = k;
-    s.id = "r" + std::to_string(k);
+    s.id = "r";
+    s.id += std::to_string(k);
     s.prompt_token_ids.assign(100 + static_cast<std::size_t>(k), static_cast<std::int32_t>(k));
     s.max_tokens = 2000;
     e.add_request(s, 0);

@@ -20,7 +20,8 @@ inline Request make_request(std::int32_t slot, std::vector<std::int32_t> tokens,
                             std::int32_t block_size, bool hashes = true) {
   Request r;
   r.slot = slot;
-  r.request_id = "r" + std::to_string(slot);
+  r.request_id = "r";
+  r.request_id += std::to_string(slot);
   r.key = static_cast<engine::RequestKey>(slot);
   r.all_token_ids = std::move(tokens);
   r.num_prompt_tokens = r.num_tokens();

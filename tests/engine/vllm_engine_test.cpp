@@ -26,7 +26,8 @@ engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t 
                          std::int32_t eos = 0) {
   engine::RequestSpec s;
   s.key = key;
-  s.id = "req-" + std::to_string(key);
+  s.id = "req-";
+  s.id += std::to_string(key);
   for (std::int32_t i = 0; i < len; ++i)
     s.prompt_token_ids.push_back(100 * static_cast<std::int32_t>(key) + i);
   s.max_tokens = max_tokens;
