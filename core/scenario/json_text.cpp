@@ -65,6 +65,23 @@ std::string detail_of(const std::string& what) {
   return bracket == std::string::npos ? what : what.substr(bracket + 2);
 }
 
+// A DOM builder that records the first error instead of throwing: nlohmann reports
+// syntax errors and number overflow (out_of_range 406, e.g. 1e400) through parse_error,
+// with the byte position either way.
+struct Builder : nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+  explicit Builder(nlohmann::json& j) : json_sax_dom_parser(j, false) {}
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string&, const Exception& ex) {
+    failed = true;
+    where = position;
+    what = ex.what();
+    return false;
+  }
+  bool failed = false;
+  std::size_t where = 0;
+  std::string what;
+};
+
 }  // namespace
 
 JsonText parse_json_text(const std::string& text, std::size_t max_depth) {
@@ -74,11 +91,12 @@ JsonText parse_json_text(const std::string& text, std::size_t max_depth) {
                                    " (no scenario needs that; is the document truncated or generated wrong?)"};
     return out;
   }
-  try {
-    out.value = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    out.error = Diagnostic{"", "malformed JSON at " + at(text, offset) + ": " + detail_of(e.what())};
+  Builder builder(out.value);
+  const bool ok = nlohmann::json::sax_parse(text, &builder);
+  if (!ok || builder.failed) {
+    const std::size_t offset = builder.where > 0 ? builder.where - 1 : 0;
+    out.error = Diagnostic{"", "malformed JSON at " + at(text, offset) + ": " + detail_of(builder.what)};
+    out.value = nullptr;
   }
   return out;
 }
