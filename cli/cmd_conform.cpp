@@ -1,0 +1,76 @@
+// blis conform INPUT.json [--out FILE]: replays a golden-trace input through the vLLM engine
+// core and prints the step trace (../shared/conformance/FORMAT.md).
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "command_registry.h"
+#include "engine/vllm/conform/conform.h"
+#include "util/diagnostic.h"
+
+namespace blis::cli {
+namespace {
+
+int run_conform(const std::vector<std::string>& args) {
+  std::string input;
+  std::string out_path;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--out") {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "blis conform: --out needs a file name\n");
+        return 2;
+      }
+      out_path = args[++i];
+    } else if (!args[i].empty() && args[i][0] == '-') {
+      std::fprintf(stderr, "blis conform: unknown option '%s'\n", args[i].c_str());
+      return 2;
+    } else if (input.empty()) {
+      input = args[i];
+    } else {
+      std::fprintf(stderr, "blis conform: only one input file may be given\n");
+      return 2;
+    }
+  }
+  if (input.empty()) {
+    std::fprintf(stderr, "usage: blis conform INPUT.json [--out FILE]\n");
+    return 2;
+  }
+  std::ifstream in(input, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "blis conform: cannot read '%s'\n", input.c_str());
+    return 1;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  const vllm::ConformOutcome outcome = vllm::run_conformance(text.str());
+  if (!outcome.ok) {
+    for (const Diagnostic& d : outcome.diagnostics) {
+      std::fprintf(stderr, "%s: %s\n", input.c_str(), format_diagnostic(d).c_str());
+    }
+    return 2;
+  }
+  if (out_path.empty()) {
+    std::fwrite(outcome.trace_json.data(), 1, outcome.trace_json.size(), stdout);
+    std::fputc('\n', stdout);
+    return 0;
+  }
+  std::ofstream out(out_path, std::ios::binary);
+  out << outcome.trace_json << '\n';
+  if (!out) {
+    std::fprintf(stderr, "blis conform: cannot write '%s'\n", out_path.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+BLIS_REGISTER_COMMAND("conform", "replay a golden vLLM trace input through the engine",
+                      "usage: blis conform INPUT.json [--out FILE]\n"
+                      "  Prints the engine's step trace as JSON (format: "
+                      "tests/conformance/data/FORMAT.md).\n"
+                      "  Exit 2 on invalid input (each problem named by its JSON pointer).",
+                      run_conform);
+
+}  // namespace blis::cli

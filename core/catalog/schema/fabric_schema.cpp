@@ -1,0 +1,23 @@
+// Schema of a fabric entry (catalog/fabrics/*.json); fields and units in docs/catalog.md.
+#include "catalog/schema/object_reader.h"
+#include "catalog/schema/schema.h"
+
+namespace blis::catalog::schema {
+
+Diagnostics parse_fabric(const nlohmann::json& j, const std::string& pointer, Fabric* out) {
+  Diagnostics d;
+  ObjectReader r(j, pointer, &d);
+  if (!r.ok()) return d;
+  r.text("id", &out->id, true);
+  r.text("name", &out->name, true);
+  r.one_of("scope", &out->scope, true, {"scale-up", "scale-out", "host"});
+  r.number("bandwidth_bytes_per_s", &out->bandwidth_bytes_per_s, true, 0, 1e300, true);
+  r.number("latency_us", &out->latency_us, true, 0, 1e9);
+  r.number("efficiency", &out->efficiency, true, 0, 1, true);
+  r.text("source", &out->source, true);
+  r.string_map("sources", &out->sources);
+  r.finish();
+  return d;
+}
+
+}  // namespace blis::catalog::schema

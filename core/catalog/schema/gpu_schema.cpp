@@ -1,0 +1,37 @@
+// Schema of a GPU entry (catalog/gpus/*.json); fields and units in docs/catalog.md.
+#include "catalog/schema/object_reader.h"
+#include "catalog/schema/schema.h"
+
+namespace blis::catalog::schema {
+
+Diagnostics parse_gpu(const nlohmann::json& j, const std::string& pointer, Gpu* out) {
+  Diagnostics d;
+  ObjectReader r(j, pointer, &d);
+  if (!r.ok()) return d;
+  constexpr double kInf = 1e300;
+  r.text("id", &out->id, true);
+  r.text("name", &out->name, true);
+  r.one_of("vendor", &out->vendor, true, {"nvidia", "amd", "intel", "other"});
+  r.integer("memory_bytes", &out->memory_bytes, true, 1);
+  r.integer("usable_memory_bytes", &out->usable_memory_bytes, true, 1);
+  r.number("hbm_bandwidth_bytes_per_s", &out->hbm_bandwidth_bytes_per_s, true, 0, kInf, true);
+  r.number("bf16_dense_tflops", &out->bf16_dense_tflops, true, 0, kInf, true);
+  r.number("fp8_dense_tflops", &out->fp8_dense_tflops, true, 0, kInf);
+  r.number("fp4_dense_tflops", &out->fp4_dense_tflops, false, 0, kInf);
+  r.integer32("sm_count", &out->sm_count, true, 1);
+  for (const char* key : {"scale_up", "host_link"}) {
+    Link* link = std::string(key) == "scale_up" ? &out->scale_up : &out->host_link;
+    const nlohmann::json* v = r.object(key, true);
+    if (v == nullptr) continue;
+    ObjectReader lr(*v, r.child(key), &d);
+    lr.text("fabric", &link->fabric, true);
+    lr.number("bandwidth_bytes_per_s", &link->bandwidth_bytes_per_s, true, 0, kInf, true);
+    lr.finish();
+  }
+  r.text("source", &out->source, true);
+  r.string_map("sources", &out->sources);
+  r.finish();
+  return d;
+}
+
+}  // namespace blis::catalog::schema

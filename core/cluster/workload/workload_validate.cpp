@@ -1,0 +1,189 @@
+#include "cluster/workload/workload_validate.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <string>
+
+#include "cluster/workload/length_sampler.h"
+#include "cluster/workload/trace_csv.h"
+
+namespace blis::cluster {
+
+namespace {
+
+using LengthKind = scenario::LengthDist::Kind;
+
+// The most users or prompts one client may have (each costs memory up front).
+constexpr std::int64_t kMaxUsers = 10'000'000;
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+class Checker {
+ public:
+  explicit Checker(Diagnostics& out) : out_(out) {}
+
+  void error(const std::string& pointer, const std::string& message) {
+    out_.push_back({pointer, message, Severity::kError});
+  }
+  static std::string at(const std::string& pointer, const char* key) {
+    return json_pointer_append(pointer, key);
+  }
+  // Finite and in [lo, hi] (hi may be HUGE_VAL); `lo_open` makes the lower bound exclusive.
+  bool number(const std::string& pointer, double v, double lo, bool lo_open, const char* what) {
+    const bool ok = std::isfinite(v) && (lo_open ? v > lo : v >= lo);
+    if (!ok) error(pointer, std::string("must be ") + what + ", got " + num(v));
+    return ok;
+  }
+  bool integer(const std::string& pointer, std::int64_t v, std::int64_t lo, std::int64_t hi) {
+    const bool ok = v >= lo && v <= hi;
+    if (!ok) {
+      error(pointer, "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                         "], got " + std::to_string(v));
+    }
+    return ok;
+  }
+
+  void length_dist(const std::string& p, const scenario::LengthDist& d) {
+    const double cap = kMaxSampledTokens;
+    switch (d.kind) {
+      case LengthKind::kConstant:
+        if (number(at(p, "value"), d.value, 1, false, "a token count >= 1") && d.value > cap)
+          error(at(p, "value"), "must be at most " + num(cap) + ", got " + num(d.value));
+        break;
+      case LengthKind::kNormal:
+        number(at(p, "mean"), d.mean, -HUGE_VAL, false, "a finite number");
+        number(at(p, "std"), d.std, 0, false, "a number >= 0");
+        break;
+      case LengthKind::kLognormal:
+        number(at(p, "mean"), d.mean, 0, true, "a number > 0");
+        number(at(p, "std"), d.std, 0, false, "a number >= 0");
+        break;
+      case LengthKind::kExponential:
+        number(at(p, "mean"), d.mean, 0, true, "a number > 0");
+        break;
+      case LengthKind::kUniform:
+        if (!d.min) error(at(p, "min"), "is required for a uniform distribution");
+        if (!d.max) error(at(p, "max"), "is required for a uniform distribution");
+        break;
+    }
+    const bool min_ok = !d.min || number(at(p, "min"), *d.min, -HUGE_VAL, false, "a finite number");
+    const bool max_ok = !d.max || number(at(p, "max"), *d.max, -HUGE_VAL, false, "a finite number");
+    if (d.min && d.max && min_ok && max_ok) {
+      if (*d.min > *d.max) {
+        error(at(p, "max"), "must be >= min (" + num(*d.min) + "), got " + num(*d.max));
+      } else if (d.kind == LengthKind::kUniform && std::ceil(*d.min) > std::floor(*d.max)) {
+        error(at(p, "max"), "the range [min, max] must contain an integer");
+      }
+    }
+    if (d.kind == LengthKind::kUniform && d.max && max_ok && *d.max > cap)
+      error(at(p, "max"), "must be at most " + num(cap) + ", got " + num(*d.max));
+  }
+
+  void load(const std::string& p, const scenario::Load& l) {
+    using Kind = scenario::Load::Kind;
+    switch (l.kind) {
+      case Kind::kRate:
+        number(at(p, "rate"), l.rate, 0, true, "a request rate > 0 (requests per second)");
+        break;
+      case Kind::kStages:
+        if (l.stages.empty()) error(at(p, "stages"), "needs at least one stage");
+        for (std::size_t i = 0; i < l.stages.size(); ++i) {
+          const std::string sp = json_pointer_append(at(p, "stages"), i);
+          number(at(sp, "rate"), l.stages[i].rate, 0, false,
+                 "a request rate >= 0 (requests per second)");
+          number(at(sp, "duration_s"), l.stages[i].duration_s, 0, true, "a duration > 0 s");
+        }
+        break;
+      case Kind::kConcurrency:
+        integer(at(p, "concurrency"), l.concurrency, 1, kMaxUsers);
+        number(at(p, "think_time_s"), l.think_time_s, 0, false, "a time >= 0 s");
+        break;
+    }
+    if (l.kind != Kind::kConcurrency && l.arrival.kind == scenario::ArrivalProcess::Kind::kGamma)
+      number(at(at(p, "arrival"), "cv"), l.arrival.cv, 0, true, "a coefficient of variation > 0");
+  }
+
+  void shared_prefix(const std::string& p, const scenario::SharedPrefix& sp) {
+    const bool groups_ok = integer(at(p, "system_prompts"), sp.system_prompts, 1, kMaxUsers);
+    const bool users_ok = integer(at(p, "users_per_prompt"), sp.users_per_prompt, 1, kMaxUsers);
+    if (groups_ok && users_ok &&
+        static_cast<std::int64_t>(sp.system_prompts) * sp.users_per_prompt > kMaxUsers) {
+      error(at(p, "users_per_prompt"),
+            "system_prompts x users_per_prompt must be at most " + std::to_string(kMaxUsers));
+    }
+    integer(at(p, "system_prompt_tokens"), sp.system_prompt_tokens, 0, kMaxSampledTokens);
+    integer(at(p, "question_tokens"), sp.question_tokens, 0, kMaxSampledTokens);
+    if (sp.system_prompt_tokens == 0 && sp.question_tokens == 0)
+      error(at(p, "question_tokens"), "a prompt needs at least one token");
+    integer(at(p, "output_tokens"), sp.output_tokens, 1, kMaxSampledTokens);
+  }
+
+  void client(const std::string& p, const scenario::Client& c) {
+    const bool lengths = c.prompt_tokens || c.output_tokens;
+    const int shapes = (lengths ? 1 : 0) + (c.shared_prefix ? 1 : 0) + (c.trace ? 1 : 0);
+    if (shapes != 1) {
+      error(p, std::string("needs exactly one request shape: prompt_tokens with output_tokens, "
+                           "shared_prefix, or trace (") +
+                   (shapes == 0 ? "none given)" : "more than one given)"));
+      return;
+    }
+    if (c.prefix && !lengths)
+      error(at(p, "prefix"), "only applies with prompt_tokens and output_tokens");
+    if (lengths) {
+      if (!c.prompt_tokens) error(at(p, "prompt_tokens"), "is required with output_tokens");
+      if (!c.output_tokens) error(at(p, "output_tokens"), "is required with prompt_tokens");
+      if (c.prompt_tokens) length_dist(at(p, "prompt_tokens"), *c.prompt_tokens);
+      if (c.output_tokens) length_dist(at(p, "output_tokens"), *c.output_tokens);
+      if (c.prefix) {
+        integer(at(at(p, "prefix"), "groups"), c.prefix->groups, 1, kMaxUsers);
+        integer(at(at(p, "prefix"), "tokens"), c.prefix->tokens, 1, kMaxSampledTokens);
+      }
+    }
+    if (c.shared_prefix) shared_prefix(at(p, "shared_prefix"), *c.shared_prefix);
+    if (c.trace) {
+      for (auto& d : validate_trace_csv(c.trace->csv, at(p, "trace"))) out_.push_back(d);
+    } else {
+      load(at(p, "load"), c.load);  // a trace's arrival times replace the load
+    }
+  }
+
+ private:
+  Diagnostics& out_;
+};
+
+}  // namespace
+
+Diagnostics validate_workload(const scenario::Workload& w) {
+  Diagnostics out;
+  Checker check(out);
+  const std::string root = "/workload";
+  if (w.trace_csv) {
+    if (!w.clients.empty()) check.error(root, "has both clients and trace_csv: give one of them");
+    for (auto& d : validate_trace_csv(w.trace_csv->csv, Checker::at(root, "trace_csv")))
+      out.push_back(d);
+    return out;
+  }
+  if (w.clients.empty()) {
+    check.error(Checker::at(root, "clients"), "needs at least one client (or give trace_csv)");
+    return out;
+  }
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < w.clients.size(); ++i) {
+    const std::string p = json_pointer_append(Checker::at(root, "clients"), i);
+    const auto& c = w.clients[i];
+    // Random streams are named after the client: two clients of one name would draw the same
+    // numbers.
+    if (!c.name.empty() && !names.insert(c.name).second)
+      check.error(Checker::at(p, "name"),
+                  "\"" + c.name + "\" is already the name of another client");
+    check.client(p, c);
+  }
+  return out;
+}
+
+}  // namespace blis::cluster

@@ -1,0 +1,300 @@
+#include "engine/vllm/conform/conform_input.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace blis::vllm::conform {
+namespace {
+
+using json = nlohmann::json;
+
+class Reader {
+ public:
+  explicit Reader(Diagnostics& d) : d_(d) {}
+
+  void error(const std::string& ptr, const std::string& msg) { d_.push_back({ptr, msg}); }
+
+  void check_keys(const json& obj, std::initializer_list<const char*> allowed, const std::string& ptr) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      const bool known = std::any_of(allowed.begin(), allowed.end(),
+                                     [&](const char* k) { return it.key() == k; });
+      if (!known) error(json_pointer_append(ptr, it.key()), "unknown key");
+    }
+  }
+
+  // An integer in [lo, hi]. Missing: error if required, else `out` keeps its default.
+  bool get_int(const json& obj, const char* key, const std::string& ptr, bool required,
+               std::int64_t lo, std::int64_t hi, std::int32_t& out) {
+    const std::string p = json_pointer_append(ptr, key);
+    const auto it = obj.find(key);
+    if (it == obj.end()) {
+      if (required) error(p, "missing (expected an integer)");
+      return false;
+    }
+    if (!it->is_number_integer()) {
+      error(p, "expected an integer, got " + std::string(it->type_name()));
+      return false;
+    }
+    const std::int64_t v = it->is_number_unsigned()
+                               ? static_cast<std::int64_t>(std::min<std::uint64_t>(it->get<std::uint64_t>(), INT64_MAX))
+                               : it->get<std::int64_t>();
+    if (v < lo || v > hi) {
+      error(p, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                   "], got " + std::to_string(v));
+      return false;
+    }
+    out = static_cast<std::int32_t>(v);
+    return true;
+  }
+
+  bool get_bool(const json& obj, const char* key, const std::string& ptr, bool required, bool& out) {
+    const std::string p = json_pointer_append(ptr, key);
+    const auto it = obj.find(key);
+    if (it == obj.end()) {
+      if (required) error(p, "missing (expected true or false)");
+      return false;
+    }
+    if (!it->is_boolean()) {
+      error(p, "expected true or false, got " + std::string(it->type_name()));
+      return false;
+    }
+    out = it->get<bool>();
+    return true;
+  }
+
+  bool get_string(const json& obj, const char* key, const std::string& ptr, bool required, std::string& out) {
+    const std::string p = json_pointer_append(ptr, key);
+    const auto it = obj.find(key);
+    if (it == obj.end()) {
+      if (required) error(p, "missing (expected a string)");
+      return false;
+    }
+    if (!it->is_string()) {
+      error(p, "expected a string, got " + std::string(it->type_name()));
+      return false;
+    }
+    out = it->get<std::string>();
+    return true;
+  }
+
+  bool get_number(const json& obj, const char* key, const std::string& ptr, double& out) {
+    const std::string p = json_pointer_append(ptr, key);
+    const auto it = obj.find(key);
+    if (it == obj.end()) return false;
+    if (!it->is_number()) {
+      error(p, "expected a number, got " + std::string(it->type_name()));
+      return false;
+    }
+    out = it->get<double>();
+    if (!std::isfinite(out)) {
+      error(p, "expected a finite number");
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  Diagnostics& d_;
+};
+
+constexpr std::int64_t kMaxI32 = std::numeric_limits<std::int32_t>::max();
+
+void decode_config(Reader& rd, const json& c, Case& out) {
+  const std::string ptr = "/config";
+  rd.check_keys(c,
+                {"block_size", "num_gpu_blocks", "max_num_seqs", "max_num_batched_tokens",
+                 "max_model_len", "enable_chunked_prefill", "long_prefill_token_threshold",
+                 "enable_prefix_caching", "policy", "async_scheduling", "scheduler_reserve_full_isl",
+                 "watermark", "max_num_scheduled_tokens", "prefix_caching_hash_algo",
+                 "use_v2_model_runner", "token_fn"},
+                ptr);
+  VllmConfig& cfg = out.config;
+  rd.get_int(c, "block_size", ptr, true, 1, 1 << 20, cfg.block_size);
+  rd.get_int(c, "num_gpu_blocks", ptr, true, 2, 1 << 26, cfg.num_gpu_blocks);
+  rd.get_int(c, "max_num_seqs", ptr, true, 1, kMaxI32, cfg.max_num_seqs);
+  rd.get_int(c, "max_num_batched_tokens", ptr, true, 1, kMaxI32, cfg.max_num_batched_tokens);
+  rd.get_int(c, "max_model_len", ptr, true, 1, 1 << 28, cfg.max_model_len);
+  rd.get_bool(c, "enable_chunked_prefill", ptr, true, cfg.enable_chunked_prefill);
+  rd.get_int(c, "long_prefill_token_threshold", ptr, true, 0, kMaxI32, cfg.long_prefill_token_threshold);
+  rd.get_bool(c, "enable_prefix_caching", ptr, true, cfg.enable_prefix_caching);
+  std::string policy;
+  if (rd.get_string(c, "policy", ptr, true, policy)) {
+    if (policy == "fcfs") {
+      cfg.policy = SchedulingPolicy::kFcfs;
+    } else if (policy == "priority") {
+      cfg.policy = SchedulingPolicy::kPriority;
+    } else {
+      rd.error(ptr + "/policy", "expected \"fcfs\" or \"priority\", got \"" + policy + "\"");
+    }
+  }
+  rd.get_bool(c, "async_scheduling", ptr, true, cfg.async_scheduling);
+  cfg.scheduler_reserve_full_isl = true;
+  rd.get_bool(c, "scheduler_reserve_full_isl", ptr, false, cfg.scheduler_reserve_full_isl);
+  cfg.watermark = 0.0;
+  if (rd.get_number(c, "watermark", ptr, cfg.watermark) && !(cfg.watermark >= 0.0 && cfg.watermark < 1.0)) {
+    rd.error(ptr + "/watermark", "expected a number in [0, 1)");
+  }
+  bool scheduled_tokens_set = false;
+  if (c.contains("max_num_scheduled_tokens") && !c["max_num_scheduled_tokens"].is_null()) {
+    scheduled_tokens_set =
+        rd.get_int(c, "max_num_scheduled_tokens", ptr, false, 1, kMaxI32, cfg.max_num_scheduled_tokens);
+  }
+  std::string algo = "sha256";
+  if (rd.get_string(c, "prefix_caching_hash_algo", ptr, false, algo)) {
+    static const std::set<std::string> kAlgos = {"sha256", "sha256_cbor", "xxhash", "xxhash_cbor"};
+    if (kAlgos.count(algo) == 0) {
+      rd.error(ptr + "/prefix_caching_hash_algo",
+               "expected one of sha256, sha256_cbor, xxhash, xxhash_cbor, got \"" + algo + "\"");
+    }
+  }
+  cfg.use_v2_model_runner = false;
+  rd.get_bool(c, "use_v2_model_runner", ptr, false, cfg.use_v2_model_runner);
+  std::string token_fn = "index";
+  if (rd.get_string(c, "token_fn", ptr, false, token_fn)) {
+    if (token_fn == "per_request") {
+      out.token_fn_per_request = true;
+    } else if (token_fn != "index") {
+      rd.error(ptr + "/token_fn", "expected \"index\" or \"per_request\", got \"" + token_fn + "\"");
+    }
+  }
+
+  // FORMAT.md: the trace echoes the config with every default filled in.
+  auto& e = out.config_echo;
+  e = nlohmann::ordered_json::object();
+  e["block_size"] = cfg.block_size;
+  e["num_gpu_blocks"] = cfg.num_gpu_blocks;
+  e["max_num_seqs"] = cfg.max_num_seqs;
+  e["max_num_batched_tokens"] = cfg.max_num_batched_tokens;
+  e["max_model_len"] = cfg.max_model_len;
+  e["enable_chunked_prefill"] = cfg.enable_chunked_prefill;
+  e["long_prefill_token_threshold"] = cfg.long_prefill_token_threshold;
+  e["enable_prefix_caching"] = cfg.enable_prefix_caching;
+  e["policy"] = to_string(cfg.policy);
+  e["async_scheduling"] = cfg.async_scheduling;
+  e["scheduler_reserve_full_isl"] = cfg.scheduler_reserve_full_isl;
+  e["watermark"] = cfg.watermark;
+  e["max_num_scheduled_tokens"] =
+      scheduled_tokens_set ? nlohmann::ordered_json(cfg.max_num_scheduled_tokens) : nlohmann::ordered_json(nullptr);
+  e["prefix_caching_hash_algo"] = algo;
+  e["use_v2_model_runner"] = cfg.use_v2_model_runner;
+  e["token_fn"] = token_fn;
+}
+
+void decode_requests(Reader& rd, const json& rs, Case& out) {
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    const std::string ptr = json_pointer_append("/requests", i);
+    const json& j = rs[i];
+    if (!j.is_object()) {
+      rd.error(ptr, "expected an object");
+      continue;
+    }
+    rd.check_keys(j, {"id", "arrival_step", "prompt", "max_tokens", "priority", "arrival_time"}, ptr);
+    CaseRequest r;
+    if (rd.get_string(j, "id", ptr, true, r.id) && !ids.insert(r.id).second) {
+      rd.error(ptr + "/id", "duplicate request id \"" + r.id + "\"");
+    }
+    rd.get_int(j, "arrival_step", ptr, true, 0, kMaxI32, r.arrival_step);
+    rd.get_int(j, "max_tokens", ptr, true, 1, kMaxI32, r.max_tokens);
+    rd.get_int(j, "priority", ptr, false, std::numeric_limits<std::int32_t>::min(), kMaxI32, r.priority);
+    r.arrival_time = static_cast<double>(r.arrival_step);  // FORMAT.md: defaults to the step
+    rd.get_number(j, "arrival_time", ptr, r.arrival_time);
+    const auto p = j.find("prompt");
+    if (p == j.end() || !p->is_array()) {
+      rd.error(ptr + "/prompt", "expected an array of token ids");
+    } else if (p->empty()) {
+      // vLLM rejects empty prompts at input validation.
+      rd.error(ptr + "/prompt", "the prompt cannot be empty");
+    } else {
+      r.prompt.reserve(p->size());
+      for (std::size_t t = 0; t < p->size(); ++t) {
+        const json& tok = (*p)[t];
+        if (!tok.is_number_integer() || tok.get<std::int64_t>() < 0 || tok.get<std::int64_t>() > kMaxI32) {
+          rd.error(json_pointer_append(ptr + "/prompt", t), "expected a token id (integer in [0, 2^31))");
+          break;
+        }
+        r.prompt.push_back(static_cast<std::int32_t>(tok.get<std::int64_t>()));
+      }
+      // vLLM input processing: a prompt longer than max_model_len is rejected.
+      if (static_cast<std::int64_t>(r.prompt.size()) > out.config.max_model_len) {
+        rd.error(ptr + "/prompt", "the prompt (" + std::to_string(r.prompt.size()) +
+                                      " tokens) is longer than max_model_len (" +
+                                      std::to_string(out.config.max_model_len) + ")");
+      }
+    }
+    out.requests.push_back(std::move(r));
+  }
+}
+
+void decode_aborts(Reader& rd, const json& as, Case& out) {
+  for (std::size_t i = 0; i < as.size(); ++i) {
+    const std::string ptr = json_pointer_append("/aborts", i);
+    const json& j = as[i];
+    if (!j.is_object()) {
+      rd.error(ptr, "expected an object");
+      continue;
+    }
+    rd.check_keys(j, {"id", "step", "phase"}, ptr);
+    CaseAbort a;
+    rd.get_string(j, "id", ptr, true, a.id);
+    rd.get_int(j, "step", ptr, true, 0, kMaxI32, a.step);
+    std::string phase = "input";
+    if (rd.get_string(j, "phase", ptr, false, phase)) {
+      if (phase == "during_step") {
+        a.during_step = true;
+      } else if (phase != "input") {
+        rd.error(ptr + "/phase", "expected \"input\" or \"during_step\", got \"" + phase + "\"");
+      }
+    }
+    out.aborts.push_back(std::move(a));
+  }
+}
+
+}  // namespace
+
+bool decode_case(std::string_view text, Case& out, Diagnostics& diags) {
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    diags.push_back({"", std::string("not valid JSON: ") + e.what()});
+    return false;
+  }
+  Reader rd(diags);
+  if (!doc.is_object()) {
+    rd.error("", "expected an object with config, requests, aborts and max_steps");
+    return false;
+  }
+  rd.check_keys(doc, {"description", "config", "requests", "aborts", "max_steps"}, "");
+  const auto c = doc.find("config");
+  if (c == doc.end() || !c->is_object()) {
+    rd.error("/config", "expected an object");
+  } else {
+    decode_config(rd, *c, out);
+  }
+  const auto rs = doc.find("requests");
+  if (rs == doc.end() || !rs->is_array()) {
+    rd.error("/requests", "expected an array");
+  } else {
+    decode_requests(rd, *rs, out);
+  }
+  const auto as = doc.find("aborts");
+  if (as != doc.end()) {
+    if (!as->is_array()) {
+      rd.error("/aborts", "expected an array");
+    } else {
+      decode_aborts(rd, *as, out);
+    }
+  }
+  rd.get_int(doc, "max_steps", "", true, 1, 10000000, out.max_steps);
+  if (!has_errors(diags)) {
+    for (const ConfigError& e : validate(out.config)) {
+      diags.push_back({"/config/" + e.field, e.message});
+    }
+  }
+  return !has_errors(diags);
+}
+
+}  // namespace blis::vllm::conform

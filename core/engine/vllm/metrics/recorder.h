@@ -1,0 +1,96 @@
+#pragma once
+// MetricsRecorder: vLLM's frontend stat pipeline for one simulated engine. It plays the
+// parts of OutputProcessor (per-request RequestStateStats, is_prefilling, parallel-sampling
+// parents, LoRA states; v1/engine/output_processor.py), AsyncLLM's output handler (one
+// IterationStats per EngineCoreOutputs batch that has outputs; v1/engine/async_llm.py) and
+// StatLoggerManager (the Prometheus logger and the periodic log line; v1/metrics/loggers.py).
+//
+// The engine calls add_request when a request arrives and record once per batch of step
+// outputs. Nothing reads a clock: every instant comes from the records. Per-request state
+// lives in vectors indexed by RequestHandle, so recording allocates nothing once the
+// vectors reached the engine's peak number of requests.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/vllm/metrics/logging_stat_logger.h"
+#include "engine/vllm/metrics/lora_request_states.h"
+#include "engine/vllm/metrics/prometheus_stat_logger.h"
+#include "engine/vllm/metrics/release.h"
+#include "engine/vllm/metrics/stats.h"
+#include "util/sim_time.h"
+
+namespace blis::vllm::metrics {
+
+struct RecorderConfig {
+  Release release = kDefaultRelease;
+  std::string model_name;
+  std::int32_t engine_index = 0;
+  std::int64_t max_model_len = 0;
+  std::int32_t num_speculative_tokens = 0;  // 0: no speculative decoding configured
+  bool lora_enabled = false;
+  std::int32_t max_loras = 1;
+  std::vector<std::string> lora_names;      // adapter id i is lora_names[i - 1]
+  LabelList cache_config_info;              // cache_config_labels(...)
+  std::int64_t max_recent_requests = 1000;  // prefix hit-rate window of the log line
+};
+
+class MetricsRecorder {
+ public:
+  // `start` is when the engine (and its metric families) came up.
+  MetricsRecorder(RecorderConfig config, SimTime start);
+
+  // OutputProcessor.add_request. `handle` must not be in use; `lora_id` 0 means none.
+  // Throws std::invalid_argument for a negative or active handle.
+  void add_request(RequestHandle handle, const RequestInfo& info, std::int32_t lora_id = 0);
+
+  // One EngineCoreOutputs batch. Outputs and events naming handles that are not active
+  // (never added, or already finished) are ignored, as vLLM ignores outputs of aborted
+  // requests.
+  void record(const EngineCoreOutputs& outputs);
+
+  // The text exposition. `extra_labels` (e.g. `instance="a"`) is added to every series;
+  // throws std::invalid_argument when it is malformed or reuses a label name of a family.
+  std::string exposition(std::string_view extra_labels = {}, bool include_created = false) const;
+  // LoggingStatLogger.log for the interval since the previous call.
+  LogRecord log(SimTime now);
+
+  bool active(RequestHandle handle) const;
+  const PrometheusStatLogger& prometheus() const { return *prometheus_; }
+  const LoggingStatLogger& logging() const { return logging_; }
+  const RecorderConfig& config() const { return config_; }
+
+ private:
+  struct RequestState {
+    bool active = false;
+    bool is_prefilling = true;
+    std::int32_t prompt_len = 0;
+    std::int32_t max_tokens = 0;
+    std::int32_t n = 1;
+    std::int32_t parent = -1;
+    std::int32_t lora_id = 0;
+    LoRARequestStates::Status lora_status = LoRARequestStates::Status::kNone;
+    std::int32_t num_cached_tokens = 0;
+    RequestStateStats stats;
+    PendingEvents pending;
+  };
+  struct ParentState {
+    std::int32_t open_children = 0;
+    std::int32_t max_num_generation_tokens = 0;
+  };
+
+  void finish(RequestState& state, FinishReason reason, std::int32_t num_preemptions);
+
+  RecorderConfig config_;
+  std::unique_ptr<PrometheusStatLogger> prometheus_;
+  LoggingStatLogger logging_;
+  LoRARequestStates lora_states_;
+  std::vector<RequestState> requests_;
+  std::vector<ParentState> parents_;
+  IterationStats iteration_;
+};
+
+}  // namespace blis::vllm::metrics

@@ -1,0 +1,212 @@
+#include "engine/vllm/metrics/stats.h"
+
+namespace blis::vllm::metrics {
+
+// vllm/v1/engine/__init__.py FINISH_REASON_STRINGS, indexed by FinishReason's value.
+const char* finish_reason_string(FinishReason reason) {
+  switch (reason) {
+    case FinishReason::kStop:
+      return "stop";
+    case FinishReason::kLength:
+      return "length";
+    case FinishReason::kAbort:
+      return "abort";
+    case FinishReason::kError:
+      return "error";
+    case FinishReason::kRepetition:
+      return "repetition";
+    case FinishReason::kNone:
+      break;
+  }
+  return "";
+}
+
+// stats.py PrefixCacheStats.record: a request that was preempted before is counted in the
+// preempted_* fields, so re-admissions after preemption do not inflate the hit rate.
+void PrefixCacheStats::record(std::int64_t num_tokens, std::int64_t num_hits, bool preempted) {
+  if (preempted) {
+    preempted_requests += 1;
+    preempted_queries += num_tokens;
+    preempted_hits += num_hits;
+  } else {
+    requests += 1;
+    queries += num_tokens;
+    hits += num_hits;
+  }
+}
+
+void SpecDecodingStats::reset(std::int32_t k) {
+  num_spec_tokens = k;
+  num_drafts = 0;
+  num_draft_tokens = 0;
+  num_accepted_tokens = 0;
+  num_accepted_tokens_per_pos.assign(static_cast<std::size_t>(k > 0 ? k : 0), 0);
+}
+
+// spec_decode/metrics.py SpecDecodingStats.observe_draft: position i counts the drafts whose
+// accepted prefix is longer than i.
+void SpecDecodingStats::observe_draft(std::int32_t draft_tokens, std::int32_t accepted_tokens) {
+  num_drafts += 1;
+  num_draft_tokens += draft_tokens;
+  num_accepted_tokens += accepted_tokens;
+  const std::int32_t positions = static_cast<std::int32_t>(num_accepted_tokens_per_pos.size());
+  for (std::int32_t i = 0; i < accepted_tokens && i < positions; ++i)
+    num_accepted_tokens_per_pos[static_cast<std::size_t>(i)] += 1;
+}
+
+void SchedulerStats::clear() {
+  num_running_reqs = 0;
+  num_waiting_reqs = 0;
+  num_skipped_waiting_reqs = 0;
+  kv_cache_usage = 0;
+  prefix_cache_stats.clear();
+  has_connector_prefix_cache_stats = false;
+  connector_prefix_cache_stats.clear();
+  has_spec_decoding_stats = false;
+  spec_decoding_stats.reset(spec_decoding_stats.num_spec_tokens);
+}
+
+void EngineCoreOutputs::clear() {
+  timestamp = 0;
+  outputs.clear();
+  events.clear();
+  has_scheduler_stats = false;
+  scheduler_stats.clear();
+}
+
+void PendingEvents::add(const EngineCoreEvent& event) {
+  last_type = event.type;
+  switch (event.type) {
+    case EngineCoreEventType::kQueued:
+      ++num_queued;
+      last_queued_ts = event.timestamp;
+      break;
+    case EngineCoreEventType::kScheduled:
+      if (num_scheduled == 0) first_scheduled_ts = event.timestamp;
+      ++num_scheduled;
+      break;
+    case EngineCoreEventType::kPreempted:
+      ++num_preempted;
+      break;
+  }
+}
+
+// stats.py PromptTokenStats.update_from_output. When the whole prompt was cached the
+// scheduler still recomputes the last token (a forward pass needs one input token), so
+// num_cached_tokens is prompt_len - 1 and that token counts as a recomputed cache hit.
+void PromptTokenStats::update_from_output(std::int32_t num_cached_tokens,
+                                          std::int32_t num_external_computed_tokens,
+                                          std::int32_t prompt_len) {
+  const std::int64_t recomputed = (num_cached_tokens + 1 == prompt_len) ? 1 : 0;
+  computed += prompt_len - num_cached_tokens;
+  external_kv_transfer += num_external_computed_tokens;
+  local_cache_hit += num_cached_tokens + recomputed - num_external_computed_tokens;
+  cached_tokens += num_cached_tokens;
+  recomputed_tokens += recomputed;
+  total += prompt_len;
+}
+
+void IterationStats::reset(SimTime timestamp) {
+  iteration_timestamp = timestamp;
+  num_generation_tokens = 0;
+  prompt_token_stats = PromptTokenStats{};
+  num_preempted_reqs = 0;
+  finished_requests.clear();
+  max_num_generation_tokens_iter.clear();
+  n_params_iter.clear();
+  time_to_first_tokens_iter.clear();
+  inter_token_latencies_iter.clear();
+}
+
+// stats.py IterationStats.update_from_output.
+void IterationStats::update_from_output(const EngineCoreOutput& output,
+                                        SimTime engine_core_timestamp, bool is_prefilling,
+                                        std::int32_t prompt_len, RequestStateStats& req_stats,
+                                        PendingEvents& pending) {
+  const std::int32_t num_new_generation_tokens = output.num_new_tokens;
+  num_generation_tokens += num_new_generation_tokens;
+  // The first output of a request adds its whole prompt once: intermediate chunks of a
+  // chunked prefill send no output, so they add nothing.
+  if (is_prefilling) {
+    prompt_token_stats.update_from_output(output.num_cached_tokens,
+                                          output.num_external_computed_tokens, prompt_len);
+  }
+  // TTFT only when a token was generated: a first output can also be a finish without
+  // tokens (an abort or a KV load failure during prefill).
+  if (is_prefilling && num_new_generation_tokens > 0) {
+    const SimTime latency = iteration_timestamp - req_stats.arrival_time;
+    time_to_first_tokens_iter.push_back(to_seconds(latency));
+    req_stats.first_token_latency = latency;
+  }
+  req_stats.num_generation_tokens += num_new_generation_tokens;
+
+  if (!pending.empty()) update_from_events(pending, req_stats);
+
+  // The batch-level "new tokens" event: one ITL observation per output step, however many
+  // tokens the step brought (spec decode delivers several at once).
+  if (num_new_generation_tokens > 0) {
+    if (is_prefilling) {
+      req_stats.first_token = true;
+      req_stats.first_token_ts = engine_core_timestamp;
+    } else {
+      inter_token_latencies_iter.push_back(
+          to_seconds(engine_core_timestamp - req_stats.last_token_ts));
+    }
+    req_stats.last_token = true;
+    req_stats.last_token_ts = engine_core_timestamp;
+  }
+}
+
+// stats.py IterationStats.update_from_events: QUEUED overwrites queued_ts; only the first
+// SCHEDULED sets scheduled_ts ("ignore preemptions"); each PREEMPTED counts once.
+void IterationStats::update_from_events(PendingEvents& pending, RequestStateStats& req_stats) {
+  if (pending.num_queued > 0) {
+    req_stats.queued = true;
+    req_stats.queued_ts = pending.last_queued_ts;
+  }
+  if (pending.num_scheduled > 0 && !req_stats.scheduled) {
+    req_stats.scheduled = true;
+    req_stats.scheduled_ts = pending.first_scheduled_ts;
+  }
+  num_preempted_reqs += pending.num_preempted;
+  pending = PendingEvents{};
+}
+
+// stats.py IterationStats.update_from_finished_request: the timing records how far the
+// request got; intervals are between engine-core timestamps.
+void IterationStats::update_from_finished_request(FinishReason finish_reason,
+                                                  std::int32_t num_prompt_tokens,
+                                                  std::int32_t max_tokens_param,
+                                                  const RequestStateStats& req_stats,
+                                                  std::int32_t num_cached_tokens,
+                                                  std::int32_t num_preemptions) {
+  FinishedRequestStats f;
+  f.finish_reason = finish_reason;
+  f.e2e_latency = to_seconds(iteration_timestamp - req_stats.arrival_time);
+  f.num_prompt_tokens = num_prompt_tokens;
+  f.num_generation_tokens = req_stats.num_generation_tokens;
+  f.max_tokens_param = max_tokens_param;
+  f.num_cached_tokens = num_cached_tokens;
+  f.num_preemptions = num_preemptions;
+  if (req_stats.queued && req_stats.scheduled) {
+    // queued: from the (last) QUEUED event to the first SCHEDULED one.
+    f.queued_time = to_seconds(req_stats.scheduled_ts - req_stats.queued_ts);
+    f.timing = RequestTiming::kScheduled;
+    if (req_stats.first_token && req_stats.last_token) {
+      // Preemptions during prefill or decode stay inside these intervals.
+      f.prefill_time = to_seconds(req_stats.first_token_ts - req_stats.scheduled_ts);
+      f.decode_time = to_seconds(req_stats.last_token_ts - req_stats.first_token_ts);
+      f.inference_time = to_seconds(req_stats.last_token_ts - req_stats.scheduled_ts);
+      // The token from the prefill step is not a decode step.
+      if (req_stats.num_generation_tokens > 1) {
+        f.has_mean_time_per_output_token = true;
+        f.mean_time_per_output_token =
+            f.decode_time / static_cast<double>(req_stats.num_generation_tokens - 1);
+      }
+      f.timing = RequestTiming::kCompleted;
+    }
+  }
+  finished_requests.push_back(f);
+}
+
+}  // namespace blis::vllm::metrics

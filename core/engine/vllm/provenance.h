@@ -1,0 +1,15 @@
+#pragma once
+// Where the vLLM engine model comes from: the vLLM release it models and the upstream commit
+// whose behaviour the golden traces (tests/conformance) were produced from.
+
+#include "engine/engine.h"
+
+namespace blis::vllm {
+
+inline constexpr const char* kModelledRelease = "0.32.0";
+inline constexpr const char* kUpstreamRepo = "vllm-project/vllm";
+inline constexpr const char* kUpstreamCommit = "8d9b52f7c2514490bdadfd5eb0c931e58625df2e";
+
+engine::Provenance engine_provenance();
+
+}  // namespace blis::vllm

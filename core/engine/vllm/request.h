@@ -1,0 +1,92 @@
+#pragma once
+// Request: one request inside the engine core (vllm v1/request.py Request), with the fields
+// the scheduler and the KV-cache manager read and write (spec §1.1), and RequestStatus with
+// vLLM's order (every status after PREEMPTED counts as finished).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/vllm/kv/block_hash.h"
+
+namespace blis::vllm {
+
+// vllm v1/request.py RequestStatus (enum order matters: is_finished is "> PREEMPTED").
+enum class RequestStatus : std::uint8_t {
+  kWaiting,
+  kWaitingForFsm,
+  kWaitingForRemoteKvs,
+  kWaitingForStreamingReq,
+  kRunning,
+  kPreempted,
+  kFinishedStopped,
+  kFinishedLengthCapped,
+  kFinishedAborted,
+  kFinishedIgnored,
+  kFinishedError,
+  kFinishedRepetition,
+};
+
+inline bool is_finished(RequestStatus s) { return s > RequestStatus::kPreempted; }
+// vllm v1/request.py _FINISHED_REASON_MAP.
+engine::FinishReason finish_reason_of(RequestStatus s);
+const char* finish_reason_name(RequestStatus s);  // "stop", "length", "abort", ...
+
+// A request slot handle: index into the scheduler's request table plus the slot's
+// generation, so an in-flight batch can tell that its request was freed (and the slot reused).
+struct ReqRef {
+  std::int32_t index = -1;
+  std::uint32_t gen = 0;
+};
+
+struct Request {
+  // Identity.
+  std::string request_id;          // vLLM request_id (priority tie-break)
+  engine::RequestKey key = 0;      // the caller's handle
+  std::int32_t slot = -1;          // index in the scheduler's table
+  std::uint32_t gen = 0;           // slot generation
+  std::int32_t priority = 0;       // lower = more important
+  double arrival_time = 0;         // seconds; breaks priority ties
+  std::int32_t lora_id = 0;        // 0 = no adapter
+  bool has_cache_salt = false;
+  std::uint64_t cache_salt = 0;
+  bool skip_reading_prefix_cache = false;
+
+  // Sampling parameters (check_stop inputs).
+  std::int32_t max_tokens = 16;
+  std::int32_t min_tokens = 0;
+  // The output count at which the EOS token is sampled (1-based); 0 = never (ignore_eos).
+  std::int32_t eos_at_output = 0;
+
+  // Tokens: prompt followed by outputs (_all_token_ids).
+  std::vector<std::int32_t> all_token_ids;
+  std::int32_t num_prompt_tokens = 0;
+  // Draft tokens proposed for the next step (only their number matters to the scheduler;
+  // async placeholders are -1 in vLLM).
+  std::int32_t num_spec_tokens = 0;
+  // One chained hash per full block of all_token_ids (kept only with prefix caching on).
+  std::vector<BlockHash> block_hashes;
+
+  RequestStatus status = RequestStatus::kWaiting;
+  std::int32_t num_computed_tokens = 0;
+  std::int32_t num_output_placeholders = 0;    // async: outputs scheduled, not yet received
+  std::int32_t num_in_flight_tokens = 0;       // tokens of batches not yet applied
+  std::int32_t num_stale_output_tokens = 0;    // in-flight tokens scheduled before a preemption
+  bool drop_stale_output = false;
+  bool is_prefill_chunk = false;
+  std::int32_t num_cached_tokens = -1;         // prefix hit at first admission
+  std::int32_t num_preemptions = 0;
+
+  std::int32_t num_tokens() const { return static_cast<std::int32_t>(all_token_ids.size()); }
+  std::int32_t num_output_tokens() const { return num_tokens() - num_prompt_tokens; }
+  std::int32_t num_tokens_with_spec() const { return num_tokens() + num_spec_tokens; }
+  ReqRef ref() const { return ReqRef{slot, gen}; }
+  BlockExtraKeys extra_keys_for_block(std::int32_t block_index) const;
+};
+
+// Extends request.block_hashes to cover every full block of all_token_ids (vllm
+// kv_cache_utils.py get_request_block_hasher, run at creation and after each append).
+void update_block_hashes(Request& r, std::int32_t block_size);
+
+}  // namespace blis::vllm

@@ -1,0 +1,615 @@
+#include "engine/vllm/sched/scheduler.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "engine/vllm/sched/async_scheduler.h"
+#include "engine/vllm/sched/utils.h"
+
+namespace blis::vllm {
+namespace {
+
+KVCacheManagerConfig kv_config(const VllmConfig& c) {
+  KVCacheManagerConfig k;
+  k.num_gpu_blocks = c.num_gpu_blocks;
+  k.block_size = c.block_size;
+  k.max_model_len = c.max_model_len;
+  k.enable_caching = c.enable_prefix_caching;
+  k.watermark = c.watermark;
+  return k;
+}
+
+VllmConfig checked(const VllmConfig& c) {
+  const auto errs = validate(c);
+  if (!errs.empty()) throw std::invalid_argument(errs.front().field + ": " + errs.front().message);
+  return c;
+}
+
+// Tokens of a scheduled chunk that are prompt or recompute tokens (the rest are decode or
+// draft tokens of a request that has caught up with everything it knows).
+std::int32_t prefill_tokens_of(const Request& r, std::int32_t computed_before, std::int32_t n) {
+  const std::int32_t known = r.num_tokens() + r.num_output_placeholders;
+  const bool decoding =
+      r.num_output_tokens() + r.num_output_placeholders > 0 && computed_before >= known - 1;
+  if (decoding) return 0;
+  return std::min(n, std::max(0, known - computed_before));
+}
+
+}  // namespace
+
+Scheduler::Scheduler(const VllmConfig& cfg)
+    : cfg_(checked(cfg)),
+      kv_(kv_config(cfg_)),
+      waiting_(create_request_queue(cfg_.policy, &reqs_)),
+      skipped_waiting_(create_request_queue(cfg_.policy, &reqs_)),
+      step_skipped_(create_request_queue(cfg_.policy, &reqs_)) {
+  running_.reserve(static_cast<std::size_t>(cfg_.max_num_seqs));
+}
+
+Scheduler::~Scheduler() = default;
+
+std::int32_t Scheduler::alloc_slot() {
+  std::int32_t s;
+  if (!free_slots_.empty()) {
+    s = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    s = static_cast<std::int32_t>(reqs_.size());
+    reqs_.emplace_back();
+    live_.push_back(0);
+  }
+  live_[static_cast<std::size_t>(s)] = 1;
+  ++num_live_;
+  return s;
+}
+
+void Scheduler::release_slot(std::int32_t index) {
+  Request& r = req(index);
+  ++r.gen;  // invalidates every ReqRef to this request
+  r.all_token_ids.clear();
+  r.block_hashes.clear();
+  live_[static_cast<std::size_t>(index)] = 0;
+  --num_live_;
+  free_slots_.push_back(index);
+}
+
+const Request* Scheduler::find(ReqRef ref) const {
+  if (ref.index < 0 || static_cast<std::size_t>(ref.index) >= reqs_.size()) return nullptr;
+  if (live_[static_cast<std::size_t>(ref.index)] == 0) return nullptr;
+  const Request& r = reqs_[static_cast<std::size_t>(ref.index)];
+  return r.gen == ref.gen ? &r : nullptr;
+}
+
+Request* Scheduler::find(ReqRef ref) {
+  return const_cast<Request*>(static_cast<const Scheduler*>(this)->find(ref));
+}
+
+ReqRef Scheduler::add_request(const NewRequest& nr) {
+  if (nr.prompt_token_ids.empty()) throw std::invalid_argument("add_request: empty prompt");
+  if (nr.max_tokens < 1) throw std::invalid_argument("add_request: max_tokens must be >= 1");
+  const std::int32_t s = alloc_slot();
+  Request& r = req(s);
+  const std::uint32_t gen = r.gen;
+  std::vector<std::int32_t> tokens = std::move(r.all_token_ids);
+  std::vector<BlockHash> hashes = std::move(r.block_hashes);
+  r = Request{};
+  r.gen = gen;
+  r.slot = s;
+  r.request_id = nr.request_id;
+  r.key = nr.key;
+  r.priority = nr.priority;
+  r.arrival_time = nr.arrival_time;
+  r.lora_id = nr.lora_id;
+  r.has_cache_salt = nr.has_cache_salt;
+  r.cache_salt = nr.cache_salt;
+  r.skip_reading_prefix_cache = nr.skip_reading_prefix_cache;
+  r.max_tokens = nr.max_tokens;
+  r.min_tokens = nr.min_tokens;
+  r.eos_at_output = nr.eos_at_output;
+  r.all_token_ids = std::move(tokens);
+  r.all_token_ids.assign(nr.prompt_token_ids.begin(), nr.prompt_token_ids.end());
+  r.num_prompt_tokens = static_cast<std::int32_t>(nr.prompt_token_ids.size());
+  r.block_hashes = std::move(hashes);
+  r.block_hashes.clear();
+  // The request block hasher exists when prefix caching is on (engine/core.py).
+  if (cfg_.enable_prefix_caching) update_block_hashes(r, cfg_.block_size);
+  r.status = RequestStatus::kWaiting;
+  waiting_->add_request(s);
+  return r.ref();
+}
+
+bool Scheduler::has_unfinished_requests() const {
+  return !running_.empty() || !waiting_->empty() || !skipped_waiting_->empty();
+}
+
+bool Scheduler::has_requests() const {
+  // vllm sched/interface.py has_requests: unfinished requests, or finished ids still to be
+  // sent with the next SchedulerOutput.
+  return has_unfinished_requests() || !finished_req_ids_.empty();
+}
+
+RequestQueue& Scheduler::select_waiting_queue() {
+  // vllm scheduler.py Scheduler._select_waiting_queue_for_scheduling: FCFS retries the
+  // skipped requests first; PRIORITY takes the better of the two heads.
+  if (cfg_.policy == SchedulingPolicy::kFcfs) {
+    return skipped_waiting_->empty() ? *waiting_ : *skipped_waiting_;
+  }
+  if (!waiting_->empty() && !skipped_waiting_->empty()) {
+    const Request& w = req(waiting_->peek_request());
+    const Request& k = req(skipped_waiting_->peek_request());
+    return request_less(w, k) ? *waiting_ : *skipped_waiting_;
+  }
+  return waiting_->empty() ? *skipped_waiting_ : *waiting_;
+}
+
+void Scheduler::schedule(SchedulerOutput& out) {
+  out.clear();
+  out.step_id = next_step_id_++;
+  // vllm scheduler.py Scheduler.schedule: token_budget is max_num_scheduled_tokens and the
+  // input budget max_num_batched_tokens (the same unless max_num_scheduled_tokens is set).
+  std::int32_t token_budget = cfg_.token_budget();
+  std::int32_t input_budget = cfg_.max_num_batched_tokens;
+  bool prefill_scheduled = false;
+  schedule_running(out, token_budget, input_budget, prefill_scheduled);
+  // Any preemption in this step stops all admissions (FORMAT.md difference 6).
+  if (out.preempted.empty()) schedule_waiting(out, token_budget, input_budget, prefill_scheduled);
+
+  std::int32_t total = 0;
+  for (const ScheduledRequest& e : out.scheduled) total += e.num_tokens;
+  if (total > cfg_.token_budget() || token_budget < 0 ||
+      num_running() > cfg_.max_num_seqs) {
+    throw std::logic_error("Scheduler::schedule: scheduling constraints violated");
+  }
+  out.total_num_scheduled_tokens = total;
+  // vllm scheduler.py: common prefix of running[0] (for cascade attention).
+  out.num_common_prefix_blocks =
+      running_.empty() ? 0 : kv_.get_num_common_prefix_blocks(req(running_.front()));
+  // finished_req_ids moves into this output and restarts empty (_update_after_schedule).
+  out.finished_req_ids.swap(finished_req_ids_);
+  finished_req_ids_.clear();
+  update_after_schedule(out);
+}
+
+void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budget,
+                                 std::int32_t& input_budget, bool& prefill_scheduled) {
+  constexpr std::int32_t kDraftSlots = 0;  // parallel drafting is not modelled
+  const std::int32_t threshold = cfg_.long_prefill_token_threshold;
+  std::size_t i = 0;
+  while (i < running_.size() && token_budget > 0) {
+    const std::int32_t index = running_[i];
+    Request& r = req(index);
+    if (input_budget <= kDraftSlots) break;
+    // Async guard: skip a request whose in-flight steps already reach max_tokens, even if
+    // every in-flight draft were rejected (scheduler.py, "Avoid scheduling an extra step").
+    if (r.num_output_placeholders > 0 &&
+        r.num_computed_tokens + 2 - r.num_output_placeholders >= r.num_prompt_tokens + r.max_tokens) {
+      ++i;
+      continue;
+    }
+    std::int32_t n = r.num_tokens_with_spec() + r.num_output_placeholders - r.num_computed_tokens;
+    if (threshold > 0 && threshold < n) n = threshold;  // long-prefill cap
+    n = std::min({n, token_budget, input_budget - kDraftSlots});
+    // Position cap: keep one position for the sampled token (FORMAT.md difference 10).
+    n = std::min(n, cfg_.max_model_len - r.num_computed_tokens - 1);
+    if (n <= 0) {  // nothing to do now: skip, do not stop the loop
+      ++i;
+      continue;
+    }
+
+    const std::int32_t blocks_begin = static_cast<std::int32_t>(out.block_ids.size());
+    AllocateSlotsArgs args;
+    args.num_lookahead_tokens = cfg_.num_lookahead_tokens();
+    bool ok = false;
+    for (;;) {
+      ok = kv_.allocate_slots(r, n, args, &out.block_ids);
+      if (ok) break;
+      // Preempt the lowest-priority request and retry.
+      std::int32_t victim;
+      if (cfg_.policy == SchedulingPolicy::kPriority) {
+        const std::int32_t vi = pick_priority_victim();
+        victim = running_[static_cast<std::size_t>(vi)];
+        running_.erase(running_.begin() + vi);
+        // Keep the cursor on `r` when the removed request preceded it.
+        if (static_cast<std::size_t>(vi) < i) --i;
+        undo_scheduled(out, victim, token_budget, input_budget);
+      } else {
+        // FCFS: the tail of the running list.
+        victim = running_.back();
+        running_.pop_back();
+      }
+      preempt_request(victim, /*drop_stale_output=*/false);
+      out.preempted.push_back(req(victim).key);
+      if (victim == index) break;  // r preempted itself
+    }
+    // A failed allocation ends the running phase: later requests get nothing this step.
+    if (!ok) break;
+
+    ScheduledRequest e;
+    e.ref = r.ref();
+    e.key = r.key;
+    e.kind = ScheduledKind::kRunning;
+    e.num_tokens = n;
+    e.num_computed_before = r.num_computed_tokens;
+    e.num_prefill_tokens = prefill_tokens_of(r, r.num_computed_tokens, n);
+    e.blocks_begin = blocks_begin;
+    e.blocks_end = static_cast<std::int32_t>(out.block_ids.size());
+    prefill_scheduled = prefill_scheduled || r.is_prefill_chunk;
+    token_budget -= n;
+    input_budget -= n + kDraftSlots;
+    ++i;
+    // Only the drafts that survive the budget and position cuts are sent; fresh drafts
+    // arrive after the step (update_draft_token_ids / async placeholders).
+    if (r.num_spec_tokens > 0) {
+      const std::int32_t k = n + r.num_computed_tokens - r.num_tokens() - r.num_output_placeholders;
+      if (k > 0) e.num_spec_tokens = std::min(k, r.num_spec_tokens);
+      r.num_spec_tokens = 0;
+    }
+    out.scheduled.push_back(e);
+  }
+}
+
+std::int32_t Scheduler::pick_priority_victim() const {
+  // vllm scheduler.py: the running request with the largest (priority, arrival_time); ties
+  // by request id string (FORMAT.md difference 7): the maximum under Request.__lt__.
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < running_.size(); ++k) {
+    if (request_less(reqs_[static_cast<std::size_t>(running_[best])],
+                     reqs_[static_cast<std::size_t>(running_[k])])) {
+      best = k;
+    }
+  }
+  return static_cast<std::int32_t>(best);
+}
+
+void Scheduler::undo_scheduled(SchedulerOutput& out, std::int32_t victim,
+                               std::int32_t& token_budget, std::int32_t& input_budget) {
+  // vllm scheduler.py: a victim already scheduled this step gives its tokens back.
+  const Request& v = req(victim);
+  for (std::size_t k = 0; k < out.scheduled.size(); ++k) {
+    const ScheduledRequest& e = out.scheduled[k];
+    if (e.ref.index != victim || e.ref.gen != v.gen) continue;
+    token_budget += e.num_tokens;
+    input_budget += e.num_tokens;
+    out.scheduled.erase(out.scheduled.begin() + static_cast<std::ptrdiff_t>(k));
+    return;
+  }
+}
+
+void Scheduler::preempt_request(std::int32_t index, bool drop_stale_output) {
+  // vllm scheduler.py Scheduler._preempt_request.
+  Request& r = req(index);
+  if (r.status != RequestStatus::kRunning) {
+    throw std::logic_error("preempt_request: only running requests can be preempted");
+  }
+  kv_.free(r);  // the blocks keep their hashes: they stay cached until evicted
+  r.status = RequestStatus::kPreempted;
+  r.num_computed_tokens = 0;
+  r.num_spec_tokens = 0;
+  // Async scheduling: every in-flight output becomes stale. It is still delivered (unless
+  // dropped) but must not touch the reset counters; num_in_flight_tokens already holds any
+  // undrained stale share, so assign rather than add.
+  r.drop_stale_output = drop_stale_output || (r.drop_stale_output && r.num_stale_output_tokens > 0);
+  r.num_stale_output_tokens = r.num_in_flight_tokens;
+  r.num_output_placeholders = 0;
+  ++r.num_preemptions;
+  ++total_preemptions_;
+  // Back to the FRONT of the waiting queue (FORMAT.md difference 8; a heap push under
+  // PRIORITY).
+  waiting_->prepend_request(index);
+}
+
+void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budget,
+                                 std::int32_t& input_budget, bool prefill_scheduled) {
+  constexpr std::int32_t kDraftSlots = 0;
+  const std::int32_t threshold = cfg_.long_prefill_token_threshold;
+  const std::int32_t num_spec = cfg_.num_speculative_tokens;
+  const bool lora_enabled = cfg_.max_loras > 0;
+  bool scheduled_running = !out.scheduled.empty();
+
+  scheduled_loras_.clear();
+  if (lora_enabled) {
+    for (const ScheduledRequest& e : out.scheduled) {
+      const std::int32_t id = req(e.ref.index).lora_id;
+      if (id > 0 && std::find(scheduled_loras_.begin(), scheduled_loras_.end(), id) == scheduled_loras_.end()) {
+        scheduled_loras_.push_back(id);
+      }
+    }
+  }
+
+  step_skipped_->clear();
+  while ((!waiting_->empty() || !skipped_waiting_->empty()) && token_budget > 0) {
+    if (input_budget <= kDraftSlots) break;
+    // max_num_seqs counts every running request, scheduled this step or not.
+    if (num_running() >= cfg_.max_num_seqs) break;
+    RequestQueue& queue = select_waiting_queue();
+    const std::int32_t index = queue.peek_request();
+    Request& r = req(index);
+
+    // Deliverable stale output still in flight: resuming now could resample a position that
+    // output later delivers. Skip it; it drains within the pipeline depth.
+    if (r.num_stale_output_tokens > 0 && !r.drop_stale_output) {
+      queue.pop_request();
+      step_skipped_->prepend_request(index);
+      continue;
+    }
+    // max_loras: a request whose adapter would be one too many is skipped, not blocking.
+    if (lora_enabled && r.lora_id > 0 &&
+        static_cast<std::int32_t>(scheduled_loras_.size()) == cfg_.max_loras &&
+        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) == scheduled_loras_.end()) {
+      queue.pop_request();
+      step_skipped_->prepend_request(index);
+      continue;
+    }
+
+    hits_.clear();
+    std::int32_t num_local_computed = 0;
+    std::int32_t num_computed;
+    const bool did_lookup = r.num_computed_tokens == 0;
+    if (did_lookup) {
+      num_local_computed = kv_.get_computed_blocks(r, hits_);
+      num_computed = num_local_computed;
+    } else {
+      // A KV connector finished an async load: the request arrives with computed tokens.
+      num_computed = r.num_computed_tokens;
+    }
+
+    const std::int32_t request_token_budget = std::min(token_budget, input_budget - kDraftSlots);
+    // num_tokens (not the prompt) so resumed requests recompute their outputs too.
+    std::int32_t n = r.num_tokens() - num_computed;
+    bool pad_spec_decode = false;
+    // Pad a new one-token decode to the uniform spec-decode size (keeps full CUDA graphs).
+    if (num_spec > 0 && n == 1 && !prefill_scheduled && (scheduled_running || num_computed > 0)) {
+      const std::int32_t padded = 1 + num_spec;
+      if (num_computed + padded + 1 <= cfg_.max_model_len) {
+        if (padded > request_token_budget) break;  // rather not schedule than un-padded
+        n = padded;
+        pad_spec_decode = true;
+      }
+    }
+    if (threshold > 0 && threshold < n) n = threshold;
+    // Without chunked prefill a prompt that does not fit stops the loop (head of line).
+    if (!cfg_.enable_chunked_prefill && n > request_token_budget) break;
+    n = std::min(n, request_token_budget);
+    if (n <= 0) break;
+
+    AllocateSlotsArgs args;
+    args.num_new_computed_tokens = num_local_computed;
+    args.new_computed_blocks = hits_;
+    args.num_lookahead_tokens = cfg_.num_lookahead_tokens();
+    args.full_sequence_must_fit = cfg_.scheduler_reserve_full_isl;  // FORMAT.md difference 5
+    args.has_scheduled_reqs = !running_.empty();
+    // A failed allocation never preempts from the waiting phase: the loop ends.
+    if (!kv_.allocate_slots(r, n, args, nullptr)) break;
+    // Counted at admission, so lookups that failed to allocate are not (FORMAT.md 9).
+    if (did_lookup) kv_.record_prefix_cache_stats(r, num_local_computed);
+
+    queue.pop_request();
+    running_.push_back(index);
+    ScheduledRequest e;
+    if (r.status == RequestStatus::kWaiting) {
+      e.kind = ScheduledKind::kNew;
+    } else if (r.status == RequestStatus::kPreempted) {
+      e.kind = ScheduledKind::kResumed;
+    } else {
+      throw std::logic_error("schedule: invalid status of a waiting request");
+    }
+    if (lora_enabled && r.lora_id > 0 &&
+        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) == scheduled_loras_.end()) {
+      scheduled_loras_.push_back(r.lora_id);
+    }
+    e.ref = r.ref();
+    e.key = r.key;
+    e.num_tokens = n;
+    e.num_computed_before = num_computed;
+    e.blocks_begin = static_cast<std::int32_t>(out.block_ids.size());
+    const auto blocks = kv_.get_blocks(r);  // new and resumed requests get all their blocks
+    out.block_ids.insert(out.block_ids.end(), blocks.begin(), blocks.end());
+    e.blocks_end = static_cast<std::int32_t>(out.block_ids.size());
+    token_budget -= n;
+    input_budget -= n + kDraftSlots;
+    r.status = RequestStatus::kRunning;
+    r.num_computed_tokens = num_computed;  // the prefix hit is committed here
+    if (r.num_cached_tokens < 0) r.num_cached_tokens = num_computed;
+    e.num_prefill_tokens = prefill_tokens_of(r, num_computed, n);
+    if (pad_spec_decode) e.num_spec_tokens = num_spec;
+    out.scheduled.push_back(e);
+    scheduled_running = true;
+  }
+  // Requests skipped in this pass go back ahead of older skipped ones.
+  if (!step_skipped_->empty()) skipped_waiting_->prepend_requests(*step_skipped_);
+}
+
+void Scheduler::update_after_schedule(SchedulerOutput& out) {
+  // vllm scheduler.py Scheduler._update_after_schedule: num_computed_tokens moves forward
+  // at schedule time, so a chunked prefill can be scheduled again before its output.
+  for (ScheduledRequest& e : out.scheduled) {
+    Request& r = req(e.ref.index);
+    r.num_computed_tokens += e.num_tokens;
+    r.num_in_flight_tokens += e.num_tokens;
+    r.is_prefill_chunk = r.num_computed_tokens < r.num_tokens() + r.num_output_placeholders;
+    e.samples = !r.is_prefill_chunk;
+  }
+}
+
+std::int32_t Scheduler::update_request_with_output(Request& r, const std::int32_t* tokens,
+                                                   std::int32_t n, bool /*is_stale*/,
+                                                   bool& stopped) {
+  stopped = false;
+  for (std::int32_t k = 0; k < n; ++k) {
+    r.all_token_ids.push_back(tokens[k]);
+    if (cfg_.enable_prefix_caching) update_block_hashes(r, cfg_.block_size);
+    if (check_stop(r, cfg_.max_model_len)) {
+      stopped = true;  // tokens past the stop are dropped
+      return k + 1;
+    }
+  }
+  return n;
+}
+
+void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunnerOutput& mro,
+                                   UpdateResult& res) {
+  // vllm scheduler.py Scheduler.update_from_output.
+  res.clear();
+  stopped_running_.clear();
+  stopped_preempted_.clear();
+  to_release_.clear();
+  if (mro.offsets.size() != out.scheduled.size() + 1) {
+    throw std::logic_error("update_from_output: one output per scheduled request expected");
+  }
+  for (std::size_t i = 0; i < out.scheduled.size(); ++i) {
+    const ScheduledRequest& e = out.scheduled[i];
+    RequestUpdate u;
+    u.ref = e.ref;
+    u.key = e.key;
+    u.num_sampled = mro.count(i);
+    Request* r = find(e.ref);
+    bool stale = false;
+    if (r != nullptr) {
+      r->num_in_flight_tokens -= e.num_tokens;
+      // Drain the stale share (see preempt_request) in lockstep.
+      if (r->num_stale_output_tokens > 0) {
+        stale = true;
+        r->num_stale_output_tokens -= e.num_tokens;
+        if (r->num_stale_output_tokens < 0) throw std::logic_error("negative stale output tokens");
+      }
+    }
+    // Aborted (or finished) while the model ran: its output is ignored.
+    if (r == nullptr || is_finished(r->status)) {
+      u.disposition = u.num_sampled > 0 ? OutputDisposition::kIgnored : OutputDisposition::kNoOutput;
+      u.status = r != nullptr ? r->status : RequestStatus::kFinishedAborted;
+      res.updates.push_back(u);
+      continue;
+    }
+    u.stale = stale;
+    if (stale && r->drop_stale_output) {  // drop-mode stale output (same-step resume)
+      u.disposition = OutputDisposition::kStaleDropped;
+      u.status = r->status;
+      u.num_output_tokens = r->num_output_tokens();
+      res.updates.push_back(u);
+      continue;
+    }
+    const std::int32_t* tokens = mro.tokens.data() + mro.offsets[i];
+    // Spec decode: rejected drafts roll num_computed_tokens (and async placeholders) back;
+    // a stale count predates the preemption's reset and must not apply.
+    if (e.num_spec_tokens > 0 && u.num_sampled > 0 && !stale) {
+      const std::int32_t accepted = u.num_sampled - 1;
+      const std::int32_t rejected = e.num_spec_tokens - accepted;
+      if (r->num_computed_tokens > 0) r->num_computed_tokens -= rejected;
+      if (r->num_output_placeholders > 0) r->num_output_placeholders -= rejected;
+    }
+    const RequestStatus status_before = r->status;
+    const std::int32_t outputs_before = r->num_output_tokens();
+    bool stopped = false;
+    if (u.num_sampled > 0) {
+      u.num_delivered = update_request_with_output(*r, tokens, u.num_sampled, stale, stopped);
+      u.disposition = stale ? OutputDisposition::kStaleDelivered : OutputDisposition::kDelivered;
+    }
+    u.first_token = outputs_before == 0 && u.num_delivered > 0;
+    u.stopped = stopped;
+    u.status = r->status;
+    u.num_output_tokens = r->num_output_tokens();
+    u.num_cached_tokens = r->num_cached_tokens;
+    u.num_preemptions = r->num_preemptions;
+    if (stopped) {
+      free_request(e.ref.index);
+      (status_before == RequestStatus::kRunning ? stopped_running_ : stopped_preempted_).push_back(e.ref.index);
+      res.finished.push_back(e.key);
+    }
+    res.updates.push_back(u);
+  }
+  // Remove stopped requests, keeping the order of the rest (utils.py remove_all). A request
+  // can stop while PREEMPTED (its in-flight output arrived after the preemption).
+  if (!stopped_running_.empty()) {
+    running_.erase(std::remove_if(running_.begin(), running_.end(),
+                                  [&](std::int32_t s) {
+                                    return std::find(stopped_running_.begin(), stopped_running_.end(), s) !=
+                                           stopped_running_.end();
+                                  }),
+                   running_.end());
+  }
+  if (!stopped_preempted_.empty()) {
+    waiting_->remove_requests(stopped_preempted_);
+    skipped_waiting_->remove_requests(stopped_preempted_);
+  }
+  for (const std::int32_t s : to_release_) release_slot(s);
+  to_release_.clear();
+}
+
+void Scheduler::free_request(std::int32_t index) {
+  // vllm scheduler.py Scheduler._free_request: report the id with the next output and free
+  // the blocks (they keep their hashes). The slot itself is released once no queue refers
+  // to it (at the end of update_from_output, or right away for aborts).
+  Request& r = req(index);
+  finished_req_ids_.push_back(r.key);
+  kv_.free(r);
+  to_release_.push_back(index);
+}
+
+void Scheduler::remove_from_running(std::int32_t index) {
+  const auto it = std::find(running_.begin(), running_.end(), index);
+  if (it != running_.end()) running_.erase(it);
+}
+
+bool Scheduler::finish_request(ReqRef ref, RequestStatus status) {
+  // vllm scheduler.py Scheduler.finish_requests (the outside-abort path).
+  if (!is_finished(status)) throw std::invalid_argument("finish_request: not a finished status");
+  Request* r = find(ref);
+  if (r == nullptr || is_finished(r->status)) return false;
+  if (r->status == RequestStatus::kRunning) {
+    remove_from_running(ref.index);
+  } else {
+    waiting_->remove_request(ref.index);
+    skipped_waiting_->remove_request(ref.index);
+  }
+  r->status = status;
+  to_release_.clear();
+  free_request(ref.index);
+  for (const std::int32_t s : to_release_) release_slot(s);
+  to_release_.clear();
+  return true;
+}
+
+void Scheduler::update_draft_token_ids(const SchedulerOutput& out) {
+  // vllm scheduler.py Scheduler.update_draft_token_ids: drafts for prefill chunks are
+  // dropped; finished requests are skipped.
+  if (cfg_.num_speculative_tokens <= 0) return;
+  for (const ScheduledRequest& e : out.scheduled) {
+    Request* r = find(e.ref);
+    if (r == nullptr || is_finished(r->status) || r->status != RequestStatus::kRunning) continue;
+    r->num_spec_tokens = r->is_prefill_chunk ? 0 : cfg_.num_speculative_tokens;
+  }
+}
+
+bool Scheduler::reset_prefix_cache(bool reset_running_requests) {
+  // vllm scheduler.py Scheduler.reset_prefix_cache: preempt from the tail so the requests
+  // re-queue in FIFO order; their in-flight output is dropped.
+  if (reset_running_requests) {
+    while (!running_.empty()) {
+      const std::int32_t s = running_.back();
+      running_.pop_back();
+      preempt_request(s, /*drop_stale_output=*/true);
+    }
+  }
+  const bool ok = kv_.reset_prefix_cache();
+  if (!ok && reset_running_requests) {
+    throw std::logic_error("reset_prefix_cache failed after resetting running requests");
+  }
+  return ok;
+}
+
+SchedulerStats Scheduler::make_stats() {
+  // vllm scheduler.py Scheduler.make_stats.
+  SchedulerStats s;
+  s.num_running_reqs = num_running();
+  s.num_waiting_reqs = num_waiting();
+  s.kv_cache_usage = kv_.usage();
+  s.prefix_cache_stats = kv_.take_prefix_cache_stats();
+  return s;
+}
+
+std::unique_ptr<Scheduler> make_scheduler(const VllmConfig& cfg) {
+  if (cfg.async_scheduling) return std::make_unique<AsyncScheduler>(cfg);
+  return std::make_unique<Scheduler>(cfg);
+}
+
+}  // namespace blis::vllm

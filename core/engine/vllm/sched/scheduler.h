@@ -1,0 +1,133 @@
+#pragma once
+// Scheduler (vllm v1/core/sched/scheduler.py): decides each step which requests run and how
+// many tokens each computes (schedule), and applies the model's output (update_from_output).
+// There are no prefill and decode phases: every request closes the gap between the tokens it
+// knows (plus drafts and in-flight outputs) and the tokens whose KV it has computed.
+// AsyncScheduler (async_scheduler.h) overrides the two hooks marked below.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/vllm/kv/kv_cache_manager.h"
+#include "engine/vllm/request.h"
+#include "engine/vllm/sched/request_queue.h"
+#include "engine/vllm/sched/scheduler_output.h"
+#include "engine/vllm/vllm_config.h"
+
+namespace blis::vllm {
+
+// Everything add_request needs to build a Request.
+struct NewRequest {
+  std::string request_id;
+  engine::RequestKey key = 0;
+  std::span<const std::int32_t> prompt_token_ids;
+  std::int32_t max_tokens = 16;
+  std::int32_t min_tokens = 0;
+  std::int32_t eos_at_output = 0;
+  std::int32_t priority = 0;
+  double arrival_time = 0;
+  std::int32_t lora_id = 0;
+  bool has_cache_salt = false;
+  std::uint64_t cache_salt = 0;
+  bool skip_reading_prefix_cache = false;
+};
+
+// vllm v1/metrics/stats.py SchedulerStats (the parts a simulator reports).
+struct SchedulerStats {
+  std::int32_t num_running_reqs = 0;
+  std::int32_t num_waiting_reqs = 0;
+  double kv_cache_usage = 0;
+  PrefixCacheStats prefix_cache_stats;  // since the previous make_stats
+};
+
+class Scheduler {
+ public:
+  explicit Scheduler(const VllmConfig& cfg);
+  virtual ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Queues a new request (WAITING). The prompt must be non-empty.
+  ReqRef add_request(const NewRequest& nr);
+  void schedule(SchedulerOutput& out);
+  void update_from_output(const SchedulerOutput& out, const ModelRunnerOutput& mro,
+                          UpdateResult& res);
+  // Outside finish (abort): false if the request is unknown or already finished.
+  bool finish_request(ReqRef ref, RequestStatus status);
+  // Sync spec decode: the drafts proposed after a step (EngineCore.post_step ->
+  // update_draft_token_ids): every request that sampled gets num_speculative_tokens drafts.
+  void update_draft_token_ids(const SchedulerOutput& out);
+  // Clears the prefix cache; with reset_running_requests, first preempts every running
+  // request (their in-flight output is dropped).
+  bool reset_prefix_cache(bool reset_running_requests);
+  SchedulerStats make_stats();
+
+  // True while requests are unfinished or finished ids are still to be reported.
+  bool has_requests() const;
+  bool has_unfinished_requests() const;
+  std::int32_t num_running() const { return static_cast<std::int32_t>(running_.size()); }
+  std::int32_t num_waiting() const { return waiting_->size() + skipped_waiting_->size(); }
+  const Request* find(ReqRef ref) const;
+  Request* find(ReqRef ref);
+  std::span<const std::int32_t> running() const { return running_; }
+  const Request& slot(std::int32_t index) const { return reqs_[static_cast<std::size_t>(index)]; }
+  const RequestQueue& waiting_queue() const { return *waiting_; }
+  const RequestQueue& skipped_waiting_queue() const { return *skipped_waiting_; }
+  const KVCacheManager& kv_cache_manager() const { return kv_; }
+  const VllmConfig& config() const { return cfg_; }
+  std::uint64_t total_preemptions() const { return total_preemptions_; }
+
+ protected:
+  // vllm scheduler.py Scheduler._update_after_schedule (AsyncScheduler overrides it).
+  virtual void update_after_schedule(SchedulerOutput& out);
+  // vllm scheduler.py Scheduler._update_request_with_output: appends tokens one at a time,
+  // stopping at the first that ends the request. Returns the number kept.
+  virtual std::int32_t update_request_with_output(Request& r, const std::int32_t* tokens,
+                                                  std::int32_t n, bool is_stale, bool& stopped);
+  Request& req(std::int32_t index) { return reqs_[static_cast<std::size_t>(index)]; }
+  KVCacheManager& kv() { return kv_; }
+
+ private:
+  void schedule_running(SchedulerOutput& out, std::int32_t& token_budget,
+                        std::int32_t& input_budget, bool& prefill_scheduled);
+  void schedule_waiting(SchedulerOutput& out, std::int32_t& token_budget,
+                        std::int32_t& input_budget, bool prefill_scheduled);
+  std::int32_t pick_priority_victim() const;
+  void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget,
+                      std::int32_t& input_budget);
+  void preempt_request(std::int32_t index, bool drop_stale_output);
+  void free_request(std::int32_t index);
+  RequestQueue& select_waiting_queue();
+  void remove_from_running(std::int32_t index);
+  std::int32_t alloc_slot();
+  void release_slot(std::int32_t index);
+
+  VllmConfig cfg_;
+  KVCacheManager kv_;
+  std::vector<Request> reqs_;            // slot table (the requests dict)
+  std::vector<std::uint8_t> live_;       // slot in use
+  std::vector<std::int32_t> free_slots_;
+  std::int32_t num_live_ = 0;
+  std::vector<std::int32_t> running_;
+  std::unique_ptr<RequestQueue> waiting_;
+  std::unique_ptr<RequestQueue> skipped_waiting_;
+  std::unique_ptr<RequestQueue> step_skipped_;
+  std::vector<engine::RequestKey> finished_req_ids_;
+  std::uint64_t total_preemptions_ = 0;
+  std::uint64_t next_step_id_ = 0;
+  // Per-step scratch, kept to avoid allocation.
+  std::vector<std::int32_t> hits_;
+  std::vector<std::int32_t> scheduled_loras_;
+  std::vector<std::int32_t> stopped_running_;
+  std::vector<std::int32_t> stopped_preempted_;
+  std::vector<std::int32_t> to_release_;
+};
+
+// The scheduler class vLLM picks (config/scheduler.py get_scheduler_cls): AsyncScheduler
+// with async_scheduling, else Scheduler.
+std::unique_ptr<Scheduler> make_scheduler(const VllmConfig& cfg);
+
+}  // namespace blis::vllm

@@ -1,0 +1,21 @@
+#include "engine/vllm/sched/utils.h"
+
+namespace blis::vllm {
+
+bool check_stop(Request& r, std::int32_t max_model_len) {
+  const std::int32_t outputs = r.num_output_tokens();
+  // vllm sched/utils.py check_stop: min_tokens overrides the other checks.
+  if (outputs < r.min_tokens) return false;
+  // The last token is the EOS token: FINISHED_STOPPED (the token stays in the output).
+  if (r.eos_at_output > 0 && outputs == r.eos_at_output) {
+    r.status = RequestStatus::kFinishedStopped;
+    return true;
+  }
+  if (r.num_tokens() >= max_model_len || outputs >= r.max_tokens) {
+    r.status = RequestStatus::kFinishedLengthCapped;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace blis::vllm

@@ -1,0 +1,65 @@
+#pragma once
+// VllmConfig: the engine arguments the vLLM engine core reads (vllm config/scheduler.py
+// SchedulerConfig, config/cache.py CacheConfig, the LoRA and speculative configs), resolved
+// to plain values. The scenario's rules pack fills the release's defaults; this struct's
+// defaults are vLLM's class defaults (spec §8).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace blis::vllm {
+
+enum class SchedulingPolicy : std::uint8_t { kFcfs, kPriority };
+
+// How the drafts of speculative decoding are proposed. Proposers with a KV cache of their
+// own (EAGLE, MTP, draft model) need lookahead slots (scheduler.py num_lookahead_tokens).
+enum class SpecMethod : std::uint8_t { kNgram, kEagle, kMtp, kDraftModel };
+
+struct VllmConfig {
+  // CacheConfig.
+  std::int32_t block_size = 16;
+  std::int32_t num_gpu_blocks = 0;  // including the null block 0
+  bool enable_prefix_caching = true;
+  // SchedulerConfig.
+  std::int32_t max_num_seqs = 128;
+  std::int32_t max_num_batched_tokens = 2048;
+  std::int32_t max_num_scheduled_tokens = 0;  // 0 = max_num_batched_tokens
+  std::int32_t max_model_len = 4096;
+  bool enable_chunked_prefill = true;
+  std::int32_t long_prefill_token_threshold = 0;  // 0 = no cap
+  SchedulingPolicy policy = SchedulingPolicy::kFcfs;
+  bool async_scheduling = true;  // vLLM's default: AsyncScheduler + batch queue of depth 2
+  bool scheduler_reserve_full_isl = true;
+  double watermark = 0.0;
+  bool use_v2_model_runner = false;
+  // LoRA: max adapters per step; 0 = LoRA disabled (adapter ids only key the prefix cache).
+  std::int32_t max_loras = 0;
+  // Speculative decoding.
+  std::int32_t num_speculative_tokens = 0;
+  SpecMethod speculative_method = SpecMethod::kNgram;
+
+  // Derived values.
+  std::int32_t token_budget() const {
+    return max_num_scheduled_tokens > 0 ? max_num_scheduled_tokens : max_num_batched_tokens;
+  }
+  // vllm executor max_concurrent_batches (uniproc): 2 with async scheduling, else 1.
+  std::int32_t max_concurrent_batches() const { return async_scheduling ? 2 : 1; }
+  // vllm scheduler.py Scheduler.__init__ num_lookahead_tokens.
+  std::int32_t num_lookahead_tokens() const {
+    return speculative_method == SpecMethod::kNgram ? 0 : num_speculative_tokens;
+  }
+};
+
+struct ConfigError {
+  std::string field;    // the config key, e.g. "block_size"
+  std::string message;  // what was expected
+};
+
+// Everything vLLM would reject (or that cannot run) in this config; empty = valid.
+std::vector<ConfigError> validate(const VllmConfig& cfg);
+
+const char* to_string(SchedulingPolicy p);
+const char* to_string(SpecMethod m);
+
+}  // namespace blis::vllm

@@ -1,0 +1,59 @@
+#pragma once
+// Deployment: one vLLM instance as the kernel prices it: the GPU and model (copied from the
+// catalog), the parallelism and the engine arguments that change step times or memory, and
+// the coefficients (data from catalog/coefficients, so calibration needs no code change).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "util/diagnostic.h"
+
+namespace blis::kernel {
+
+struct Deployment {
+  catalog::Gpu gpu;
+  catalog::Model model;
+  std::int32_t tp = 1;
+  std::int32_t pp = 1;
+  // vLLM engine arguments (names as in vLLM).
+  std::string kv_cache_dtype = "auto";  // auto | bfloat16 | float16 | fp8 | fp8_e4m3 | fp8_e5m2
+  std::int32_t block_size = 16;
+  double gpu_memory_utilization = 0.9;
+  std::int32_t max_num_batched_tokens = 8192;
+  std::int32_t max_num_seqs = 1024;
+  std::int64_t max_model_len = 0;  // 0: the model's max_position_embeddings
+  std::optional<std::int64_t> kv_cache_memory_bytes;
+  std::optional<std::int64_t> num_gpu_blocks_override;
+  bool enforce_eager = false;
+  std::string dtype = "auto";  // auto | bfloat16 | float16 | float32
+  std::string quantization;    // "" = as the checkpoint; "fp8" = vLLM's online FP8
+  catalog::GpuCoefficients coefficients;
+  catalog::MemoryCoefficients memory_coefficients;
+
+  std::int64_t effective_max_model_len() const {
+    return max_model_len > 0 ? max_model_len : model.max_position_embeddings;
+  }
+};
+
+// vLLM's defaults for the OpenAI server on this GPU (EngineArgs.get_batch_defaults):
+// max_num_batched_tokens 8192 and max_num_seqs 1024 on GPUs with >= 70 GiB that are not A100,
+// 2048 and 256 otherwise.
+struct BatchDefaults {
+  std::int32_t max_num_batched_tokens = 2048;
+  std::int32_t max_num_seqs = 256;
+};
+BatchDefaults vllm_batch_defaults(const catalog::Gpu& gpu);
+
+// A Deployment of catalog entries with vLLM's defaults (batch limits for the GPU, block size
+// 64 for MLA models on NVIDIA Hopper/Blackwell, max_model_len from the model). Unknown ids
+// and invalid combinations come back as Diagnostics (pointer "" = the deployment).
+Diagnostics make_deployment(const catalog::Catalog& catalog, const std::string& gpu_id,
+                            const std::string& model_id, std::int32_t tp, Deployment* out);
+
+// The rules vLLM enforces on these settings, with vLLM's own reasons (heads divisible by tp,
+// block size, memory utilization range, quantization consistency).
+Diagnostics validate_deployment(const Deployment& d);
+
+}  // namespace blis::kernel

@@ -1,0 +1,227 @@
+#include "kernel/kv_capacity.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+namespace blis::kernel {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+std::string gib(std::int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(bytes) / kGiB);
+  return buf;
+}
+
+// vllm/distributed/utils.py get_pp_indices: L // pp layers per stage, the remainder going to
+// the stages before the last one.
+std::vector<std::pair<std::int32_t, std::int32_t>> stage_ranges(std::int32_t layers,
+                                                                std::int32_t pp) {
+  std::vector<std::int32_t> counts(pp, layers / pp);
+  const std::int32_t remaining = layers % pp;
+  for (std::int32_t i = 2; i < remaining + 2; ++i) counts[pp - i] += 1;
+  std::vector<std::pair<std::int32_t, std::int32_t>> out;
+  std::int32_t start = 0;
+  for (std::int32_t c : counts) {
+    out.emplace_back(start, start + c);
+    start += c;
+  }
+  return out;
+}
+
+struct StageLayers {
+  std::int32_t full = 0, sliding = 0;
+  std::int64_t weight_bytes = 0;
+};
+
+// Per-request KV bytes of one layer at max_model_len (kv_cache_interface.py
+// max_memory_usage_bytes): full attention caches every token; a sliding window caches
+// min(window - 1 + max_num_batched_tokens, max_model_len) tokens plus one block.
+std::int64_t layer_usage(bool sliding, std::int64_t len, const Deployment& d, std::int32_t window,
+                         std::int64_t page) {
+  if (!sliding) return cdiv(len, d.block_size) * page;
+  const std::int64_t tokens = std::min<std::int64_t>(window - 1 + d.max_num_batched_tokens, len);
+  return (cdiv(tokens, d.block_size) + 1) * page;
+}
+
+std::int64_t request_usage(const StageLayers& st, std::int64_t len, const Deployment& d,
+                           std::int32_t window, std::int64_t page) {
+  return st.full * layer_usage(false, len, d, window, page) +
+         st.sliding * layer_usage(true, len, d, window, page);
+}
+
+}  // namespace
+
+std::int64_t kv_bytes_per_token(const Deployment& d) {
+  const ModelShape s = build_model_shape(d);
+  return s.kv_bytes_per_token_per_layer * s.layers / std::max(1, d.pp);
+}
+
+KvCapacity kv_capacity(const Deployment& d) {
+  KvCapacity k;
+  k.block_size = d.block_size;
+  k.max_model_len = d.effective_max_model_len();
+  const Diagnostics invalid = validate_deployment(d);
+  if (has_errors(invalid)) {
+    k.reason = format_diagnostic(invalid.front());
+    return k;
+  }
+  const ModelShape s = build_model_shape(d);
+  const catalog::Model& m = d.model;
+  k.weights = s.weights;
+  k.page_bytes = s.kv_bytes_per_token_per_layer * d.block_size;
+  k.kv_bytes_per_token = s.kv_bytes_per_token_per_layer * s.layers / d.pp;
+  k.total_memory_bytes = d.gpu.usable_memory_bytes;
+  k.requested_memory_bytes =
+      static_cast<std::int64_t>(static_cast<double>(d.gpu.usable_memory_bytes) *
+                                d.gpu_memory_utilization);
+
+  // Per-layer weight bytes, to split the model into pipeline stages.
+  std::int32_t dense_layers = s.layers - s.moe_layers;
+  const WeightBytes& w = s.weights;
+  const double attn_per_layer = static_cast<double>(w.attention) / s.layers;
+  const double norms_per_layer = static_cast<double>(w.norms) / (2.0 * s.layers + 1.0) * 2.0;
+  const double dense_per_layer = dense_layers > 0 ? static_cast<double>(w.dense_mlp) / dense_layers
+                                                  : 0.0;
+  const double moe_per_layer =
+      s.moe_layers > 0
+          ? static_cast<double>(w.experts + w.shared_experts + w.router) / s.moe_layers
+          : 0.0;
+
+  MemoryProfile full_profile = estimate_memory_profile(d, s);
+  k.profile = full_profile;
+  const auto ranges = stage_ranges(s.layers, d.pp);
+  std::int64_t best_blocks = std::numeric_limits<std::int64_t>::max();
+  bool first = true;
+  for (std::size_t si = 0; si < ranges.size(); ++si) {
+    const bool last = si + 1 == ranges.size();
+    StageLayers st;
+    double wbytes = 0;
+    for (std::int32_t i = ranges[si].first; i < ranges[si].second; ++i) {
+      const auto kind = m.layer_attention_kind(i);
+      if (kind == catalog::AttentionKind::kSliding) {
+        ++st.sliding;
+      } else {
+        ++st.full;
+      }
+      wbytes += attn_per_layer + norms_per_layer +
+                (m.layer_is_moe(i) ? moe_per_layer : dense_per_layer);
+    }
+    // The embedding (and a vision tower) live on the first stage, the LM head and final
+    // norm on the last; every stage builds its rotary cache.
+    if (si == 0) wbytes += static_cast<double>(w.embedding + w.extra);
+    if (last) {
+      wbytes += static_cast<double>(w.lm_head) + static_cast<double>(s.hidden) * s.act_bytes;
+      if (m.tie_word_embeddings && si != 0) wbytes += static_cast<double>(w.embedding);
+    }
+    wbytes += static_cast<double>(w.rotary_cache);
+    st.weight_bytes = d.pp == 1 ? w.total() : static_cast<std::int64_t>(wbytes + 0.5);
+
+    // Only the last stage runs the sampler in profile_run.
+    MemoryProfile p = full_profile;
+    if (!last) p.activation_peak_bytes = p.forward_peak_bytes;
+    const std::int64_t available =
+        d.kv_cache_memory_bytes
+            ? *d.kv_cache_memory_bytes
+            : k.requested_memory_bytes - st.weight_bytes - p.activation_peak_bytes -
+                  p.non_torch_bytes - p.cuda_graph_bytes;
+
+    // Layers sharing a block id: all of them when every layer has the same kind of cache;
+    // for sliding + full, groups of min(count per kind) layers
+    // (kv_cache_utils.py _get_kv_cache_config_uniform_page_size).
+    const std::int32_t layers = st.full + st.sliding;
+    const std::int32_t group_size =
+        (st.full == 0 || st.sliding == 0) ? layers : std::min(st.full, st.sliding);
+    const std::int32_t groups = (st.full == 0 || st.sliding == 0)
+                                    ? 1
+                                    : static_cast<std::int32_t>(cdiv(st.full, group_size) +
+                                                                cdiv(st.sliding, group_size));
+    // get_num_blocks: available // page_size // num_layers.
+    const std::int64_t blocks =
+        available > 0 ? available / k.page_bytes / group_size : 0;
+    if (first || blocks < best_blocks) {
+      first = false;
+      best_blocks = blocks;
+      k.weights_bytes = st.weight_bytes;
+      k.activation_peak_bytes = p.activation_peak_bytes;
+      k.non_torch_bytes = p.non_torch_bytes;
+      k.cuda_graph_bytes = p.cuda_graph_bytes;
+      k.available_kv_bytes = available;
+      k.kv_cache_groups = groups;
+      k.layers_per_group = group_size;
+      k.bytes_per_block = k.page_bytes * group_size;
+      k.kv_bytes_for_max_model_len = request_usage(st, k.max_model_len, d, s.window, k.page_bytes);
+      // estimate_max_model_len: the longest request whose KV fits, by bisection.
+      std::int64_t lo = 0, hi = k.max_model_len;
+      while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (request_usage(st, mid, d, s.window, k.page_bytes) <= available) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      k.estimated_max_model_len = lo;
+      // get_max_concurrency_for_kv_cache_config: blocks over the blocks one request needs.
+      const std::int64_t per_request_blocks = cdiv(k.kv_bytes_for_max_model_len, k.bytes_per_block);
+      k.max_concurrency = per_request_blocks > 0 ? static_cast<double>(blocks) /
+                                                       static_cast<double>(per_request_blocks)
+                                                 : 0.0;
+    }
+  }
+  k.num_gpu_blocks = best_blocks;
+  k.kv_cache_tokens = best_blocks / k.kv_cache_groups * d.block_size;
+
+  // Why it would not start, in vLLM's order: loading the weights, then
+  // check_enough_kv_cache_memory.
+  if (k.weights_bytes > k.total_memory_bytes) {
+    k.reason = "model weights need " + gib(k.weights_bytes) + " GiB per GPU at tp=" +
+               std::to_string(d.tp) + ", more than the " + gib(k.total_memory_bytes) +
+               " GiB the " + d.gpu.id +
+               " reports (vLLM fails to load the model: CUDA out of memory); use a larger "
+               "tensor-parallel size or a quantized checkpoint";
+  } else if (k.available_kv_bytes <= 0) {
+    k.reason = "no memory left for the KV cache: " + gib(k.requested_memory_bytes) +
+               " GiB requested (gpu_memory_utilization " +
+               [&] {
+                 char b[16];
+                 std::snprintf(b, sizeof b, "%g", d.gpu_memory_utilization);
+                 return std::string(b);
+               }() +
+               ") - weights " + gib(k.weights_bytes) + " - activations " +
+               gib(k.activation_peak_bytes) + " - non-torch " + gib(k.non_torch_bytes) +
+               " - CUDA graphs " + gib(k.cuda_graph_bytes) +
+               " GiB. vLLM: No available memory for the cache blocks. Try increasing "
+               "`gpu_memory_utilization` when initializing the engine.";
+  } else if (k.kv_bytes_for_max_model_len > k.available_kv_bytes) {
+    // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory
+    k.reason = "To serve at least one request with the models's max seq len (" +
+               std::to_string(k.max_model_len) + "), (" + gib(k.kv_bytes_for_max_model_len) +
+               " GiB KV cache is needed, which is larger than the available KV cache memory (" +
+               gib(k.available_kv_bytes) +
+               " GiB). Based on the available memory, the estimated maximum model length is " +
+               std::to_string(k.estimated_max_model_len) +
+               ". Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+               "initializing the engine.";
+  }
+  if (d.num_gpu_blocks_override) {
+    // kv_cache_utils.py get_num_blocks: num_gpu_blocks_override replaces the computed count.
+    k.num_gpu_blocks = *d.num_gpu_blocks_override;
+    k.kv_cache_tokens = k.num_gpu_blocks / k.kv_cache_groups * d.block_size;
+  }
+  k.fits = k.reason.empty();
+  if (!k.fits) {
+    k.num_gpu_blocks = 0;
+    k.kv_cache_tokens = 0;
+    k.max_concurrency = 0;
+  }
+  return k;
+}
+
+}  // namespace blis::kernel

@@ -1,0 +1,199 @@
+#include "kernel/step_pricer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/det_math.h"
+
+namespace blis::kernel {
+
+namespace {
+
+// Query-key pairs a chunk of c new tokens after p cached ones computes under a causal mask,
+// when each query sees at most `window` keys (window <= 0: unlimited). Token j (1-based) of
+// the chunk sees min(p + j, window) keys.
+double attended_pairs(double c, double p, double window) {
+  const double full = c * p + c * (c + 1) / 2;
+  if (window <= 0 || p + c <= window) return full;
+  if (p >= window) return c * window;
+  // Positions p+1 .. window see themselves and all before; the rest see `window`.
+  const double ramp = window * (window + 1) / 2 - p * (p + 1) / 2;
+  return ramp + (p + c - window) * window;
+}
+
+double ramp_efficiency(const catalog::GemmRamp& r, double m) {
+  return r.eps_max * m / (m + r.m_half);
+}
+
+}  // namespace
+
+StepPricer::StepPricer(const Deployment& d)
+    : d_(d), shape_(build_model_shape(d)), c_(d.coefficients) {
+  bf16_flops_per_us_ = d.gpu.bf16_dense_tflops * 1e6;
+  fp8_flops_per_us_ =
+      d.gpu.fp8_dense_tflops > 0 ? d.gpu.fp8_dense_tflops * 1e6 : bf16_flops_per_us_;
+  hbm_bytes_per_us_ = d.gpu.hbm_bandwidth_bytes_per_s / 1e6;
+  link_bytes_per_us_ = d.gpu.scale_up.bandwidth_bytes_per_s / 1e6;
+  const catalog::Model& m = d.model;
+  if (shape_.mla) {
+    prefill_flops_per_pair_ = 2.0 * shape_.heads *
+                              (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim);
+  } else {
+    prefill_flops_per_pair_ = 2.0 * shape_.heads * (shape_.qk_dim + shape_.v_dim);
+  }
+  decode_flops_per_pair_ = 2.0 * shape_.heads * (shape_.qk_dim + shape_.v_dim);
+  // vLLM captures CUDA graphs up to min(2 * max_num_seqs, 512) tokens
+  // (vllm/config/vllm.py _set_cudagraph_sizes); larger batches run without graphs.
+  max_graph_tokens_ =
+      d.enforce_eager ? 0
+                      : std::min<std::int32_t>({d.memory_coefficients.max_cudagraph_capture_size,
+                                                2 * d.max_num_seqs, d.max_num_batched_tokens});
+  for (const auto& g : shape_.gemms) {
+    (g.term == GemmTerm::kMoe ? moe_gemms_ : dense_gemms_).push_back(g);
+  }
+  expert_bytes_ = 3.0 * static_cast<double>(shape_.hidden) *
+                  static_cast<double>(shape_.expert_intermediate) * shape_.expert_weight_bytes;
+}
+
+double StepPricer::gemm_time_us(const Gemm& g, double m) const {
+  if (m <= 0) return 0;
+  const catalog::GemmRamp& ramp = g.fp8_compute ? c_.gemm_fp8 : c_.gemm_bf16;
+  const double peak = g.fp8_compute ? fp8_flops_per_us_ : bf16_flops_per_us_;
+  const double k = static_cast<double>(g.k), n = static_cast<double>(g.n);
+  const double flops = 2.0 * m * k * n;
+  const double bytes = k * n * g.weight_bytes + m * (k + n) * shape_.act_bytes;
+  const double compute_us = flops / (peak * ramp_efficiency(ramp, m));
+  const double memory_us = bytes / (hbm_bytes_per_us_ * c_.hbm_derate);
+  return std::max({compute_us, memory_us, c_.kernel_floor_us});
+}
+
+StepCost StepPricer::price(const engine::Batch& batch) const {
+  StepCost cost;
+  const ModelShape& s = shape_;
+  const double window = s.window;
+  const double kvb = static_cast<double>(s.kv_bytes_per_token_per_layer);
+  double tokens = 0, rows = 0, requests = 0;
+  double pf_compute_us = 0, pf_bytes = 0, dc_bytes = 0, dc_flops = 0;
+  bool any_prefill = false, any_decode = false, uniform_decode = true;
+  std::int32_t decode_width = -1;
+  const double attn_eff_max = c_.attention_prefill_eff_max;
+  for (const engine::ScheduledRequest& r : batch.requests) {
+    if (r.num_tokens <= 0) continue;
+    const double c = r.num_tokens, p = r.context_before;
+    tokens += c;
+    requests += 1;
+    if (r.samples) rows += 1.0 + r.num_spec_tokens;
+    if (r.num_prefill_tokens > 0) {
+      // Prefill chunk (FlashAttention varlen): compute-bound, quadratic in the chunk; the
+      // efficiency grows with the attended length (latency-kernel.md A.3).
+      any_prefill = true;
+      uniform_decode = false;
+      const double attended = p + c;
+      const double eff = attn_eff_max * attended / (attended + c_.attention_prefill_s_half);
+      const double flops = prefill_flops_per_pair_ * (s.full_layers * attended_pairs(c, p, 0) +
+                                                      s.window_layers * attended_pairs(c, p, window));
+      pf_compute_us += flops / (bf16_flops_per_us_ * eff);
+      pf_bytes += kvb * (s.full_layers * attended +
+                         s.window_layers * (std::min(p, window > 0 ? window : p) + c));
+    } else {
+      // Decode (and spec-decode verification): reads the whole cached context once
+      // (latency-kernel.md A.4).
+      any_decode = true;
+      if (decode_width < 0) decode_width = r.num_tokens;
+      if (r.num_tokens != decode_width) uniform_decode = false;
+      const double kv_len = p + c;
+      const double windowed = window > 0 ? std::min(kv_len, window) : kv_len;
+      dc_bytes += kvb * (s.full_layers * kv_len + s.window_layers * windowed);
+      dc_flops += decode_flops_per_pair_ * c * (s.full_layers * kv_len + s.window_layers * windowed);
+    }
+  }
+  if (tokens <= 0) return cost;
+  const double layers = s.layers;
+  const double hbm = hbm_bytes_per_us_ * c_.hbm_derate;
+
+  // Dense GEMMs: every token goes through every linear; the LM head only for sampled rows.
+  for (const Gemm& g : dense_gemms_) cost.gemm_us += g.layers * gemm_time_us(g, tokens);
+  cost.gemm_us += gemm_time_us(s.lm_head, rows);
+
+  // Attention.
+  if (any_prefill) {
+    cost.prefill_attention_us =
+        std::max(pf_compute_us, pf_bytes / hbm) + layers * c_.attention_floor_us;
+  }
+  if (any_decode) {
+    cost.decode_attention_us =
+        std::max(dc_bytes / (hbm_bytes_per_us_ * c_.attention_decode_derate),
+                 dc_flops / (bf16_flops_per_us_ * attn_eff_max)) +
+        layers * c_.attention_floor_us;
+  }
+
+  // MoE: router and shared experts as GEMMs; routed experts read the weights of the experts
+  // the batch touches, n_eff = E (1 - ((E - k) / E)^N) under uniform routing, and their
+  // compute is added, not overlapped (latency-kernel.md A.5).
+  for (const Gemm& g : moe_gemms_) cost.moe_us += g.layers * gemm_time_us(g, tokens);
+  if (s.moe_layers > 0) {
+    const double e = s.experts, k = s.top_k;
+    const double touched = e * (1.0 - dmath::pow((e - k) / e, tokens));
+    const double f = static_cast<double>(s.expert_intermediate);
+    const double hidden = static_cast<double>(s.hidden);
+    const double bytes =
+        touched * expert_bytes_ + tokens * k * (2.0 * hidden + 3.0 * f) * s.act_bytes;
+    const double flops = 2.0 * tokens * k * 3.0 * hidden * f;
+    const catalog::GemmRamp& ramp = s.expert_fp8_compute ? c_.gemm_fp8 : c_.gemm_bf16;
+    const double peak = s.expert_fp8_compute ? fp8_flops_per_us_ : bf16_flops_per_us_;
+    const double per_expert_tokens = std::max(1.0, tokens * k / e);
+    const double layer_us =
+        (bytes / hbm + flops / (peak * ramp_efficiency(ramp, per_expert_tokens))) *
+            c_.moe_routing_imbalance +
+        2.0 * c_.kernel_floor_us;
+    cost.moe_us += s.moe_layers * layer_us;
+  }
+
+  // Tensor parallelism: two all-reduces of [tokens, hidden] per layer (after attention and
+  // after the MLP/MoE), ring traffic 2(tp-1)/tp of the message (latency-kernel.md A.6); the
+  // LM head's logits are gathered. Pipeline stages send the hidden state and residual on.
+  const double tp = d_.tp;
+  const double link = link_bytes_per_us_ * c_.allreduce_bus_efficiency;
+  if (d_.tp > 1) {
+    const double message = tokens * static_cast<double>(s.hidden) * s.act_bytes;
+    const double all_reduce_us = c_.allreduce_latency_us + message * 2.0 * (tp - 1) / tp / link;
+    cost.tp_comm_us += 2.0 * layers * all_reduce_us;
+    if (rows > 0) {
+      cost.tp_comm_us += c_.allreduce_latency_us +
+                         rows * static_cast<double>(s.vocab) * s.act_bytes * (tp - 1) / tp / link;
+    }
+  }
+  if (d_.pp > 1) {
+    const double send = 2.0 * tokens * static_cast<double>(s.hidden) * s.act_bytes;
+    cost.tp_comm_us += (d_.pp - 1) * (c_.allreduce_latency_us + send / link);
+  }
+
+  // Other memory traffic: norms, residual adds, RoPE, activation and the KV-cache write, a
+  // few fused memory-bound kernels per layer (latency-kernel.md A.7).
+  const double misc_bytes =
+      tokens * (static_cast<double>(s.hidden) * s.act_bytes * c_.misc_bytes_per_hidden + kvb);
+  cost.other_memory_us = layers * std::max(2.0 * c_.kernel_floor_us, misc_bytes / hbm);
+
+  // Host: CPU work per step and per request, plus how the step is launched
+  // (latency-kernel.md A.8). vLLM replays a full CUDA graph for uniform decode batches,
+  // piecewise graphs (attention between the pieces) for mixed ones up to the largest capture
+  // size, and launches kernels one by one above it or with enforce_eager; launch time that
+  // the GPU work does not cover is exposed.
+  cost.host_us = c_.host_step_us + c_.host_per_request_us * requests;
+  const double gpu_us = cost.gemm_us + cost.prefill_attention_us + cost.decode_attention_us +
+                        cost.moe_us + cost.tp_comm_us + cost.other_memory_us;
+  if (tokens <= max_graph_tokens_) {
+    cost.host_us += c_.graph_replay_us;
+    if (!(uniform_decode && any_decode)) cost.host_us += layers * c_.piecewise_per_layer_us;
+  } else {
+    const double launch_us = layers * c_.eager_kernels_per_layer * c_.eager_per_kernel_us;
+    cost.host_us += std::max(0.0, launch_us - gpu_us);
+  }
+
+  // Deterministic rounding: every term is a finite non-negative double computed with
+  // IEEE-exact operations and dmath, so floor(x + 0.5) is the same natively and in WASM.
+  cost.total = static_cast<SimTime>(std::floor(cost.sum_us() + 0.5));
+  return cost;
+}
+
+}  // namespace blis::kernel

@@ -1,0 +1,59 @@
+#pragma once
+// StepPricer: how long one engine step (one forward pass) takes on a deployment, with the
+// reason. The model is a sum of per-resource times (latency-kernel.md A.1, blis-latency-kernel's
+// "NoOverlap"): each term is the roofline of its kernels, max(compute / (peak * efficiency),
+// bytes / (bandwidth * derate)), with measured efficiency curves from catalog/coefficients.
+// price() allocates nothing and is O(batch size).
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/engine.h"
+#include "kernel/deployment.h"
+#include "kernel/model_shape.h"
+#include "util/sim_time.h"
+
+namespace blis::kernel {
+
+// One step's time, in microseconds, and where it went.
+struct StepCost {
+  SimTime total = 0;  // sum of the terms, rounded to the nearest microsecond (halves up)
+  double gemm_us = 0;            // dense linears (QKV, O, MLP, MLA projections, LM head)
+  double prefill_attention_us = 0;
+  double decode_attention_us = 0;
+  double moe_us = 0;             // routed experts, shared experts, router
+  double tp_comm_us = 0;         // all-reduces (and pipeline sends)
+  double other_memory_us = 0;    // norms, residuals, RoPE, activations, KV writes
+  double host_us = 0;            // scheduling, graph launch, exposed kernel launches
+  double sum_us() const {
+    return gemm_us + prefill_attention_us + decode_attention_us + moe_us + tp_comm_us +
+           other_memory_us + host_us;
+  }
+};
+
+class StepPricer {
+ public:
+  explicit StepPricer(const Deployment& d);
+  StepCost price(const engine::Batch& batch) const;
+
+  const ModelShape& shape() const { return shape_; }
+  const Deployment& deployment() const { return d_; }
+
+ private:
+  double gemm_time_us(const Gemm& g, double m) const;
+
+  Deployment d_;
+  ModelShape shape_;
+  catalog::GpuCoefficients c_;
+  double bf16_flops_per_us_ = 0, fp8_flops_per_us_ = 0;
+  double hbm_bytes_per_us_ = 0;
+  double link_bytes_per_us_ = 0;
+  // FLOPs per query-key pair per layer on one rank: 2 * heads * (qk_dim + v_dim). MLA prefill
+  // runs on decompressed heads (qk 192, v 128); MLA decode on the absorbed latent (576, 512).
+  double prefill_flops_per_pair_ = 0, decode_flops_per_pair_ = 0;
+  std::int32_t max_graph_tokens_ = 0;
+  std::vector<Gemm> dense_gemms_, moe_gemms_;
+  double expert_bytes_ = 0;  // one routed expert's weights on this rank
+};
+
+}  // namespace blis::kernel
