@@ -71,7 +71,14 @@ void check_quantization(Context& c) {
   if (a.quantization.empty() || !m.known) return;
   const std::string ptr = c.ptr("quantization");
   if (m.checkpoint_quantization.empty()) {
-    if (a.quantization != "fp8") return;
+    if (a.quantization != "fp8") {
+      if (contains(c.pack.online_quantization_methods, a.quantization)) return;
+      // weight_utils.py get_quant_config: an unquantized checkpoint has no quantization config.
+      c.error(ptr, "\"" + a.quantization + "\" needs a checkpoint quantized with " + a.quantization +
+                       "; this model's checkpoint is unquantized (" + m.checkpoint_dtype +
+                       "). Online methods: \"fp8_per_tensor\", \"fp8_per_block\", ... [" + c.vllm() + "]");
+      return;
+    }
     if (c.pack.fp8_online_refused) {
       // vllm/model_executor/layers/quantization/fp8.py@v0.31.0 Fp8Config.
       c.error(ptr, "\"fp8\" is not accepted by " + c.vllm() +

@@ -75,6 +75,9 @@ struct Pack {
   std::vector<std::string> speculative_methods;        // SpeculativeMethod Literal
   // Methods async scheduling works with (EagleModelTypes, NgramGPUTypes, draft_model, ...).
   std::vector<std::string> async_speculative_methods;
+  // Methods that quantize an unquantized (bf16/fp16) checkpoint while loading it; every
+  // other method needs a checkpoint quantized with it.
+  std::vector<std::string> online_quantization_methods;
   // "fp8" on an unquantized checkpoint is refused; the release names the replacement.
   bool fp8_online_refused = false;
 

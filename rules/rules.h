@@ -48,6 +48,10 @@ struct DeploymentFacts {
   std::int32_t tp = 1, pp = 1, dp = 1;
   std::string role = "unified";  // unified | prefill | decode
   std::string pointer;           // JSON pointer of the pool, e.g. "/pools/0"
+  // The block size vLLM's platform picks for this GPU and model when block_size is unset, 0
+  // for the pack's default: CUDA with an MLA model on Hopper/Blackwell uses FlashMLA, which
+  // needs 64 (vllm/platforms/cuda.py CudaPlatform.check_and_update_config).
+  std::int32_t platform_block_size = 0;
 };
 
 struct Resolved {

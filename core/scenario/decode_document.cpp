@@ -1,5 +1,6 @@
 // decode_scenario: the document root, then each section, then rules that span sections.
 
+#include "scenario/catalog_bridge.h"
 #include "scenario/decode_internal.h"
 #include "scenario/json_text.h"
 #include "scenario/schema_keys.h"
@@ -46,7 +47,9 @@ void decode_root(const json& doc, Scenario& s, DecodeContext& c) {
   if (const json* h = r.raw("horizon")) s.horizon = detail::decode_horizon(*h, "/horizon", c);
   else r.missing("horizon", "an object with duration_s and/or max_requests");
   if (const json* cat = r.raw("catalog")) s.catalog = detail::decode_catalog(*cat, "/catalog", c);
+  detail::add_inline_entries(s.catalog, c);
   if (auto f = r.string("fabric", "a catalog fabric id")) s.fabric = *f;
+  detail::check_fabric(s, c);
   const json* pools = r.raw("pools");
   if (pools) s.pools = detail::decode_pools(*pools, "/pools", c);
   else r.missing("pools", "a non-empty array of pools");

@@ -1,6 +1,7 @@
 // pools[]: structure (role, instances, ids, parallelism, engine) and the resolution of each
 // pool's engine.args by the rules pack of its release.
 
+#include <algorithm>
 #include <set>
 
 #include "rules/rules.h"
@@ -101,10 +102,15 @@ void resolve_pools(const json& pools_json, Scenario& s, DecodeContext& c) {
         if (a != eng->end()) args = &*a;
       }
     }
-    rules::DeploymentFacts facts = deployment_facts(pool, ptr, s, c.diags);
+    const std::size_t before = c.diags.size();
+    const rules::DeploymentFacts facts = deployment_facts(pool, ptr, c);
     rules::Resolved resolved = rules::resolve_engine_args(*pack, *args, ptr + "/engine/args", facts);
     for (auto& d : resolved.diagnostics) c.diags.push_back(std::move(d));
     pool.engine.args = std::move(resolved.args);
+    // Fit checks only make sense for a pool vLLM itself would accept.
+    const bool pool_ok = std::none_of(c.diags.begin() + static_cast<std::ptrdiff_t>(before), c.diags.end(),
+                                      [](const Diagnostic& d) { return d.severity == Severity::kError; });
+    if (pool_ok) check_fit(pool, ptr, facts, c);
   }
 }
 

@@ -72,6 +72,14 @@ Pack shared_v029_to_v032() {
                             "int8_per_channel_weight_only",
                             "nvfp4_per_token",
                             "mxfp8"};
+  // vllm/config/quantization.py ONLINE_QUANT_SHORTHAND_NAMES (fp8_per_tensor, fp8_per_block,
+  // fp8_per_channel, int8_per_channel_weight_only, nvfp4_per_token, mxfp8, "online"), plus the
+  // in-flight methods that need no quantized checkpoint (bitsandbytes, experts_int8, inc,
+  // torchao). "fp8" is handled per release (fp8_online_refused).
+  p.online_quantization_methods = {"fp8_per_tensor", "fp8_per_block",  "fp8_per_channel",
+                                   "int8_per_channel_weight_only", "nvfp4_per_token", "mxfp8",
+                                   "online",         "bitsandbytes",   "experts_int8",
+                                   "inc",            "torchao"};
   // vllm/config/lora.py MaxLoRARanks (pinned at v0.26.0 by idx:63623082014; same literal in
   // every newer copy in the index).
   p.max_lora_ranks = {1, 8, 16, 32, 64, 128, 256, 320, 512};
@@ -294,6 +302,14 @@ Pack shared_v029_to_v032() {
        "kv_offloading_size (GiB) with backend native -> OffloadingConnector, kv_role kv_both, "
        "cpu_bytes_to_use = size * 2^30; it replaces any kv_connector given",
        "vllm/config/vllm.py@000fc94b VllmConfig._post_init_kv_transfer_config"},
+      {"quantization.checkpoint", "error",
+       "a method other than the online ones needs a checkpoint quantized with it; a quantized "
+       "checkpoint refuses a different method (its _marlin kernel variant aside)",
+       "vllm/config/model.py ModelConfig._verify_quantization; "
+       "vllm/model_executor/model_loader/weight_utils.py get_quant_config"},
+      {"cuda.flashmla_block_size", "default",
+       "MLA models on Hopper/Blackwell use FlashMLA: block_size defaults to (and is forced to) 64",
+       "vllm/platforms/cuda.py CudaPlatform.check_and_update_config"},
       {"kv_cache_memory_bytes.overrides", "warning",
        "kv_cache_memory_bytes set: gpu_memory_utilization is ignored",
        "vllm/config/cache.py@002f10e0 CacheConfig.kv_cache_memory_bytes"},
