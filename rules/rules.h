@@ -26,16 +26,16 @@ std::vector<std::string> known_releases();
 
 // The GPU as vLLM's platform sees it (current_platform.get_device_total_memory / name).
 struct HardwareFacts {
-  bool known = false;          // false: no catalog entry; hardware-dependent rules are skipped
-  std::string name;            // e.g. "NVIDIA H100 80GB HBM3"
-  double memory_gib = 0;       // total device memory in GiB (2^30 bytes)
-  bool supports_fp8 = true;    // FP8 tensor cores (for kv_cache_dtype fp8 warnings)
+  bool known = false;        // false: no catalog entry; hardware-dependent rules are skipped
+  std::string name;          // e.g. "NVIDIA H100 80GB HBM3"
+  double memory_gib = 0;     // total device memory in GiB (2^30 bytes)
+  bool supports_fp8 = true;  // FP8 tensor cores (for kv_cache_dtype fp8 warnings)
 };
 
 // The model as vLLM's ModelConfig derives it from the Hugging Face config.
 struct ModelFacts {
-  bool known = false;               // false: model-dependent rules are skipped
-  std::int64_t max_model_len = 0;   // derived maximum (max_position_embeddings, rope-scaled)
+  bool known = false;              // false: model-dependent rules are skipped
+  std::int64_t max_model_len = 0;  // derived maximum (max_position_embeddings, rope-scaled)
   std::int32_t num_attention_heads = 0;
   std::string checkpoint_quantization;  // "" = unquantized (bf16/fp16 weights)
   std::string checkpoint_dtype = "bfloat16";

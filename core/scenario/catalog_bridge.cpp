@@ -13,15 +13,17 @@ namespace {
 constexpr double kGiB = 1073741824.0;
 
 std::string first_ids(const std::vector<std::string>& ids, std::size_t n) {
-  std::vector<std::string> head(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(std::min(n, ids.size())));
+  std::vector<std::string> head(ids.begin(),
+                                ids.begin() + static_cast<std::ptrdiff_t>(std::min(n, ids.size())));
   return catalog::quoted_list(head);
 }
 
-std::string unknown_id(const std::string& what, const std::string& id, const std::vector<std::string>& ids,
-                       const char* inline_key) {
+std::string unknown_id(const std::string& what, const std::string& id,
+                       const std::vector<std::string>& ids, const char* inline_key) {
   std::string msg = "\"" + id + "\" is not a catalog " + what + " id";
   const auto near = catalog::closest_ids(id, ids, 3);
-  msg += near.empty() ? " (known: " + first_ids(ids, 6) + ")" : " (closest: " + catalog::quoted_list(near) + ")";
+  msg += near.empty() ? " (known: " + first_ids(ids, 6) + ")"
+                      : " (closest: " + catalog::quoted_list(near) + ")";
   msg += "; or define it inline under /catalog/" + std::string(inline_key);
   return msg;
 }
@@ -35,8 +37,12 @@ std::string kernel_dtype(const std::string& dtype) {
 
 }  // namespace
 
-std::string example_gpu_ids() { return first_ids(catalog::Catalog::builtin().gpu_ids(), 3); }
-std::string example_model_ids() { return first_ids(catalog::Catalog::builtin().model_ids(), 3); }
+std::string example_gpu_ids() {
+  return first_ids(catalog::Catalog::builtin().gpu_ids(), 3);
+}
+std::string example_model_ids() {
+  return first_ids(catalog::Catalog::builtin().model_ids(), 3);
+}
 
 void add_inline_entries(const InlineCatalog& entries, DecodeContext& c) {
   if (entries.gpus.empty() && entries.models.empty() && entries.fabrics.empty()) return;
@@ -44,7 +50,8 @@ void add_inline_entries(const InlineCatalog& entries, DecodeContext& c) {
   // Fabrics and GPUs first, so models and GPUs can refer to inline entries.
   const auto add = [&](catalog::Kind kind, const std::vector<std::string>& list, const char* key) {
     for (std::size_t i = 0; i < list.size(); ++i) {
-      Diagnostics d = c.with_inline->add_inline(kind, list[i], "/catalog/" + std::string(key) + "/" + std::to_string(i));
+      Diagnostics d = c.with_inline->add_inline(
+          kind, list[i], "/catalog/" + std::string(key) + "/" + std::to_string(i));
       for (auto& x : d) c.diags.push_back(std::move(x));
     }
   };
@@ -56,10 +63,12 @@ void add_inline_entries(const InlineCatalog& entries, DecodeContext& c) {
 
 void check_fabric(const Scenario& s, DecodeContext& c) {
   if (s.fabric.empty() || c.catalog->find_fabric(s.fabric)) return;
-  c.diags.push_back({"/fabric", unknown_id("fabric", s.fabric, c.catalog->fabric_ids(), "fabrics")});
+  c.diags.push_back(
+      {"/fabric", unknown_id("fabric", s.fabric, c.catalog->fabric_ids(), "fabrics")});
 }
 
-rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& pool_pointer, DecodeContext& c) {
+rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& pool_pointer,
+                                        DecodeContext& c) {
   rules::DeploymentFacts f;
   f.tp = pool.parallelism.tp;
   f.pp = pool.parallelism.pp;
@@ -69,10 +78,12 @@ rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& poo
   const catalog::Gpu* gpu = pool.hardware.empty() ? nullptr : c.catalog->find_gpu(pool.hardware);
   const catalog::Model* model = pool.model.empty() ? nullptr : c.catalog->find_model(pool.model);
   if (!pool.hardware.empty() && !gpu) {
-    c.diags.push_back({pool_pointer + "/hardware", unknown_id("GPU", pool.hardware, c.catalog->gpu_ids(), "gpus")});
+    c.diags.push_back({pool_pointer + "/hardware",
+                       unknown_id("GPU", pool.hardware, c.catalog->gpu_ids(), "gpus")});
   }
   if (!pool.model.empty() && !model) {
-    c.diags.push_back({pool_pointer + "/model", unknown_id("model", pool.model, c.catalog->model_ids(), "models")});
+    c.diags.push_back({pool_pointer + "/model",
+                       unknown_id("model", pool.model, c.catalog->model_ids(), "models")});
   }
   if (gpu) {
     f.hardware.known = true;
@@ -98,8 +109,8 @@ rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& poo
   return f;
 }
 
-void check_fit(const Pool& pool, const std::string& pool_pointer, const rules::DeploymentFacts& facts,
-               DecodeContext& c) {
+void check_fit(const Pool& pool, const std::string& pool_pointer,
+               const rules::DeploymentFacts& facts, DecodeContext& c) {
   if (!facts.hardware.known || !facts.model.known) return;
   const VllmArgs& a = pool.engine.args;
   const std::string args_ptr = pool_pointer + "/engine/args";
@@ -123,14 +134,16 @@ void check_fit(const Pool& pool, const std::string& pool_pointer, const rules::D
   const std::string& q = a.quantization;
   if (q.empty() || q == ckpt || q == ckpt + "_marlin") {
     d.quantization.clear();
-  } else if (ckpt.empty() && (q == "fp8_per_tensor" || q == "fp8_per_block" || q == "fp8_per_channel")) {
+  } else if (ckpt.empty() &&
+             (q == "fp8_per_tensor" || q == "fp8_per_block" || q == "fp8_per_channel")) {
     d.quantization = "fp8";
   } else {
-    c.diags.push_back({args_ptr + "/quantization",
-                       "\"" + q + "\" is accepted by " + release +
-                           " but not modelled by BLIS Playground's latency kernel (modelled: the checkpoint's "
-                           "own quantization, or fp8_per_tensor/fp8_per_block/fp8_per_channel on an "
-                           "unquantized checkpoint)"});
+    c.diags.push_back(
+        {args_ptr + "/quantization",
+         "\"" + q + "\" is accepted by " + release +
+             " but not modelled by BLIS Playground's latency kernel (modelled: the checkpoint's "
+             "own quantization, or fp8_per_tensor/fp8_per_block/fp8_per_channel on an "
+             "unquantized checkpoint)"});
     return;
   }
 
@@ -142,8 +155,9 @@ void check_fit(const Pool& pool, const std::string& pool_pointer, const rules::D
     } else {
       const std::string key = v.pointer.empty() ? std::string() : v.pointer.substr(1);
       c.diags.push_back({args_ptr + v.pointer,
-                         "accepted by " + release + " but not modelled by BLIS Playground's latency kernel: " +
-                             key + " " + v.message,
+                         "accepted by " + release +
+                             " but not modelled by BLIS Playground's latency kernel: " + key + " " +
+                             v.message,
                          v.severity});
     }
   }
@@ -155,13 +169,14 @@ void check_fit(const Pool& pool, const std::string& pool_pointer, const rules::D
   if (k.weights_bytes > k.total_memory_bytes) {
     ptr = pool_pointer + "/parallelism/tp";
   } else if (k.available_kv_bytes <= 0) {
-    ptr = args_ptr + (a.kv_cache_memory_bytes ? "/kv_cache_memory_bytes" : "/gpu_memory_utilization");
+    ptr =
+        args_ptr + (a.kv_cache_memory_bytes ? "/kv_cache_memory_bytes" : "/gpu_memory_utilization");
   } else {
     ptr = args_ptr + "/max_model_len";
   }
-  c.diags.push_back({ptr, "vLLM would not start " + pool.model + " on " + pool.hardware + " (tp=" +
-                              std::to_string(pool.parallelism.tp) + ", pp=" + std::to_string(pool.parallelism.pp) +
-                              "): " + k.reason});
+  c.diags.push_back({ptr, "vLLM would not start " + pool.model + " on " + pool.hardware +
+                              " (tp=" + std::to_string(pool.parallelism.tp) +
+                              ", pp=" + std::to_string(pool.parallelism.pp) + "): " + k.reason});
 }
 
 }  // namespace blis::scenario::detail

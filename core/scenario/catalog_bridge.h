@@ -22,12 +22,13 @@ void check_fabric(const Scenario& s, DecodeContext& c);
 
 // Checks the pool's hardware and model ids and returns what the rules need to know about
 // them (facts marked unknown when an id is not in the catalog).
-rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& pool_pointer, DecodeContext& c);
+rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& pool_pointer,
+                                        DecodeContext& c);
 
 // After the pool's engine.args resolved without error: what the kernel cannot model, and
 // whether vLLM would start (weights fit the GPU at this tp/pp; the KV cache holds one
 // max_model_len sequence).
-void check_fit(const Pool& pool, const std::string& pool_pointer, const rules::DeploymentFacts& facts,
-               DecodeContext& c);
+void check_fit(const Pool& pool, const std::string& pool_pointer,
+               const rules::DeploymentFacts& facts, DecodeContext& c);
 
 }  // namespace blis::scenario::detail

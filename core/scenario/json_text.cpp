@@ -2,7 +2,8 @@
 
 namespace blis::scenario {
 
-void line_and_column(const std::string& text, std::size_t offset, std::size_t& line, std::size_t& column) {
+void line_and_column(const std::string& text, std::size_t offset, std::size_t& line,
+                     std::size_t& column) {
   line = 1;
   column = 1;
   const std::size_t end = offset < text.size() ? offset : text.size();
@@ -87,15 +88,17 @@ struct Builder : nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
 JsonText parse_json_text(const std::string& text, std::size_t max_depth) {
   JsonText out;
   if (const auto deep = too_deep(text, max_depth)) {
-    out.error = Diagnostic{"", "nesting deeper than " + std::to_string(max_depth) + " levels at " + at(text, *deep) +
-                                   " (no scenario needs that; is the document truncated or generated wrong?)"};
+    out.error = Diagnostic{
+        "", "nesting deeper than " + std::to_string(max_depth) + " levels at " + at(text, *deep) +
+                " (no scenario needs that; is the document truncated or generated wrong?)"};
     return out;
   }
   Builder builder(out.value);
   const bool ok = nlohmann::json::sax_parse(text, &builder);
   if (!ok || builder.failed) {
     const std::size_t offset = builder.where > 0 ? builder.where - 1 : 0;
-    out.error = Diagnostic{"", "malformed JSON at " + at(text, offset) + ": " + detail_of(builder.what)};
+    out.error =
+        Diagnostic{"", "malformed JSON at " + at(text, offset) + ": " + detail_of(builder.what)};
     out.value = nullptr;
   }
   return out;

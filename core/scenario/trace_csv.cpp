@@ -19,7 +19,8 @@ std::vector<std::string> split(const std::string& line) {
   std::size_t start = 0;
   while (true) {
     const auto comma = line.find(',', start);
-    out.push_back(trim(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    out.push_back(
+        trim(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -74,12 +75,14 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
     }
     first_content = false;
     if (out.diagnostics.size() >= 20) {  // enough to fix the file; don't flood the editor
-      out.diagnostics.push_back({pointer, "line " + std::to_string(line_no) + ": further errors not shown"});
+      out.diagnostics.push_back(
+          {pointer, "line " + std::to_string(line_no) + ": further errors not shown"});
       break;
     }
     if (f.size() < 3 || f.size() > 5) {
       fail(line_no, std::to_string(f.size()) +
-                        " fields, expected 3 to 5: arrival_s,prompt_tokens,output_tokens[,prefix_group[,session_id]]");
+                        " fields, expected 3 to 5: "
+                        "arrival_s,prompt_tokens,output_tokens[,prefix_group[,session_id]]");
     } else {
       TraceRow row;
       std::int64_t n = 0;
@@ -88,7 +91,8 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
         fail(line_no, "arrival_s " + quoted(f[0]) + " is not a number of seconds >= 0");
         ok = false;
       } else if (row.arrival_s < last_arrival) {
-        fail(line_no, "arrival_s " + f[0] + " is earlier than the previous row, expected arrival times in order");
+        fail(line_no, "arrival_s " + f[0] +
+                          " is earlier than the previous row, expected arrival times in order");
         ok = false;
       }
       if (!parse_int(f[1], n) || n < 1 || n > 2147483647) {

@@ -162,7 +162,8 @@ TEST(DecodeGood, OffloadingTraceDocument) {
   EXPECT_TRUE(s.workload.clients.empty());
   bool warned = false;
   for (const auto& d : r.diagnostics) {
-    warned |= d.pointer == "/pools/0/engine/args/speculative_config/method" && d.severity == Severity::kWarning;
+    warned |= d.pointer == "/pools/0/engine/args/speculative_config/method" &&
+              d.severity == Severity::kWarning;
   }
   EXPECT_TRUE(warned) << all(r.diagnostics);
 }
@@ -194,6 +195,54 @@ TEST(DecodeGood, PdDocumentGetsNixlOnBothPools) {
   }
   EXPECT_EQ(r.scenario->workload.clients[0].name, "client-0");
   EXPECT_EQ(r.scenario->pools[0].engine.release, "0.32.0");
+}
+
+// Hardware-dependent defaults reach the decoded scenario through the catalog
+// (EngineArgs.get_batch_defaults, OPENAI_API_SERVER usage context).
+TEST(DecodeGood, BatchDefaultsFollowTheGpu) {
+  struct Row {
+    const char* gpu;
+    int mnbt, mns;
+  };
+  for (const Row& row : {Row{"H100-SXM-80GB", 8192, 1024}, Row{"H200-SXM-141GB", 8192, 1024},
+                         Row{"B200-SXM-180GB", 16384, 1024}, Row{"MI300X-192GB", 16384, 1024},
+                         Row{"A100-SXM-80GB", 2048, 256}, Row{"L40S-48GB", 2048, 256}}) {
+    nlohmann::json doc = testing::base_unified();
+    doc["pools"][0]["hardware"] = row.gpu;
+    const DecodeResult r = decode_scenario(doc.dump());
+    ASSERT_TRUE(r.scenario) << row.gpu << "\n" << all(r.diagnostics);
+    EXPECT_EQ(r.scenario->pools[0].engine.args.max_num_batched_tokens, row.mnbt) << row.gpu;
+    EXPECT_EQ(r.scenario->pools[0].engine.args.max_num_seqs, row.mns) << row.gpu;
+  }
+}
+
+TEST(DecodeGood, MaxModelLenDefaultsToTheModel) {
+  const DecodeResult r = decode_scenario(testing::base_pd().dump());
+  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  EXPECT_EQ(r.scenario->pools[0].engine.args.max_model_len, 131072);
+}
+
+TEST(DecodeGood, MlaModelsGetFlashMlaBlocks) {
+  nlohmann::json doc = testing::base_unified();
+  doc["pools"][0]["hardware"] = "B200-SXM-180GB";
+  doc["pools"][0]["model"] = "deepseek-ai/DeepSeek-V3";
+  doc["pools"][0]["parallelism"] = {{"tp", 8}};
+  const DecodeResult r = decode_scenario(doc.dump());
+  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  EXPECT_EQ(r.scenario->pools[0].engine.args.block_size, 64);
+}
+
+TEST(DecodeGood, InlineCatalogEntryIsUsable) {
+  nlohmann::json gpu =
+      nlohmann::json::parse(testing::read_data("../../../catalog/gpus/H100-SXM-80GB.json"));
+  gpu["id"] = "my-lab-gpu";
+  nlohmann::json doc = testing::base_unified();
+  doc["catalog"] = {{"gpus", {gpu}}};
+  doc["pools"][0]["hardware"] = "my-lab-gpu";
+  const DecodeResult r = decode_scenario(doc.dump());
+  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  EXPECT_EQ(r.scenario->catalog.gpus.size(), 1u);
+  EXPECT_EQ(r.scenario->pools[0].engine.args.max_num_seqs, 1024);
 }
 
 TEST(TraceCsv, ParsesRowsAndOptionalColumns) {

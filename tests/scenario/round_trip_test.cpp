@@ -35,11 +35,17 @@ void expect_round_trip(const std::string& text, const DecodeOptions& options = {
   EXPECT_TRUE(doc.contains("router"));
 }
 
-TEST(RoundTrip, MinimalUnified) { expect_round_trip(testing::base_unified().dump()); }
+TEST(RoundTrip, MinimalUnified) {
+  expect_round_trip(testing::base_unified().dump());
+}
 
-TEST(RoundTrip, PrefillDecode) { expect_round_trip(testing::base_pd().dump()); }
+TEST(RoundTrip, PrefillDecode) {
+  expect_round_trip(testing::base_pd().dump());
+}
 
-TEST(RoundTrip, OffloadingAndTrace) { expect_round_trip(testing::read_data("unified_offload.json")); }
+TEST(RoundTrip, OffloadingAndTrace) {
+  expect_round_trip(testing::read_data("unified_offload.json"));
+}
 
 TEST(RoundTrip, EveryKey) {
   DecodeOptions o;
