@@ -131,7 +131,10 @@ TEST(Robustness, DeepNestingInsideAValidKey) {
     for (int i = 0; i < depth; ++i) inner += "]";
     json doc = testing::base_unified();
     std::string text = doc.dump();
-    text.insert(text.size() - 1, ",\"catalog\":{\"gpus\":" + inner + "}");
+    std::string extra = ",\"catalog\":{\"gpus\":";
+    extra += inner;
+    extra += "}";
+    text.insert(text.size() - 1, extra);
     const DecodeResult r = decode_scenario(text);
     EXPECT_FALSE(r.scenario.has_value()) << depth;
     EXPECT_FALSE(r.diagnostics.empty()) << depth;
@@ -164,7 +167,7 @@ TEST(Robustness, RandomByteDamage) {
           damaged.insert(pos, 1, alphabet[next() % (sizeof(alphabet) - 1)]);
           break;
       }
-      if (damaged.empty()) damaged = "{";
+      if (damaged.empty()) damaged.push_back('{');
     }
     const DecodeResult r = decode_scenario(damaged);
     if (!r.scenario) {
