@@ -1,5 +1,6 @@
 // workload: clients (load, request shape, per-client options) or a whole-trace replay.
 
+#include <cmath>
 #include <set>
 
 #include "scenario/decode_internal.h"
@@ -9,6 +10,11 @@
 namespace blis::scenario::detail {
 
 namespace {
+
+// Limits of the workload generator (core/cluster/workload): token counts up to 2^24 and at
+// most 10 million users or prompt groups per client.
+constexpr std::int64_t kMaxUsers = 10000000;
+const std::string kTokensExpected = "an integer in [1, 16777216] (tokens)";
 
 const std::vector<std::string> kDists = {"constant", "normal", "lognormal", "exponential",
                                          "uniform"};
@@ -47,21 +53,20 @@ std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, Dec
   };
   if (*dist == "constant") {
     d.kind = LengthDist::Kind::kConstant;
-    d.value = static_cast<double>(
-        r.integer("value", 1, kInt32Max, "an integer >= 1 (tokens)").value_or(0));
-    if (!r.has("value")) r.missing("value", "an integer >= 1 (tokens)");
+    d.value = static_cast<double>(r.integer("value", 1, kMaxTraceTokens, kTokensExpected).value_or(0));
+    if (!r.has("value")) r.missing("value", kTokensExpected);
   } else {
-    d.min = r.number("min", 0.0, false, 2147483647.0, "a number of tokens >= 0");
-    d.max = r.number("max", 1.0, false, 2147483647.0, "a number of tokens >= 1");
+    d.min = r.number("min", 0.0, false, kMaxTraceTokens, "a number of tokens in [0, 16777216]");
+    d.max = r.number("max", 1.0, false, kMaxTraceTokens, "a number of tokens in [1, 16777216]");
     if (*dist == "normal" || *dist == "lognormal") {
       d.kind = *dist == "normal" ? LengthDist::Kind::kNormal : LengthDist::Kind::kLognormal;
-      d.mean = need("mean", r.number("mean", 0.0, true, 2147483647.0, "a number of tokens > 0"),
+      d.mean = need("mean", r.number("mean", 0.0, true, kMaxTraceTokens, "a number of tokens in (0, 16777216]"),
                     "a number of tokens > 0");
       d.std =
-          need("std", r.number("std", 0.0, false, 2147483647.0, "a number >= 0"), "a number >= 0");
+          need("std", r.number("std", 0.0, false, kMaxTraceTokens, "a number >= 0"), "a number >= 0");
     } else if (*dist == "exponential") {
       d.kind = LengthDist::Kind::kExponential;
-      d.mean = need("mean", r.number("mean", 0.0, true, 2147483647.0, "a number of tokens > 0"),
+      d.mean = need("mean", r.number("mean", 0.0, true, kMaxTraceTokens, "a number of tokens in (0, 16777216]"),
                     "a number of tokens > 0");
     } else {
       d.kind = LengthDist::Kind::kUniform;
@@ -74,6 +79,10 @@ std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, Dec
     if (d.min && d.max && *d.min > *d.max) {
       r.error("min", rules::show(*r.raw("min")) + " is above max (" + rules::show(*r.raw("max")) +
                          "), expected min <= max");
+    } else if (d.kind == LengthDist::Kind::kUniform && d.min && d.max &&
+               std::ceil(*d.min) > std::floor(*d.max)) {
+      // Samples are whole token counts: the range must hold one.
+      r.error("max", rules::show(*r.raw("max")) + ": [min, max] holds no whole number of tokens");
     }
   }
   if (c.diags.size() != before) return std::nullopt;
@@ -186,10 +195,10 @@ PrefixGroups decode_prefix(const json& v, const std::string& ptr, DecodeContext&
   PrefixGroups p;
   FieldReader r(v, ptr, c.diags, keys::kPrefix, "an object ({groups, tokens})");
   if (!r.valid()) return p;
-  p.groups =
-      static_cast<std::int32_t>(r.integer("groups", 1, 1000000, "an integer >= 1").value_or(0));
-  p.tokens = static_cast<std::int32_t>(
-      r.integer("tokens", 1, kInt32Max, "an integer >= 1 (tokens)").value_or(0));
+  p.groups = static_cast<std::int32_t>(
+      r.integer("groups", 1, kMaxUsers, "an integer in [1, 10000000]").value_or(0));
+  p.tokens =
+      static_cast<std::int32_t>(r.integer("tokens", 1, kMaxTraceTokens, kTokensExpected).value_or(0));
   if (!r.has("groups")) r.missing("groups", "an integer >= 1 (shared system prompts)");
   if (!r.has("tokens")) r.missing("tokens", "an integer >= 1 (tokens per shared prompt)");
   r.report_unknown_keys();
@@ -200,19 +209,24 @@ SharedPrefix decode_shared_prefix(const json& v, const std::string& ptr, DecodeC
   SharedPrefix sp;
   FieldReader r(v, ptr, c.diags, keys::kSharedPrefix, "an object (inference-perf shared_prefix)");
   if (!r.valid()) return sp;
-  const auto field = [&](const char* key, std::int64_t min, std::int32_t& out) {
-    const std::string expected = min == 0 ? "an integer >= 0" : "an integer >= 1";
-    if (auto n = r.integer(key, min, kInt32Max, expected)) {
+  const auto field = [&](const char* key, std::int64_t min, std::int64_t max, std::int32_t& out) {
+    const std::string expected = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+    if (auto n = r.integer(key, min, max, expected)) {
       out = static_cast<std::int32_t>(*n);
     } else if (!r.has(key)) {
       r.missing(key, expected);
     }
   };
-  field("system_prompts", 1, sp.system_prompts);
-  field("users_per_prompt", 1, sp.users_per_prompt);
-  field("system_prompt_tokens", 0, sp.system_prompt_tokens);
-  field("question_tokens", 1, sp.question_tokens);
-  field("output_tokens", 1, sp.output_tokens);
+  // The workload generates every user up front: at most 10 million of them.
+  field("system_prompts", 1, kMaxUsers, sp.system_prompts);
+  field("users_per_prompt", 1, kMaxUsers, sp.users_per_prompt);
+  field("system_prompt_tokens", 0, kMaxTraceTokens, sp.system_prompt_tokens);
+  field("question_tokens", 1, kMaxTraceTokens, sp.question_tokens);
+  field("output_tokens", 1, kMaxTraceTokens, sp.output_tokens);
+  if (static_cast<std::int64_t>(sp.system_prompts) * sp.users_per_prompt > kMaxUsers) {
+    r.error("users_per_prompt", std::to_string(sp.users_per_prompt) +
+                                    ": system_prompts x users_per_prompt is above 10000000 users");
+  }
   if (auto b = r.boolean("multi_turn")) sp.multi_turn = *b;
   r.report_unknown_keys();
   return sp;
@@ -287,11 +301,9 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
   Trace t;
   t.path = r.string("path", "a file path (relative to the scenario file)").value_or("");
   const auto csv = r.string("csv", "the CSV text");
-  std::string csv_ptr = r.pointer("csv");
   if (csv) {
     t.csv = *csv;
   } else if (!t.path.empty()) {
-    csv_ptr = r.pointer("path");
     if (!c.options.read_file) {
       r.error("path",
               "\"" + t.path +
@@ -311,7 +323,7 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
     c.diags.push_back({ptr, "needs path (a CSV file) or csv (the CSV text inline)"});
     return std::nullopt;
   }
-  TraceParse parsed = parse_trace_csv(t.csv, csv_ptr);
+  TraceParse parsed = parse_trace_csv(t.csv, r.has("csv") ? r.pointer("csv") : r.pointer("path"));
   if (!parsed.diagnostics.empty()) {
     for (auto& d : parsed.diagnostics) c.diags.push_back(std::move(d));
     return std::nullopt;

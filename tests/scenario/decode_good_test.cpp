@@ -252,10 +252,21 @@ TEST(TraceCsv, ParsesRowsAndOptionalColumns) {
   EXPECT_DOUBLE_EQ(t.rows[1].arrival_s, 0.25);
   EXPECT_EQ(t.rows[1].prompt_tokens, 1024);
   EXPECT_EQ(t.rows[1].prefix_group, -1);
-  EXPECT_EQ(t.rows[1].session_id, "s2");
+  EXPECT_EQ(t.rows[1].session_id, 2);
   EXPECT_EQ(t.rows[2].prefix_group, 1);
   EXPECT_EQ(t.rows[3].output_tokens, 256);
-  EXPECT_EQ(t.rows[3].session_id, "");
+  EXPECT_EQ(t.rows[3].session_id, -1);
+}
+
+TEST(TraceCsv, ColumnsInAnyOrder) {
+  const TraceParse t =
+      parse_trace_csv("output_tokens,prefix_tokens,prefix_group,arrival_s,prompt_tokens\r\n7,5,2,0.5,10\r\n", "/p");
+  ASSERT_TRUE(t.diagnostics.empty()) << all(t.diagnostics);
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0].output_tokens, 7);
+  EXPECT_EQ(t.rows[0].prefix_tokens, 5);
+  EXPECT_EQ(t.rows[0].prefix_group, 2);
+  EXPECT_EQ(t.rows[0].prompt_tokens, 10);
 }
 
 TEST(Validate, SameDiagnosticsWithoutFileAccess) {
