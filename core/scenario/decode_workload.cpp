@@ -53,21 +53,26 @@ std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, Dec
   };
   if (*dist == "constant") {
     d.kind = LengthDist::Kind::kConstant;
-    d.value = static_cast<double>(r.integer("value", 1, kMaxTraceTokens, kTokensExpected).value_or(0));
+    d.value =
+        static_cast<double>(r.integer("value", 1, kMaxTraceTokens, kTokensExpected).value_or(0));
     if (!r.has("value")) r.missing("value", kTokensExpected);
   } else {
     d.min = r.number("min", 0.0, false, kMaxTraceTokens, "a number of tokens in [0, 16777216]");
     d.max = r.number("max", 1.0, false, kMaxTraceTokens, "a number of tokens in [1, 16777216]");
     if (*dist == "normal" || *dist == "lognormal") {
       d.kind = *dist == "normal" ? LengthDist::Kind::kNormal : LengthDist::Kind::kLognormal;
-      d.mean = need("mean", r.number("mean", 0.0, true, kMaxTraceTokens, "a number of tokens in (0, 16777216]"),
-                    "a number of tokens > 0");
-      d.std =
-          need("std", r.number("std", 0.0, false, kMaxTraceTokens, "a number >= 0"), "a number >= 0");
+      d.mean =
+          need("mean",
+               r.number("mean", 0.0, true, kMaxTraceTokens, "a number of tokens in (0, 16777216]"),
+               "a number of tokens > 0");
+      d.std = need("std", r.number("std", 0.0, false, kMaxTraceTokens, "a number >= 0"),
+                   "a number >= 0");
     } else if (*dist == "exponential") {
       d.kind = LengthDist::Kind::kExponential;
-      d.mean = need("mean", r.number("mean", 0.0, true, kMaxTraceTokens, "a number of tokens in (0, 16777216]"),
-                    "a number of tokens > 0");
+      d.mean =
+          need("mean",
+               r.number("mean", 0.0, true, kMaxTraceTokens, "a number of tokens in (0, 16777216]"),
+               "a number of tokens > 0");
     } else {
       d.kind = LengthDist::Kind::kUniform;
       if (!r.has("min")) r.missing("min", "a number of tokens >= 1 (uniform needs min and max)");
@@ -197,8 +202,8 @@ PrefixGroups decode_prefix(const json& v, const std::string& ptr, DecodeContext&
   if (!r.valid()) return p;
   p.groups = static_cast<std::int32_t>(
       r.integer("groups", 1, kMaxUsers, "an integer in [1, 10000000]").value_or(0));
-  p.tokens =
-      static_cast<std::int32_t>(r.integer("tokens", 1, kMaxTraceTokens, kTokensExpected).value_or(0));
+  p.tokens = static_cast<std::int32_t>(
+      r.integer("tokens", 1, kMaxTraceTokens, kTokensExpected).value_or(0));
   if (!r.has("groups")) r.missing("groups", "an integer >= 1 (shared system prompts)");
   if (!r.has("tokens")) r.missing("tokens", "an integer >= 1 (tokens per shared prompt)");
   r.report_unknown_keys();
@@ -210,7 +215,8 @@ SharedPrefix decode_shared_prefix(const json& v, const std::string& ptr, DecodeC
   FieldReader r(v, ptr, c.diags, keys::kSharedPrefix, "an object (inference-perf shared_prefix)");
   if (!r.valid()) return sp;
   const auto field = [&](const char* key, std::int64_t min, std::int64_t max, std::int32_t& out) {
-    const std::string expected = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+    const std::string expected =
+        "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
     if (auto n = r.integer(key, min, max, expected)) {
       out = static_cast<std::int32_t>(*n);
     } else if (!r.has(key)) {

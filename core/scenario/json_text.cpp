@@ -56,14 +56,19 @@ std::optional<std::size_t> too_deep(const std::string& text, std::size_t max_dep
 
 // nlohmann's message without its "[json.exception...] parse error at line L, column C: "
 // prefix (we compute the position ourselves, counting characters).
+// Long tokens (a 10000-digit number, a megabyte string) are cut so the message stays a line.
 std::string detail_of(const std::string& what) {
+  std::string d = what;
   const auto col = what.find("column ");
-  if (col != std::string::npos) {
-    const auto colon = what.find(": ", col);
-    if (colon != std::string::npos) return what.substr(colon + 2);
+  const auto colon = col == std::string::npos ? std::string::npos : what.find(": ", col);
+  if (colon != std::string::npos) {
+    d = what.substr(colon + 2);
+  } else if (const auto bracket = what.find("] "); bracket != std::string::npos) {
+    d = what.substr(bracket + 2);
   }
-  const auto bracket = what.find("] ");
-  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+  constexpr std::size_t kMax = 160;
+  if (d.size() > kMax) d = d.substr(0, kMax) + "...";
+  return d;
 }
 
 // A DOM builder that records the first error instead of throwing: nlohmann reports

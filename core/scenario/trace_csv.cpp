@@ -17,7 +17,8 @@ constexpr std::size_t kMaxErrors = 20;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -26,7 +27,8 @@ std::vector<std::string_view> cells_of(std::string_view line) {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = line.find(',', start);
-    out.push_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+    out.push_back(trim(line.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
     if (comma == std::string_view::npos) return out;
     start = comma + 1;
   }
@@ -97,14 +99,16 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
   bool seen[kNumColumns] = {};
   const auto header = cells_of(line);
   for (std::size_t c = 0; c < header.size(); ++c) {
-    const std::string where = "line " + std::to_string(lines.number()) + ", column " + std::to_string(c + 1);
+    const std::string where =
+        "line " + std::to_string(lines.number()) + ", column " + std::to_string(c + 1);
     int found = -1;
     for (int k = 0; k < kNumColumns; ++k) {
       if (header[c] == kNames[k]) found = k;
     }
     if (found < 0) {
       report(where + ": unknown column " + quoted(header[c]) +
-             " (expected arrival_s, prompt_tokens, output_tokens, prefix_group, prefix_tokens, session_id)");
+             " (expected arrival_s, prompt_tokens, output_tokens, prefix_group, prefix_tokens, "
+             "session_id)");
       return out;
     }
     if (seen[found]) {
@@ -129,11 +133,14 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
     std::string error;
     const auto fail = [&](std::size_t col, const std::string& what) {
       if (!error.empty()) return;
-      const std::string name = col >= 1 && col <= columns.size() ? std::string(" (") + kNames[columns[col - 1]] + ")" : "";
+      const std::string name = col >= 1 && col <= columns.size()
+                                   ? std::string(" (") + kNames[columns[col - 1]] + ")"
+                                   : "";
       error = "line " + std::to_string(ln) + ", column " + std::to_string(col) + name + ": " + what;
     };
     if (cells.size() > columns.size()) {
-      fail(columns.size() + 1, "more cells than the header's " + std::to_string(columns.size()) + " columns");
+      fail(columns.size() + 1,
+           "more cells than the header's " + std::to_string(columns.size()) + " columns");
     }
     TraceRow row;
     std::size_t prefix_tokens_col = 0;
@@ -141,7 +148,8 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
       const std::string_view cell = c < cells.size() ? cells[c] : std::string_view();
       const Column kind = columns[c];
       if (cell.empty()) {
-        if (kind == kArrival || kind == kPrompt || kind == kOutput) fail(c + 1, "a value is required");
+        if (kind == kArrival || kind == kPrompt || kind == kOutput)
+          fail(c + 1, "a value is required");
         continue;
       }
       std::int64_t v = 0;
@@ -152,16 +160,18 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
           } else if (row.arrival_s < last_arrival) {
             char prev[32];
             std::snprintf(prev, sizeof prev, "%.9g", last_arrival);
-            fail(c + 1, "arrival " + std::string(cell) + " is earlier than the previous row's " + prev +
-                            " (rows must be in arrival order)");
+            fail(c + 1, "arrival " + std::string(cell) + " is earlier than the previous row's " +
+                            prev + " (rows must be in arrival order)");
           }
           break;
         case kPrompt:
         case kOutput:
           if (!to_int(cell, v) || v < 1 || v > kMaxTraceTokens) {
-            fail(c + 1, "expected an integer in [1, " + std::to_string(kMaxTraceTokens) + "], got " + quoted(cell));
+            fail(c + 1, "expected an integer in [1, " + std::to_string(kMaxTraceTokens) +
+                            "], got " + quoted(cell));
           } else {
-            (kind == kPrompt ? row.prompt_tokens : row.output_tokens) = static_cast<std::int32_t>(v);
+            (kind == kPrompt ? row.prompt_tokens : row.output_tokens) =
+                static_cast<std::int32_t>(v);
           }
           break;
         case kGroup:
@@ -194,8 +204,8 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
       if (row.prefix_group < 0) {
         fail(prefix_tokens_col, "prefix_tokens needs a prefix_group");
       } else if (row.prefix_tokens > row.prompt_tokens) {
-        fail(prefix_tokens_col, "prefix_tokens " + std::to_string(row.prefix_tokens) + " exceeds prompt_tokens " +
-                                    std::to_string(row.prompt_tokens));
+        fail(prefix_tokens_col, "prefix_tokens " + std::to_string(row.prefix_tokens) +
+                                    " exceeds prompt_tokens " + std::to_string(row.prompt_tokens));
       }
     }
     if (!error.empty()) {
@@ -206,7 +216,8 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
     out.rows.push_back(row);
   }
   if (errors > kMaxErrors) {
-    out.diagnostics.push_back({pointer, "... and " + std::to_string(errors - kMaxErrors) + " more errors"});
+    out.diagnostics.push_back(
+        {pointer, "... and " + std::to_string(errors - kMaxErrors) + " more errors"});
   }
   if (out.rows.empty() && errors == 0) report("the trace has a header but no data rows");
   return out;

@@ -259,8 +259,8 @@ TEST(TraceCsv, ParsesRowsAndOptionalColumns) {
 }
 
 TEST(TraceCsv, ColumnsInAnyOrder) {
-  const TraceParse t =
-      parse_trace_csv("output_tokens,prefix_tokens,prefix_group,arrival_s,prompt_tokens\r\n7,5,2,0.5,10\r\n", "/p");
+  const TraceParse t = parse_trace_csv(
+      "output_tokens,prefix_tokens,prefix_group,arrival_s,prompt_tokens\r\n7,5,2,0.5,10\r\n", "/p");
   ASSERT_TRUE(t.diagnostics.empty()) << all(t.diagnostics);
   ASSERT_EQ(t.rows.size(), 1u);
   EXPECT_EQ(t.rows[0].output_tokens, 7);

@@ -36,13 +36,15 @@ TEST(WorkloadAgreement, TraceReadersGiveTheSameVerdicts) {
       "arrival_s,prompt_tokens,output_tokens\n0,abc,1\n1,2,3\n0.5,1,1\n",
       "arrival_s,prompt_tokens,output_tokens\n-1,1,1\nnan,1,1\n1e999,1,1\n,1,1\n0,,1\n",
       "arrival_s,prompt_tokens,output_tokens\n0,16777217,1\n0,0,1\n0,1,99999999999999999999\n",
-      "arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens,session_id\n0,10,1,,3,\n0,10,1,1,11,\n0,10,1,1,10,-2\n0,10,1,x,,\n",
+      "arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens,session_id\n0,10,1,,3,\n0,"
+      "10,1,1,11,\n0,10,1,1,10,-2\n0,10,1,x,,\n",
       "arrival_s,prompt_tokens,output_tokens\n0,1,1,1\n",
-      std::string("arrival_s,prompt_tokens,output_tokens\n") + [] {
-        std::string rows;
-        for (int i = 0; i < 30; ++i) rows += "0,x,1\n";
-        return rows;
-      }(),
+      std::string("arrival_s,prompt_tokens,output_tokens\n") +
+          [] {
+            std::string rows;
+            for (int i = 0; i < 30; ++i) rows += "0,x,1\n";
+            return rows;
+          }(),
   };
   for (const auto& csv : csvs) {
     const TraceParse mine = parse_trace_csv(csv, "/t");
@@ -71,9 +73,11 @@ TEST(WorkloadAgreement, BoundaryValuesAgree) {
   json full = json::parse(testing::read_data("full.json"));
   full["workload"]["clients"][3]["trace"] = {{"csv", testing::read_data("trace.csv")}};
   std::vector<std::string> leaves;
-  std::function<void(const json&, const std::string&)> walk = [&](const json& v, const std::string& p) {
+  std::function<void(const json&, const std::string&)> walk = [&](const json& v,
+                                                                  const std::string& p) {
     if (v.is_object()) {
-      for (auto it = v.begin(); it != v.end(); ++it) walk(it.value(), json_pointer_append(p, it.key()));
+      for (auto it = v.begin(); it != v.end(); ++it)
+        walk(it.value(), json_pointer_append(p, it.key()));
     } else if (v.is_array()) {
       for (std::size_t i = 0; i < v.size(); ++i) walk(v[i], json_pointer_append(p, i));
     } else if (v.is_number()) {
@@ -92,7 +96,8 @@ TEST(WorkloadAgreement, BoundaryValuesAgree) {
       if (!r.scenario) continue;
       ++accepted;
       const Diagnostics d = cluster::validate_workload(r.scenario->workload);
-      EXPECT_TRUE(d.empty()) << leaf << " = " << v.dump() << ": " << (d.empty() ? "" : format_diagnostic(d.front()));
+      EXPECT_TRUE(d.empty()) << leaf << " = " << v.dump() << ": "
+                             << (d.empty() ? "" : format_diagnostic(d.front()));
     }
   }
   EXPECT_GT(accepted, 50u);
