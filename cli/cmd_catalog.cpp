@@ -24,16 +24,17 @@ constexpr const char* kUsage =
 using catalog::Catalog;
 using catalog::Kind;
 
-double gib(std::int64_t b) { return static_cast<double>(b) / (1024.0 * 1024.0 * 1024.0); }
+double gib(std::int64_t b) {
+  return static_cast<double>(b) / (1024.0 * 1024.0 * 1024.0);
+}
 
 std::string summary(const Catalog& c, Kind kind, const std::string& id) {
   char buf[256];
   if (kind == Kind::kGpu) {
     const auto* g = c.find_gpu(id);
     std::snprintf(buf, sizeof buf, "%s: %.2f GiB usable, %.0f GB/s, %.0f BF16 TFLOPS%s",
-                  g->name.c_str(), gib(g->usable_memory_bytes),
-                  g->hbm_bandwidth_bytes_per_s / 1e9, g->bf16_dense_tflops,
-                  g->fp8_dense_tflops > 0 ? ", FP8" : "");
+                  g->name.c_str(), gib(g->usable_memory_bytes), g->hbm_bandwidth_bytes_per_s / 1e9,
+                  g->bf16_dense_tflops, g->fp8_dense_tflops > 0 ? ", FP8" : "");
   } else if (kind == Kind::kModel) {
     const auto* m = c.find_model(id);
     std::snprintf(buf, sizeof buf, "%s, %d layers, hidden %lld, %d/%d heads%s%s%s",
@@ -44,8 +45,7 @@ std::string summary(const Catalog& c, Kind kind, const std::string& id) {
   } else {
     const auto* f = c.find_fabric(id);
     std::snprintf(buf, sizeof buf, "%s: %.0f GB/s per GPU per direction, %.0f us, %s",
-                  f->name.c_str(), f->bandwidth_bytes_per_s / 1e9, f->latency_us,
-                  f->scope.c_str());
+                  f->name.c_str(), f->bandwidth_bytes_per_s / 1e9, f->latency_us, f->scope.c_str());
   }
   return buf;
 }
@@ -54,10 +54,14 @@ int list(const std::vector<std::string>& args) {
   bool json = false;
   std::vector<Kind> kinds;
   for (const auto& a : args) {
-    if (a == "--json") json = true;
-    else if (a == "gpus") kinds.push_back(Kind::kGpu);
-    else if (a == "models") kinds.push_back(Kind::kModel);
-    else if (a == "fabrics") kinds.push_back(Kind::kFabric);
+    if (a == "--json")
+      json = true;
+    else if (a == "gpus")
+      kinds.push_back(Kind::kGpu);
+    else if (a == "models")
+      kinds.push_back(Kind::kModel);
+    else if (a == "fabrics")
+      kinds.push_back(Kind::kFabric);
     else {
       std::fprintf(stderr, "blis catalog list: unknown argument '%s'\n%s\n", a.c_str(), kUsage);
       return 2;
@@ -67,8 +71,9 @@ int list(const std::vector<std::string>& args) {
   const Catalog& c = Catalog::builtin();
   nlohmann::json out = nlohmann::json::object();
   for (Kind k : kinds) {
-    const std::vector<std::string> ids =
-        k == Kind::kGpu ? c.gpu_ids() : k == Kind::kModel ? c.model_ids() : c.fabric_ids();
+    const std::vector<std::string> ids = k == Kind::kGpu     ? c.gpu_ids()
+                                         : k == Kind::kModel ? c.model_ids()
+                                                             : c.fabric_ids();
     const char* title = k == Kind::kGpu ? "gpus" : k == Kind::kModel ? "models" : "fabrics";
     if (json) {
       nlohmann::json arr = nlohmann::json::array();
@@ -102,9 +107,12 @@ int show(const std::vector<std::string>& args) {
   }
   const Catalog& c = Catalog::builtin();
   Kind kind;
-  if (c.find_gpu(id)) kind = Kind::kGpu;
-  else if (c.find_model(id)) kind = Kind::kModel;
-  else if (c.find_fabric(id)) kind = Kind::kFabric;
+  if (c.find_gpu(id))
+    kind = Kind::kGpu;
+  else if (c.find_model(id))
+    kind = Kind::kModel;
+  else if (c.find_fabric(id))
+    kind = Kind::kFabric;
   else {
     std::vector<std::string> all = c.gpu_ids();
     for (const auto& v : {c.model_ids(), c.fabric_ids()}) all.insert(all.end(), v.begin(), v.end());
@@ -114,15 +122,14 @@ int show(const std::vector<std::string>& args) {
     return 2;
   }
   nlohmann::json entry = nlohmann::json::parse(*c.entry_json(kind, id));
-  nlohmann::json out = {{"kind", catalog::to_string(kind)},
-                        {"origin", c.entry_origin(kind, id)},
-                        {"entry", entry}};
+  nlohmann::json out = {
+      {"kind", catalog::to_string(kind)}, {"origin", c.entry_origin(kind, id)}, {"entry", entry}};
   if (kind == Kind::kGpu) {
     const std::string cid = c.has_measured_coefficients(id) ? id : std::string("default");
-    out["coefficients"] = {{"id", cid},
-                           {"origin", c.entry_origin(Kind::kCoefficients, cid)},
-                           {"entry", nlohmann::json::parse(
-                                         *c.entry_json(Kind::kCoefficients, cid))}};
+    out["coefficients"] = {
+        {"id", cid},
+        {"origin", c.entry_origin(Kind::kCoefficients, cid)},
+        {"entry", nlohmann::json::parse(*c.entry_json(Kind::kCoefficients, cid))}};
   }
   if (json) {
     std::printf("%s\n", out.dump(2).c_str());

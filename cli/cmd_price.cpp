@@ -37,8 +37,8 @@ struct Args {
   std::string hardware, model, kv_cache_dtype;
   std::int32_t tp = 0, pp = 1;
   std::int64_t max_num_batched_tokens = -1, max_num_seqs = -1, block_size = -1, max_model_len = -1;
-  double gpu_memory_utilization = -1;
-  bool enforce_eager = false, json = false;
+  double gpu_memory_utilization = 0;
+  bool has_gpu_memory_utilization = false, enforce_eager = false, json = false;
 };
 
 bool parse_int(const std::string& s, std::int64_t* out) {
@@ -82,6 +82,7 @@ std::string parse_args(const std::vector<std::string>& args, Args* a) {
       a->kv_cache_dtype = v;
     } else if (k == "--gpu-memory-utilization") {
       if (!parse_double(v, &a->gpu_memory_utilization)) return k + ": expected a number, got " + v;
+      a->has_gpu_memory_utilization = true;
     } else if (k == "--tp" || k == "--pp" || k == "--max-num-batched-tokens" ||
                k == "--max-num-seqs" || k == "--block-size" || k == "--max-model-len") {
       if (!parse_int(v, &n) || n < 1 || n > 1000000000) {
@@ -113,7 +114,9 @@ std::string with_commas(std::int64_t v) {
   return (v < 0 ? "-" : "") + out;
 }
 
-double gib(std::int64_t b) { return static_cast<double>(b) / kGiB; }
+double gib(std::int64_t b) {
+  return static_cast<double>(b) / kGiB;
+}
 
 struct StepRow {
   std::string kind;
@@ -138,8 +141,8 @@ std::vector<StepRow> step_table(const kernel::Deployment& d, const kernel::KvCap
   for (std::int32_t c : chunks) {
     for (std::int64_t cached : {0, 4096, 32768}) {
       if (cached + c > mml || cached + c > kv_tokens) continue;
-      batch.requests.assign(1, engine::ScheduledRequest{1, c, c, static_cast<std::int32_t>(cached),
-                                                        0, true});
+      batch.requests.assign(
+          1, engine::ScheduledRequest{1, c, c, static_cast<std::int32_t>(cached), 0, true});
       rows.push_back({"prefill", 1, c, cached, pricer.price(batch)});
     }
   }
@@ -153,9 +156,9 @@ std::vector<StepRow> step_table(const kernel::Deployment& d, const kernel::KvCap
       const std::int64_t blocks_needed =
           static_cast<std::int64_t>(b) * ((ctx + d.block_size) / d.block_size);
       if (ctx + 1 > mml || blocks_needed > kv.num_gpu_blocks) continue;
-      batch.requests.assign(static_cast<std::size_t>(b),
-                            engine::ScheduledRequest{1, 1, 0, static_cast<std::int32_t>(ctx), 0,
-                                                     true});
+      batch.requests.assign(
+          static_cast<std::size_t>(b),
+          engine::ScheduledRequest{1, 1, 0, static_cast<std::int32_t>(ctx), 0, true});
       rows.push_back({"decode", b, b, ctx, pricer.price(batch)});
     }
   }
@@ -204,38 +207,44 @@ void print_text(const kernel::Deployment& d, const kernel::KvCapacity& k,
                 const std::vector<StepRow>& rows) {
   std::printf("%s x%d (tp=%d, pp=%d) serving %s\n", d.gpu.id.c_str(), d.tp * d.pp, d.tp, d.pp,
               d.model.id.c_str());
-  std::printf("  max_num_batched_tokens %d, max_num_seqs %d, block_size %d, "
-              "gpu_memory_utilization %g, max_model_len %s, kv_cache_dtype %s%s\n\n",
-              d.max_num_batched_tokens, d.max_num_seqs, d.block_size, d.gpu_memory_utilization,
-              with_commas(d.effective_max_model_len()).c_str(), d.kv_cache_dtype.c_str(),
-              d.enforce_eager ? ", enforce_eager" : "");
+  if (k.total_memory_bytes == 0) {  // settings vLLM rejects before sizing anything
+    std::printf("\nDoes not fit: %s\n", k.reason.c_str());
+    return;
+  }
+  std::printf(
+      "  max_num_batched_tokens %d, max_num_seqs %d, block_size %d, "
+      "gpu_memory_utilization %g, max_model_len %s, kv_cache_dtype %s%s\n\n",
+      d.max_num_batched_tokens, d.max_num_seqs, d.block_size, d.gpu_memory_utilization,
+      with_commas(d.effective_max_model_len()).c_str(), d.kv_cache_dtype.c_str(),
+      d.enforce_eager ? ", enforce_eager" : "");
   std::printf("Memory per GPU: %.2f GiB x %g = %.2f GiB requested\n", gib(k.total_memory_bytes),
               d.gpu_memory_utilization, gib(k.requested_memory_bytes));
   const auto& w = k.weights;
-  std::printf("  weights        %8.2f GiB  (embedding %.2f, lm_head %.2f, attention %.2f, "
-              "mlp %.2f, experts %.2f, other %.2f)\n",
-              gib(k.weights_bytes), gib(w.embedding), gib(w.lm_head), gib(w.attention),
-              gib(w.dense_mlp), gib(w.experts + w.shared_experts + w.router),
-              gib(w.norms + w.rotary_cache + w.extra));
+  std::printf(
+      "  weights        %8.2f GiB  (embedding %.2f, lm_head %.2f, attention %.2f, "
+      "mlp %.2f, experts %.2f, other %.2f)\n",
+      gib(k.weights_bytes), gib(w.embedding), gib(w.lm_head), gib(w.attention), gib(w.dense_mlp),
+      gib(w.experts + w.shared_experts + w.router), gib(w.norms + w.rotary_cache + w.extra));
   std::printf("  activations    %8.2f GiB  (profile run: forward %.2f, sampler %.2f)\n",
               gib(k.activation_peak_bytes), gib(k.profile.forward_peak_bytes),
               gib(k.profile.sampler_peak_bytes));
   std::printf("  non-torch      %8.2f GiB\n", gib(k.non_torch_bytes));
   std::printf("  CUDA graphs    %8.2f GiB  (%d graphs)\n", gib(k.cuda_graph_bytes),
               k.profile.cuda_graph_count);
-  std::printf("  KV cache       %8.2f GiB  (%.2f MiB per block: %d tokens x %d layers x "
-              "%.1f KiB)\n\n",
-              gib(k.available_kv_bytes), static_cast<double>(k.bytes_per_block) / 1048576.0,
-              d.block_size, k.layers_per_group,
-              static_cast<double>(k.page_bytes) / d.block_size / 1024.0);
+  std::printf(
+      "  KV cache       %8.2f GiB  (%.2f MiB per block: %d tokens x %d layers x "
+      "%.1f KiB)\n\n",
+      gib(k.available_kv_bytes), static_cast<double>(k.bytes_per_block) / 1048576.0, d.block_size,
+      k.layers_per_group, static_cast<double>(k.page_bytes) / d.block_size / 1024.0);
   if (!k.fits) {
     std::printf("Does not fit: %s\n", k.reason.c_str());
     return;
   }
-  std::printf("KV cache: %s GPU blocks (# GPU blocks), %s tokens, %.2fx concurrency at %s "
-              "tokens per request\n\n",
-              with_commas(k.num_gpu_blocks).c_str(), with_commas(k.kv_cache_tokens).c_str(),
-              k.max_concurrency, with_commas(k.max_model_len).c_str());
+  std::printf(
+      "KV cache: %s GPU blocks (# GPU blocks), %s tokens, %.2fx concurrency at %s "
+      "tokens per request\n\n",
+      with_commas(k.num_gpu_blocks).c_str(), with_commas(k.kv_cache_tokens).c_str(),
+      k.max_concurrency, with_commas(k.max_model_len).c_str());
   std::printf("Step times (microseconds)\n");
   std::printf("  %-8s %5s %6s %7s %9s %9s %9s %9s %8s %8s %8s %7s\n", "kind", "reqs", "new",
               "cached", "total", "gemm", "prefill", "decode", "moe", "comm", "other", "host");
@@ -246,8 +255,9 @@ void print_text(const kernel::Deployment& d, const kernel::KvCapacity& k,
                 static_cast<long long>(c.total), c.gemm_us, c.prefill_attention_us,
                 c.decode_attention_us, c.moe_us, c.tp_comm_us, c.other_memory_us, c.host_us);
   }
-  std::printf("  (prefill: one request, `new` prompt tokens on `cached` cached ones; decode: "
-              "`reqs` requests of `cached` tokens each)\n");
+  std::printf(
+      "  (prefill: one request, `new` prompt tokens on `cached` cached ones; decode: "
+      "`reqs` requests of `cached` tokens each)\n");
 }
 
 int run_price(const std::vector<std::string>& argv) {
@@ -269,18 +279,20 @@ int run_price(const std::vector<std::string>& argv) {
     if (a.max_num_seqs > 0) d.max_num_seqs = static_cast<std::int32_t>(a.max_num_seqs);
     if (a.block_size > 0) d.block_size = static_cast<std::int32_t>(a.block_size);
     if (a.max_model_len > 0) d.max_model_len = a.max_model_len;
-    if (a.gpu_memory_utilization >= 0) d.gpu_memory_utilization = a.gpu_memory_utilization;
+    if (a.has_gpu_memory_utilization) d.gpu_memory_utilization = a.gpu_memory_utilization;
     if (!a.kv_cache_dtype.empty()) d.kv_cache_dtype = a.kv_cache_dtype;
     d.enforce_eager = a.enforce_eager;
-    diags = kernel::validate_deployment(d);
+    diags.clear();  // kv_capacity reports invalid settings as "does not fit", with vLLM's reason
   }
   if (has_errors(diags)) {
     if (a.json) {
       nlohmann::json errors = nlohmann::json::array();
-      for (const auto& x : diags) errors.push_back({{"pointer", x.pointer}, {"message", x.message}});
+      for (const auto& x : diags)
+        errors.push_back({{"pointer", x.pointer}, {"message", x.message}});
       std::printf("%s\n", nlohmann::json{{"errors", errors}}.dump(2).c_str());
     }
-    for (const auto& x : diags) std::fprintf(stderr, "blis price: %s\n", format_diagnostic(x).c_str());
+    for (const auto& x : diags)
+      std::fprintf(stderr, "blis price: %s\n", format_diagnostic(x).c_str());
     return 2;
   }
   const kernel::KvCapacity kv = kernel::kv_capacity(d);
@@ -295,28 +307,27 @@ int run_price(const std::vector<std::string>& argv) {
       s.update(cost_json(r.cost));
       steps.push_back(s);
     }
-    const nlohmann::json out = {
-        {"hardware", d.gpu.id},
-        {"model", d.model.id},
-        {"tp", d.tp},
-        {"pp", d.pp},
-        {"settings",
-         {{"max_num_batched_tokens", d.max_num_batched_tokens},
-          {"max_num_seqs", d.max_num_seqs},
-          {"block_size", d.block_size},
-          {"gpu_memory_utilization", d.gpu_memory_utilization},
-          {"max_model_len", d.effective_max_model_len()},
-          {"kv_cache_dtype", d.kv_cache_dtype},
-          {"enforce_eager", d.enforce_eager}}},
-        {"fits", kv.fits},
-        {"reason", kv.reason},
-        {"kv_blocks", kv.num_gpu_blocks},
-        {"kv_cache_tokens", kv.kv_cache_tokens},
-        {"max_concurrency", kv.max_concurrency},
-        {"bytes_per_block", kv.bytes_per_block},
-        {"kv_bytes_per_token", kv.kv_bytes_per_token},
-        {"memory", memory_json(kv)},
-        {"steps", steps}};
+    const nlohmann::json out = {{"hardware", d.gpu.id},
+                                {"model", d.model.id},
+                                {"tp", d.tp},
+                                {"pp", d.pp},
+                                {"settings",
+                                 {{"max_num_batched_tokens", d.max_num_batched_tokens},
+                                  {"max_num_seqs", d.max_num_seqs},
+                                  {"block_size", d.block_size},
+                                  {"gpu_memory_utilization", d.gpu_memory_utilization},
+                                  {"max_model_len", d.effective_max_model_len()},
+                                  {"kv_cache_dtype", d.kv_cache_dtype},
+                                  {"enforce_eager", d.enforce_eager}}},
+                                {"fits", kv.fits},
+                                {"reason", kv.reason},
+                                {"kv_blocks", kv.num_gpu_blocks},
+                                {"kv_cache_tokens", kv.kv_cache_tokens},
+                                {"max_concurrency", kv.max_concurrency},
+                                {"bytes_per_block", kv.bytes_per_block},
+                                {"kv_bytes_per_token", kv.kv_bytes_per_token},
+                                {"memory", memory_json(kv)},
+                                {"steps", steps}};
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     print_text(d, kv, rows);

@@ -6,6 +6,7 @@
 
 #include "blis_version.h"
 #include "command_registry.h"
+#include "engine/vllm/provenance.h"
 
 namespace blis::cli {
 namespace {
@@ -20,11 +21,20 @@ int run_version(const std::vector<std::string>& args) {
       return 2;
     }
   }
+  // The engine's provenance: the vLLM release it models and the upstream commit its
+  // behaviour was checked against (tests/conformance).
+  const engine::Provenance p = vllm::engine_provenance();
   if (json) {
-    nlohmann::json out = {{"blis", BLIS_VERSION}};
+    nlohmann::json out = {{"blis", BLIS_VERSION},
+                          {"engine",
+                           {{"kind", p.kind},
+                            {"release", p.release},
+                            {"upstream_repo", p.upstream_repo},
+                            {"upstream_commit", p.upstream_commit}}}};
     std::printf("%s\n", out.dump(2).c_str());
   } else {
-    std::printf("blis %s\n", BLIS_VERSION);
+    std::printf("blis %s (engine: %s %s, checked against %s@%.12s)\n", BLIS_VERSION, p.kind.c_str(),
+                p.release.c_str(), p.upstream_repo.c_str(), p.upstream_commit.c_str());
   }
   return 0;
 }

@@ -35,11 +35,16 @@ struct Entry {
 bool kind_of(const std::string& rel, Kind* kind) {
   const auto slash = rel.find('/');
   const std::string dir = rel.substr(0, slash);
-  if (dir == "gpus") *kind = Kind::kGpu;
-  else if (dir == "models") *kind = Kind::kModel;
-  else if (dir == "fabrics") *kind = Kind::kFabric;
-  else if (dir == "coefficients") *kind = Kind::kCoefficients;
-  else return false;
+  if (dir == "gpus")
+    *kind = Kind::kGpu;
+  else if (dir == "models")
+    *kind = Kind::kModel;
+  else if (dir == "fabrics")
+    *kind = Kind::kFabric;
+  else if (dir == "coefficients")
+    *kind = Kind::kCoefficients;
+  else
+    return false;
   return true;
 }
 
@@ -54,10 +59,14 @@ std::string stem_of(const std::string& rel) {
 
 const char* kind_enum(Kind k) {
   switch (k) {
-    case Kind::kGpu: return "Kind::kGpu";
-    case Kind::kModel: return "Kind::kModel";
-    case Kind::kFabric: return "Kind::kFabric";
-    case Kind::kCoefficients: return "Kind::kCoefficients";
+    case Kind::kGpu:
+      return "Kind::kGpu";
+    case Kind::kModel:
+      return "Kind::kModel";
+    case Kind::kFabric:
+      return "Kind::kFabric";
+    case Kind::kCoefficients:
+      return "Kind::kCoefficients";
   }
   return "";
 }
@@ -101,8 +110,8 @@ int main(int argc, char** argv) {
     if (blis::has_errors(d)) continue;
     const std::string want = blis::catalog::schema::file_stem_for_id(e.parsed.id);
     if (stem_of(e.rel) != want) {
-      report(e.rel, {{"/id", "id \"" + e.parsed.id + "\" requires the file name " + want +
-                                 ".json"}});
+      report(e.rel,
+             {{"/id", "id \"" + e.parsed.id + "\" requires the file name " + want + ".json"}});
       continue;
     }
     if (e.text.find(")BLISJSON\"") != std::string::npos) {
@@ -121,15 +130,17 @@ int main(int argc, char** argv) {
   for (const auto& e : entries) {
     const auto key = std::make_pair(static_cast<int>(e.parsed.kind), e.parsed.id);
     if (seen.count(key) != 0) {
-      report(e.rel, {{"/id", "duplicate id \"" + e.parsed.id + "\" (also in catalog/" +
-                                 seen[key] + ")"}});
+      report(e.rel,
+             {{"/id", "duplicate id \"" + e.parsed.id + "\" (also in catalog/" + seen[key] + ")"}});
     }
     seen[key] = e.rel;
     if (e.parsed.kind == Kind::kFabric) fabric_ids.push_back(e.parsed.id);
     if (e.parsed.kind == Kind::kGpu) gpu_ids.push_back(e.parsed.id);
     if (e.parsed.kind == Kind::kCoefficients) {
-      if (e.parsed.coefficients_are_memory) ++memory_entries;
-      else if (e.parsed.id == "default") has_default = true;
+      if (e.parsed.coefficients_are_memory)
+        ++memory_entries;
+      else if (e.parsed.id == "default")
+        has_default = true;
     }
   }
   for (const auto& e : entries) {
@@ -137,8 +148,8 @@ int main(int argc, char** argv) {
       report(e.rel, blis::catalog::schema::check_gpu_references(e.parsed.gpu, fabric_ids, ""));
     }
     if (e.parsed.kind == Kind::kCoefficients && !e.parsed.coefficients_are_memory) {
-      report(e.rel, blis::catalog::schema::check_coefficients_references(
-                        e.parsed.gpu_coefficients, gpu_ids, ""));
+      report(e.rel, blis::catalog::schema::check_coefficients_references(e.parsed.gpu_coefficients,
+                                                                         gpu_ids, ""));
     }
   }
   if (memory_entries != 1) {

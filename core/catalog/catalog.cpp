@@ -49,13 +49,25 @@ const Catalog& Catalog::builtin() {
   return catalog;
 }
 
-const Gpu* Catalog::find_gpu(std::string_view id) const { return lookup(gpus_, id); }
-const Model* Catalog::find_model(std::string_view id) const { return lookup(models_, id); }
-const Fabric* Catalog::find_fabric(std::string_view id) const { return lookup(fabrics_, id); }
+const Gpu* Catalog::find_gpu(std::string_view id) const {
+  return lookup(gpus_, id);
+}
+const Model* Catalog::find_model(std::string_view id) const {
+  return lookup(models_, id);
+}
+const Fabric* Catalog::find_fabric(std::string_view id) const {
+  return lookup(fabrics_, id);
+}
 
-std::vector<std::string> Catalog::gpu_ids() const { return keys(gpus_); }
-std::vector<std::string> Catalog::model_ids() const { return keys(models_); }
-std::vector<std::string> Catalog::fabric_ids() const { return keys(fabrics_); }
+std::vector<std::string> Catalog::gpu_ids() const {
+  return keys(gpus_);
+}
+std::vector<std::string> Catalog::model_ids() const {
+  return keys(models_);
+}
+std::vector<std::string> Catalog::fabric_ids() const {
+  return keys(fabrics_);
+}
 
 const GpuCoefficients& Catalog::gpu_coefficients(std::string_view gpu_id) const {
   if (const auto* c = lookup(gpu_coefficients_, gpu_id)) return *c;
@@ -68,7 +80,9 @@ bool Catalog::has_measured_coefficients(std::string_view gpu_id) const {
   return lookup(gpu_coefficients_, gpu_id) != nullptr;
 }
 
-const MemoryCoefficients& Catalog::memory_coefficients() const { return memory_coefficients_; }
+const MemoryCoefficients& Catalog::memory_coefficients() const {
+  return memory_coefficients_;
+}
 
 Diagnostics Catalog::add_inline(Kind kind, const std::string& json_text,
                                 const std::string& pointer) {

@@ -6,10 +6,14 @@ namespace blis::catalog {
 
 const char* to_string(Kind k) {
   switch (k) {
-    case Kind::kGpu: return "gpu";
-    case Kind::kModel: return "model";
-    case Kind::kFabric: return "fabric";
-    case Kind::kCoefficients: return "coefficients";
+    case Kind::kGpu:
+      return "gpu";
+    case Kind::kModel:
+      return "model";
+    case Kind::kFabric:
+      return "fabric";
+    case Kind::kCoefficients:
+      return "coefficients";
   }
   return "?";
 }

@@ -16,8 +16,8 @@ const char* to_string(Kind k);
 
 // A link a GPU uses: which fabric, and the GPU's own bandwidth on it (per direction).
 struct Link {
-  std::string fabric;                 // a fabric id
-  double bandwidth_bytes_per_s = 0;   // per GPU, per direction
+  std::string fabric;                // a fabric id
+  double bandwidth_bytes_per_s = 0;  // per GPU, per direction
 };
 
 struct Gpu {
@@ -37,10 +37,10 @@ struct Gpu {
 
 struct Fabric {
   std::string id, name;
-  std::string scope;                  // scale-up | scale-out | host
-  double bandwidth_bytes_per_s = 0;   // per GPU, per direction, nominal
-  double latency_us = 0;              // fixed cost per transfer
-  double efficiency = 1;              // achieved / nominal bandwidth
+  std::string scope;                 // scale-up | scale-out | host
+  double bandwidth_bytes_per_s = 0;  // per GPU, per direction, nominal
+  double latency_us = 0;             // fixed cost per transfer
+  double efficiency = 1;             // achieved / nominal bandwidth
   std::string source;
   std::map<std::string, std::string> sources;
 };
@@ -51,8 +51,8 @@ struct MoeSpec {
   std::int64_t expert_intermediate_size = 0;
   std::int32_t num_shared_experts = 0;
   std::int64_t shared_expert_intermediate_size = 0;  // per shared expert
-  std::int32_t first_dense_layers = 0;  // DeepSeek first_k_dense_replace
-  std::int32_t layer_step = 1;          // every layer_step-th layer (after the dense ones) is MoE
+  std::int32_t first_dense_layers = 0;               // DeepSeek first_k_dense_replace
+  std::int32_t layer_step = 1;  // every layer_step-th layer (after the dense ones) is MoE
 };
 
 struct MlaSpec {
@@ -72,10 +72,10 @@ struct LayerAttention {
 };
 
 struct Quantization {
-  std::string method;  // "" (none) | fp8 | int8 | int4 | mxfp4 | nvfp4
-  double weight_bytes_per_param = 2;  // including scales
-  std::string activation = "bf16";    // bf16 | fp8: the GEMM compute precision
-  std::vector<std::string> scope;     // attention, dense_mlp, experts, shared_experts
+  std::string method;                    // "" (none) | fp8 | int8 | int4 | mxfp4 | nvfp4
+  double weight_bytes_per_param = 2;     // including scales
+  std::string activation = "bf16";       // bf16 | fp8: the GEMM compute precision
+  std::vector<std::string> scope;        // attention, dense_mlp, experts, shared_experts
   std::int32_t pad_intermediate_to = 0;  // per-rank expert intermediate rounded up to this
   bool applies_to(const std::string& group) const;
 };
@@ -119,22 +119,22 @@ struct GemmRamp {
 struct GpuCoefficients {
   std::string id;  // a GPU id, or "default"
   GemmRamp gemm_bf16, gemm_fp8;
-  double hbm_derate = 0.8;             // achieved / peak HBM bandwidth for weights and activations
-  double kernel_floor_us = 3;          // minimum time of one memory-bound kernel
+  double hbm_derate = 0.8;     // achieved / peak HBM bandwidth for weights and activations
+  double kernel_floor_us = 3;  // minimum time of one memory-bound kernel
   double attention_decode_derate = 0.9;
   double attention_prefill_eff_max = 0.8;
   double attention_prefill_s_half = 1800;  // tokens
-  double attention_floor_us = 4;       // per attention call per layer
+  double attention_floor_us = 4;           // per attention call per layer
   double moe_routing_imbalance = 1.0;
-  double allreduce_latency_us = 6;     // per all-reduce (vLLM custom all-reduce in a graph)
+  double allreduce_latency_us = 6;  // per all-reduce (vLLM custom all-reduce in a graph)
   double allreduce_bus_efficiency = 0.81;
-  double misc_bytes_per_hidden = 12;   // norm/residual/rope/act bytes per token per layer, in units
-                                       // of hidden_size * activation bytes
-  double host_step_us = 60;            // CPU work per step not hidden by async scheduling
-  double host_per_request_us = 2;      // per scheduled request
-  double graph_replay_us = 7;          // launching one CUDA graph
-  double piecewise_per_layer_us = 6;   // mixed batches: attention runs outside the graph
-  double eager_per_kernel_us = 4;      // launch cost per kernel without CUDA graphs
+  double misc_bytes_per_hidden = 12;  // norm/residual/rope/act bytes per token per layer, in units
+                                      // of hidden_size * activation bytes
+  double host_step_us = 60;           // CPU work per step not hidden by async scheduling
+  double host_per_request_us = 2;     // per scheduled request
+  double graph_replay_us = 7;         // launching one CUDA graph
+  double piecewise_per_layer_us = 6;  // mixed batches: attention runs outside the graph
+  double eager_per_kernel_us = 4;     // launch cost per kernel without CUDA graphs
   double eager_kernels_per_layer = 12;
   std::string provenance;
   std::map<std::string, std::string> sources;
@@ -143,14 +143,14 @@ struct GpuCoefficients {
 // How vLLM's start-up profiling reserves memory besides weights and KV cache.
 struct MemoryCoefficients {
   std::string id = "vllm-memory";
-  double activation_hidden_streams = 2;    // residual + hidden [T, d] live through a layer
-  double activation_mlp_factor = 1.0;      // scales the [T, 3F/tp] SwiGLU transient
-  double sampler_bytes_per_logit = 14;     // bytes per [num_reqs, vocab] element at the sampler peak
-  std::int64_t non_torch_base_bytes = 0;   // cuBLAS workspaces etc. allocated during profiling
-  std::int64_t nccl_bytes_tp2 = 0;         // communicator buffers first touched in profiling
+  double activation_hidden_streams = 2;   // residual + hidden [T, d] live through a layer
+  double activation_mlp_factor = 1.0;     // scales the [T, 3F/tp] SwiGLU transient
+  double sampler_bytes_per_logit = 14;    // bytes per [num_reqs, vocab] element at the sampler peak
+  std::int64_t non_torch_base_bytes = 0;  // cuBLAS workspaces etc. allocated during profiling
+  std::int64_t nccl_bytes_tp2 = 0;        // communicator buffers first touched in profiling
   std::int64_t nccl_bytes_tp4_plus = 0;
-  std::int64_t cuda_graph_per_graph_bytes = 0;
-  bool cuda_graph_in_budget = true;        // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
+  std::int64_t cuda_graph_per_graph_per_layer_bytes = 0;  // each further graph, per layer
+  bool cuda_graph_in_budget = true;  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
   std::int32_t max_cudagraph_capture_size = 512;
   std::string provenance;
   std::map<std::string, std::string> sources;

@@ -115,13 +115,12 @@ Diagnostics validate_deployment(const Deployment& d) {
                              std::to_string(d.max_num_seqs) + ").");
   }
   const std::string& kvd = d.kv_cache_dtype;
-  if (kvd != "auto" && kvd != "bfloat16" && kvd != "float16" && kvd != "fp8" &&
-      kvd != "fp8_e4m3" && kvd != "fp8_e5m2") {
+  if (kvd != "auto" && kvd != "bfloat16" && kvd != "float16" && kvd != "fp8" && kvd != "fp8_e4m3" &&
+      kvd != "fp8_e5m2") {
     err("/kv_cache_dtype",
         "expected one of auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, got \"" + kvd + "\"");
   }
-  if (d.dtype != "auto" && d.dtype != "bfloat16" && d.dtype != "float16" &&
-      d.dtype != "float32") {
+  if (d.dtype != "auto" && d.dtype != "bfloat16" && d.dtype != "float16" && d.dtype != "float32") {
     err("/dtype", "expected one of auto, bfloat16, float16, float32, got \"" + d.dtype + "\"");
   }
   if (!d.quantization.empty() && d.quantization != "fp8") {
@@ -132,7 +131,8 @@ Diagnostics validate_deployment(const Deployment& d) {
     err("/quantization", "Quantization method specified in the model config (" +
                              m.quantization.method +
                              ") does not match the quantization method specified in the "
-                             "`quantization` argument (" + d.quantization + ").");
+                             "`quantization` argument (" +
+                             d.quantization + ").");
   }
   if (d.kv_cache_memory_bytes && *d.kv_cache_memory_bytes < 1) {
     err("/kv_cache_memory_bytes", "must be >= 1");

@@ -1,6 +1,7 @@
 #include "kernel/kv_capacity.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <vector>
@@ -11,7 +12,9 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t cdiv(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 std::string gib(std::int64_t bytes) {
   char buf[32];
@@ -78,21 +81,19 @@ KvCapacity kv_capacity(const Deployment& d) {
   k.page_bytes = s.kv_bytes_per_token_per_layer * d.block_size;
   k.kv_bytes_per_token = s.kv_bytes_per_token_per_layer * s.layers / d.pp;
   k.total_memory_bytes = d.gpu.usable_memory_bytes;
-  k.requested_memory_bytes =
-      static_cast<std::int64_t>(static_cast<double>(d.gpu.usable_memory_bytes) *
-                                d.gpu_memory_utilization);
+  k.requested_memory_bytes = static_cast<std::int64_t>(
+      static_cast<double>(d.gpu.usable_memory_bytes) * d.gpu_memory_utilization);
 
   // Per-layer weight bytes, to split the model into pipeline stages.
   std::int32_t dense_layers = s.layers - s.moe_layers;
   const WeightBytes& w = s.weights;
   const double attn_per_layer = static_cast<double>(w.attention) / s.layers;
   const double norms_per_layer = static_cast<double>(w.norms) / (2.0 * s.layers + 1.0) * 2.0;
-  const double dense_per_layer = dense_layers > 0 ? static_cast<double>(w.dense_mlp) / dense_layers
-                                                  : 0.0;
+  const double dense_per_layer =
+      dense_layers > 0 ? static_cast<double>(w.dense_mlp) / dense_layers : 0.0;
   const double moe_per_layer =
-      s.moe_layers > 0
-          ? static_cast<double>(w.experts + w.shared_experts + w.router) / s.moe_layers
-          : 0.0;
+      s.moe_layers > 0 ? static_cast<double>(w.experts + w.shared_experts + w.router) / s.moe_layers
+                       : 0.0;
 
   MemoryProfile full_profile = estimate_memory_profile(d, s);
   k.profile = full_profile;
@@ -110,8 +111,8 @@ KvCapacity kv_capacity(const Deployment& d) {
       } else {
         ++st.full;
       }
-      wbytes += attn_per_layer + norms_per_layer +
-                (m.layer_is_moe(i) ? moe_per_layer : dense_per_layer);
+      wbytes +=
+          attn_per_layer + norms_per_layer + (m.layer_is_moe(i) ? moe_per_layer : dense_per_layer);
     }
     // The embedding (and a vision tower) live on the first stage, the LM head and final
     // norm on the last; every stage builds its rotary cache.
@@ -126,11 +127,11 @@ KvCapacity kv_capacity(const Deployment& d) {
     // Only the last stage runs the sampler in profile_run.
     MemoryProfile p = full_profile;
     if (!last) p.activation_peak_bytes = p.forward_peak_bytes;
-    const std::int64_t available =
-        d.kv_cache_memory_bytes
-            ? *d.kv_cache_memory_bytes
-            : k.requested_memory_bytes - st.weight_bytes - p.activation_peak_bytes -
-                  p.non_torch_bytes - p.cuda_graph_bytes;
+    const std::int64_t available = d.kv_cache_memory_bytes
+                                       ? *d.kv_cache_memory_bytes
+                                       : k.requested_memory_bytes - st.weight_bytes -
+                                             p.activation_peak_bytes - p.non_torch_bytes -
+                                             p.cuda_graph_bytes;
 
     // Layers sharing a block id: all of them when every layer has the same kind of cache;
     // for sliding + full, groups of min(count per kind) layers
@@ -138,13 +139,12 @@ KvCapacity kv_capacity(const Deployment& d) {
     const std::int32_t layers = st.full + st.sliding;
     const std::int32_t group_size =
         (st.full == 0 || st.sliding == 0) ? layers : std::min(st.full, st.sliding);
-    const std::int32_t groups = (st.full == 0 || st.sliding == 0)
-                                    ? 1
-                                    : static_cast<std::int32_t>(cdiv(st.full, group_size) +
-                                                                cdiv(st.sliding, group_size));
+    const std::int32_t groups =
+        (st.full == 0 || st.sliding == 0)
+            ? 1
+            : static_cast<std::int32_t>(cdiv(st.full, group_size) + cdiv(st.sliding, group_size));
     // get_num_blocks: available // page_size // num_layers.
-    const std::int64_t blocks =
-        available > 0 ? available / k.page_bytes / group_size : 0;
+    const std::int64_t blocks = available > 0 ? available / k.page_bytes / group_size : 0;
     if (first || blocks < best_blocks) {
       first = false;
       best_blocks = blocks;
@@ -176,14 +176,13 @@ KvCapacity kv_capacity(const Deployment& d) {
     }
   }
   k.num_gpu_blocks = best_blocks;
-  k.kv_cache_tokens = best_blocks / k.kv_cache_groups * d.block_size;
 
   // Why it would not start, in vLLM's order: loading the weights, then
   // check_enough_kv_cache_memory.
   if (k.weights_bytes > k.total_memory_bytes) {
-    k.reason = "model weights need " + gib(k.weights_bytes) + " GiB per GPU at tp=" +
-               std::to_string(d.tp) + ", more than the " + gib(k.total_memory_bytes) +
-               " GiB the " + d.gpu.id +
+    k.reason = "model weights need " + gib(k.weights_bytes) +
+               " GiB per GPU at tp=" + std::to_string(d.tp) + ", more than the " +
+               gib(k.total_memory_bytes) + " GiB the " + d.gpu.id +
                " reports (vLLM fails to load the model: CUDA out of memory); use a larger "
                "tensor-parallel size or a quantized checkpoint";
   } else if (k.available_kv_bytes <= 0) {
@@ -213,8 +212,14 @@ KvCapacity kv_capacity(const Deployment& d) {
   if (d.num_gpu_blocks_override) {
     // kv_cache_utils.py get_num_blocks: num_gpu_blocks_override replaces the computed count.
     k.num_gpu_blocks = *d.num_gpu_blocks_override;
-    k.kv_cache_tokens = k.num_gpu_blocks / k.kv_cache_groups * d.block_size;
+    const std::int64_t per_request = cdiv(k.kv_bytes_for_max_model_len, k.bytes_per_block);
+    k.max_concurrency = static_cast<double>(k.num_gpu_blocks) / static_cast<double>(per_request);
   }
+  // kv_cache_utils.py _report_kv_cache_config: "GPU KV cache size" = int(max_concurrency *
+  // max_model_len), which counts sliding-window groups at their window (older releases
+  // printed num_blocks // num_groups * block_size; the same for single-group models).
+  k.kv_cache_tokens =
+      static_cast<std::int64_t>(std::floor(k.max_concurrency * static_cast<double>(k.max_model_len)));
   k.fits = k.reason.empty();
   if (!k.fits) {
     k.num_gpu_blocks = 0;

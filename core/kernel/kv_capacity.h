@@ -20,16 +20,16 @@ struct KvCapacity {
   bool fits = false;
   std::string reason;  // why it does not fit ("" when it fits)
 
-  std::int64_t num_gpu_blocks = 0;  // vLLM's "# GPU blocks" (includes the null block)
-  std::int64_t kv_cache_tokens = 0; // vLLM's "GPU KV cache size: N tokens"
-  double max_concurrency = 0;       // requests of max_model_len tokens that fit at once
+  std::int64_t num_gpu_blocks = 0;   // vLLM's "# GPU blocks" (includes the null block)
+  std::int64_t kv_cache_tokens = 0;  // "GPU KV cache size": max_concurrency x max_model_len
+  double max_concurrency = 0;        // requests of max_model_len tokens that fit at once
   std::int64_t max_model_len = 0;
 
   std::int32_t block_size = 16;
-  std::int64_t page_bytes = 0;       // one block of one layer on one GPU
-  std::int32_t kv_cache_groups = 1;  // block tables per request (hybrid models: > 1)
-  std::int32_t layers_per_group = 0; // layers that share one block id (one memory pool each)
-  std::int64_t bytes_per_block = 0;  // page_bytes * layers_per_group
+  std::int64_t page_bytes = 0;          // one block of one layer on one GPU
+  std::int32_t kv_cache_groups = 1;     // block tables per request (hybrid models: > 1)
+  std::int32_t layers_per_group = 0;    // layers that share one block id (one memory pool each)
+  std::int64_t bytes_per_block = 0;     // page_bytes * layers_per_group
   std::int64_t kv_bytes_per_token = 0;  // per GPU, all attention layers cached in full
 
   // The memory budget of one GPU (of the limiting pipeline stage).
@@ -39,7 +39,7 @@ struct KvCapacity {
   std::int64_t activation_peak_bytes = 0;
   std::int64_t non_torch_bytes = 0;
   std::int64_t cuda_graph_bytes = 0;
-  std::int64_t available_kv_bytes = 0;        // may be negative when nothing is left
+  std::int64_t available_kv_bytes = 0;          // may be negative when nothing is left
   std::int64_t kv_bytes_for_max_model_len = 0;  // one max_model_len request (vLLM's check)
   std::int64_t estimated_max_model_len = 0;     // the longest request that would fit
   WeightBytes weights;

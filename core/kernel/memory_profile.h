@@ -15,8 +15,8 @@
 namespace blis::kernel {
 
 struct MemoryProfile {
-  std::int64_t forward_peak_bytes = 0;  // the forward pass's transient peak
-  std::int64_t sampler_peak_bytes = 0;  // logits and sampler temporaries
+  std::int64_t forward_peak_bytes = 0;     // the forward pass's transient peak
+  std::int64_t sampler_peak_bytes = 0;     // logits and sampler temporaries
   std::int64_t activation_peak_bytes = 0;  // torch peak increase: the larger of the two
   std::int64_t non_torch_bytes = 0;
   std::int64_t cuda_graph_bytes = 0;

@@ -6,7 +6,9 @@ namespace blis::kernel {
 
 namespace {
 
-std::int64_t round_up(std::int64_t x, std::int64_t m) { return m <= 0 ? x : (x + m - 1) / m * m; }
+std::int64_t round_up(std::int64_t x, std::int64_t m) {
+  return m <= 0 ? x : (x + m - 1) / m * m;
+}
 
 std::int64_t bytes(double params, double bytes_per_param) {
   return static_cast<std::int64_t>(params * bytes_per_param + 0.5);
@@ -49,8 +51,8 @@ ModelShape build_model_shape(const Deployment& d) {
   s.vocab = m.vocab_size;
   s.act_bytes = wb;
   s.kv_elem_bytes = d.kv_cache_dtype.rfind("fp8", 0) == 0 ? 1.0
-                    : d.kv_cache_dtype == "auto"         ? wb
-                                                         : 2.0;
+                    : d.kv_cache_dtype == "auto"          ? wb
+                                                          : 2.0;
   s.heads = m.num_attention_heads / tp;
   s.mla = m.is_mla();
   const std::int64_t hd = m.hidden_size;
@@ -88,23 +90,23 @@ ModelShape build_model_shape(const Deployment& d) {
     s.kv_bytes_per_token_per_layer =
         bytes(static_cast<double>(a.kv_lora_rank + a.qk_rope_head_dim), s.kv_elem_bytes);
     const std::int64_t q_in = a.q_lora_rank > 0 ? a.q_lora_rank : hd;
-    s.gemms.push_back({"qkv_a_proj", hd, (a.q_lora_rank > 0 ? a.q_lora_rank : 0) +
-                                             a.kv_lora_rank + a.qk_rope_head_dim,
-                       attn.bytes, attn.fp8_compute, L});
+    s.gemms.push_back(
+        {"qkv_a_proj", hd,
+         (a.q_lora_rank > 0 ? a.q_lora_rank : 0) + a.kv_lora_rank + a.qk_rope_head_dim, attn.bytes,
+         attn.fp8_compute, L});
     s.gemms.push_back({"q_b_proj", q_in, s.heads * qk_head, attn.bytes, attn.fp8_compute, L});
     s.gemms.push_back({"kv_b_proj", a.kv_lora_rank,
                        s.heads * static_cast<std::int64_t>(a.qk_nope_head_dim + a.v_head_dim),
                        attn.bytes, attn.fp8_compute, L});
-    s.gemms.push_back({"o_proj", s.heads * static_cast<std::int64_t>(a.v_head_dim), hd,
-                       attn.bytes, attn.fp8_compute, L});
+    s.gemms.push_back({"o_proj", s.heads * static_cast<std::int64_t>(a.v_head_dim), hd, attn.bytes,
+                       attn.fp8_compute, L});
     s.weights.norms += bytes(static_cast<double>(L) * (a.q_lora_rank + a.kv_lora_rank), wb);
   } else {
     const std::int32_t kv = m.num_key_value_heads;
     s.kv_heads = kv >= tp ? kv / tp : 1;
     s.qk_dim = m.head_dim;
     s.v_dim = m.head_dim;
-    s.kv_bytes_per_token_per_layer =
-        bytes(2.0 * s.kv_heads * m.head_dim, s.kv_elem_bytes);
+    s.kv_bytes_per_token_per_layer = bytes(2.0 * s.kv_heads * m.head_dim, s.kv_elem_bytes);
     const std::int64_t qkv_n = static_cast<std::int64_t>(s.heads + 2 * s.kv_heads) * m.head_dim;
     s.gemms.push_back({"qkv_proj", hd, qkv_n, attn.bytes, attn.fp8_compute, L});
     s.gemms.push_back({"o_proj", static_cast<std::int64_t>(s.heads) * m.head_dim, hd, attn.bytes,
@@ -141,9 +143,8 @@ ModelShape build_model_shape(const Deployment& d) {
     s.top_k = moe.experts_per_token;
     // vllm quantization/mxfp4.py pads the per-rank intermediate size (Hopper: multiple of 256).
     s.expert_intermediate =
-        round_up(moe.expert_intermediate_size / tp, m.quantization.method.empty()
-                                                        ? 0
-                                                        : m.quantization.pad_intermediate_to);
+        round_up(moe.expert_intermediate_size / tp,
+                 m.quantization.method.empty() ? 0 : m.quantization.pad_intermediate_to);
     s.expert_weight_bytes = ex.bytes;
     s.expert_fp8_compute = ex.fp8_compute;
     const double expert_params =
@@ -151,9 +152,9 @@ ModelShape build_model_shape(const Deployment& d) {
     s.weights.experts += bytes(expert_params * s.moe_layers, ex.bytes);
     if (m.attention_bias) {
       // gpt-oss experts carry biases on gate_up and down (bf16).
-      s.weights.experts +=
-          bytes(static_cast<double>(s.moe_layers) * moe.num_experts * (2 * s.expert_intermediate + hd),
-                wb);
+      s.weights.experts += bytes(
+          static_cast<double>(s.moe_layers) * moe.num_experts * (2 * s.expert_intermediate + hd),
+          wb);
     }
     // Router: replicated d x E in the model dtype.
     s.gemms.push_back({"router", hd, moe.num_experts, wb, false, s.moe_layers, GemmTerm::kMoe});
@@ -161,10 +162,10 @@ ModelShape build_model_shape(const Deployment& d) {
     if (moe.num_shared_experts > 0) {
       const Storage sh = storage_for(d, "shared_experts", wb);
       const std::int64_t fs = moe.shared_expert_intermediate_size * moe.num_shared_experts / tp;
-      s.gemms.push_back({"shared_gate_up", hd, 2 * fs, sh.bytes, sh.fp8_compute, s.moe_layers,
-                         GemmTerm::kMoe});
-      s.gemms.push_back({"shared_down", fs, hd, sh.bytes, sh.fp8_compute, s.moe_layers,
-                         GemmTerm::kMoe});
+      s.gemms.push_back(
+          {"shared_gate_up", hd, 2 * fs, sh.bytes, sh.fp8_compute, s.moe_layers, GemmTerm::kMoe});
+      s.gemms.push_back(
+          {"shared_down", fs, hd, sh.bytes, sh.fp8_compute, s.moe_layers, GemmTerm::kMoe});
       s.weights.shared_experts += bytes(static_cast<double>(hd) * 3 * fs * s.moe_layers, sh.bytes);
     }
   }
@@ -180,8 +181,7 @@ ModelShape build_model_shape(const Deployment& d) {
   // The rotary cos/sin cache vLLM builds for max_position_embeddings positions
   // (layers/rotary_embedding.py: cache = cache.to(dtype)).
   const std::int64_t rotary_dim = s.mla ? m.mla.qk_rope_head_dim : m.head_dim;
-  s.weights.rotary_cache =
-      bytes(static_cast<double>(m.max_position_embeddings) * rotary_dim, wb);
+  s.weights.rotary_cache = bytes(static_cast<double>(m.max_position_embeddings) * rotary_dim, wb);
   // Extra parts (a vision tower) use tensor-parallel linears as well.
   s.weights.extra = bytes(static_cast<double>(m.extra_params) / tp, wb);
   return s;

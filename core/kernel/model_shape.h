@@ -18,8 +18,8 @@ enum class GemmTerm { kDense, kMoe };
 struct Gemm {
   const char* name = "";
   std::int64_t k = 0, n = 0;
-  double weight_bytes = 2;  // per parameter, including quantization scales
-  bool fp8_compute = false; // runs at the FP8 tensor-core rate
+  double weight_bytes = 2;   // per parameter, including quantization scales
+  bool fp8_compute = false;  // runs at the FP8 tensor-core rate
   std::int32_t layers = 0;
   GemmTerm term = GemmTerm::kDense;
 };
@@ -37,12 +37,12 @@ struct WeightBytes {
 struct ModelShape {
   std::int32_t layers = 0;
   std::int64_t hidden = 0;
-  std::int64_t vocab = 0;            // logits columns after the all-gather
-  std::int32_t heads = 0;            // query heads per rank
-  std::int32_t kv_heads = 0;         // KV heads per rank (0 for MLA)
-  std::int32_t qk_dim = 0, v_dim = 0;  // per-head dims the attention kernel multiplies
-  double act_bytes = 2;              // bytes per activation element
-  double kv_elem_bytes = 2;          // bytes per KV-cache element
+  std::int64_t vocab = 0;                         // logits columns after the all-gather
+  std::int32_t heads = 0;                         // query heads per rank
+  std::int32_t kv_heads = 0;                      // KV heads per rank (0 for MLA)
+  std::int32_t qk_dim = 0, v_dim = 0;             // per-head dims the attention kernel multiplies
+  double act_bytes = 2;                           // bytes per activation element
+  double kv_elem_bytes = 2;                       // bytes per KV-cache element
   std::int64_t kv_bytes_per_token_per_layer = 0;  // on this rank
   bool mla = false;
 

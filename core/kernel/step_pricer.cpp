@@ -36,8 +36,8 @@ StepPricer::StepPricer(const Deployment& d)
   link_bytes_per_us_ = d.gpu.scale_up.bandwidth_bytes_per_s / 1e6;
   const catalog::Model& m = d.model;
   if (shape_.mla) {
-    prefill_flops_per_pair_ = 2.0 * shape_.heads *
-                              (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim);
+    prefill_flops_per_pair_ =
+        2.0 * shape_.heads * (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim);
   } else {
     prefill_flops_per_pair_ = 2.0 * shape_.heads * (shape_.qk_dim + shape_.v_dim);
   }
@@ -90,8 +90,9 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
       uniform_decode = false;
       const double attended = p + c;
       const double eff = attn_eff_max * attended / (attended + c_.attention_prefill_s_half);
-      const double flops = prefill_flops_per_pair_ * (s.full_layers * attended_pairs(c, p, 0) +
-                                                      s.window_layers * attended_pairs(c, p, window));
+      const double flops =
+          prefill_flops_per_pair_ * (s.full_layers * attended_pairs(c, p, 0) +
+                                     s.window_layers * attended_pairs(c, p, window));
       pf_compute_us += flops / (bf16_flops_per_us_ * eff);
       pf_bytes += kvb * (s.full_layers * attended +
                          s.window_layers * (std::min(p, window > 0 ? window : p) + c));
@@ -104,7 +105,8 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
       const double kv_len = p + c;
       const double windowed = window > 0 ? std::min(kv_len, window) : kv_len;
       dc_bytes += kvb * (s.full_layers * kv_len + s.window_layers * windowed);
-      dc_flops += decode_flops_per_pair_ * c * (s.full_layers * kv_len + s.window_layers * windowed);
+      dc_flops +=
+          decode_flops_per_pair_ * c * (s.full_layers * kv_len + s.window_layers * windowed);
     }
   }
   if (tokens <= 0) return cost;
@@ -121,30 +123,32 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
         std::max(pf_compute_us, pf_bytes / hbm) + layers * c_.attention_floor_us;
   }
   if (any_decode) {
-    cost.decode_attention_us =
-        std::max(dc_bytes / (hbm_bytes_per_us_ * c_.attention_decode_derate),
-                 dc_flops / (bf16_flops_per_us_ * attn_eff_max)) +
-        layers * c_.attention_floor_us;
+    cost.decode_attention_us = std::max(dc_bytes / (hbm_bytes_per_us_ * c_.attention_decode_derate),
+                                        dc_flops / (bf16_flops_per_us_ * attn_eff_max)) +
+                               layers * c_.attention_floor_us;
   }
 
-  // MoE: router and shared experts as GEMMs; routed experts read the weights of the experts
-  // the batch touches, n_eff = E (1 - ((E - k) / E)^N) under uniform routing, and their
-  // compute is added, not overlapped (latency-kernel.md A.5).
+  // MoE: router and shared experts as GEMMs. Routed experts (latency-kernel.md A.5): the
+  // weights of the experts the batch touches, n_eff = E (1 - ((E - k) / E)^N) under uniform
+  // routing, plus their arithmetic at the GEMM's peak efficiency, added rather than overlapped
+  // (blis-latency-kernel's fit on expert GEMMs). The ramp's low end is itself memory-bound, so
+  // applying it to the arithmetic as well would count small batches' weight reads twice: that
+  // overpriced Mixtral decode by half against the measured ITL of the H100 runs
+  // (docs/latency-model.md).
   for (const Gemm& g : moe_gemms_) cost.moe_us += g.layers * gemm_time_us(g, tokens);
   if (s.moe_layers > 0) {
     const double e = s.experts, k = s.top_k;
     const double touched = e * (1.0 - dmath::pow((e - k) / e, tokens));
     const double f = static_cast<double>(s.expert_intermediate);
     const double hidden = static_cast<double>(s.hidden);
+    const double rows_routed = tokens * k;
     const double bytes =
-        touched * expert_bytes_ + tokens * k * (2.0 * hidden + 3.0 * f) * s.act_bytes;
-    const double flops = 2.0 * tokens * k * 3.0 * hidden * f;
+        touched * expert_bytes_ + rows_routed * (2.0 * hidden + 3.0 * f) * s.act_bytes;
+    const double flops = 2.0 * rows_routed * 3.0 * hidden * f;
     const catalog::GemmRamp& ramp = s.expert_fp8_compute ? c_.gemm_fp8 : c_.gemm_bf16;
     const double peak = s.expert_fp8_compute ? fp8_flops_per_us_ : bf16_flops_per_us_;
-    const double per_expert_tokens = std::max(1.0, tokens * k / e);
     const double layer_us =
-        (bytes / hbm + flops / (peak * ramp_efficiency(ramp, per_expert_tokens))) *
-            c_.moe_routing_imbalance +
+        (bytes / hbm + flops / (peak * ramp.eps_max)) * c_.moe_routing_imbalance +
         2.0 * c_.kernel_floor_us;
     cost.moe_us += s.moe_layers * layer_us;
   }
@@ -174,21 +178,21 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
       tokens * (static_cast<double>(s.hidden) * s.act_bytes * c_.misc_bytes_per_hidden + kvb);
   cost.other_memory_us = layers * std::max(2.0 * c_.kernel_floor_us, misc_bytes / hbm);
 
-  // Host: CPU work per step and per request, plus how the step is launched
-  // (latency-kernel.md A.8). vLLM replays a full CUDA graph for uniform decode batches,
-  // piecewise graphs (attention between the pieces) for mixed ones up to the largest capture
-  // size, and launches kernels one by one above it or with enforce_eager; launch time that
-  // the GPU work does not cover is exposed.
+  // Host (latency-kernel.md A.8): CPU work per step and per request not hidden by async
+  // scheduling, plus launching the step. vLLM replays a full CUDA graph for uniform decode
+  // batches, piecewise graphs (attention launched between the pieces) for mixed batches up to
+  // the largest capture size, and launches kernels one by one above it or with enforce_eager.
+  // Launches run ahead of the GPU, so only the part the GPU work does not cover is exposed,
+  // and never less than one graph replay: total = GPU time + max(replay, launches - GPU time).
   cost.host_us = c_.host_step_us + c_.host_per_request_us * requests;
   const double gpu_us = cost.gemm_us + cost.prefill_attention_us + cost.decode_attention_us +
                         cost.moe_us + cost.tp_comm_us + cost.other_memory_us;
+  double launch_us = layers * c_.eager_kernels_per_layer * c_.eager_per_kernel_us;
   if (tokens <= max_graph_tokens_) {
-    cost.host_us += c_.graph_replay_us;
-    if (!(uniform_decode && any_decode)) cost.host_us += layers * c_.piecewise_per_layer_us;
-  } else {
-    const double launch_us = layers * c_.eager_kernels_per_layer * c_.eager_per_kernel_us;
-    cost.host_us += std::max(0.0, launch_us - gpu_us);
+    launch_us = c_.graph_replay_us;
+    if (!(uniform_decode && any_decode)) launch_us += layers * c_.piecewise_per_layer_us;
   }
+  cost.host_us += std::max(c_.graph_replay_us, launch_us - gpu_us);
 
   // Deterministic rounding: every term is a finite non-negative double computed with
   // IEEE-exact operations and dmath, so floor(x + 0.5) is the same natively and in WASM.

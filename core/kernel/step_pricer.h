@@ -17,14 +17,14 @@ namespace blis::kernel {
 
 // One step's time, in microseconds, and where it went.
 struct StepCost {
-  SimTime total = 0;  // sum of the terms, rounded to the nearest microsecond (halves up)
-  double gemm_us = 0;            // dense linears (QKV, O, MLP, MLA projections, LM head)
+  SimTime total = 0;   // sum of the terms, rounded to the nearest microsecond (halves up)
+  double gemm_us = 0;  // dense linears (QKV, O, MLP, MLA projections, LM head)
   double prefill_attention_us = 0;
   double decode_attention_us = 0;
-  double moe_us = 0;             // routed experts, shared experts, router
-  double tp_comm_us = 0;         // all-reduces (and pipeline sends)
-  double other_memory_us = 0;    // norms, residuals, RoPE, activations, KV writes
-  double host_us = 0;            // scheduling, graph launch, exposed kernel launches
+  double moe_us = 0;           // routed experts, shared experts, router
+  double tp_comm_us = 0;       // all-reduces (and pipeline sends)
+  double other_memory_us = 0;  // norms, residuals, RoPE, activations, KV writes
+  double host_us = 0;          // scheduling, graph launch, exposed kernel launches
   double sum_us() const {
     return gemm_us + prefill_attention_us + decode_attention_us + moe_us + tp_comm_us +
            other_memory_us + host_us;

@@ -9,10 +9,9 @@ namespace {
 
 TEST(CatalogBuiltin, HasTheRequiredGpusModelsAndFabricsSorted) {
   const Catalog& c = Catalog::builtin();
-  EXPECT_EQ(c.gpu_ids(), (std::vector<std::string>{"A100-SXM-40GB", "A100-SXM-80GB",
-                                                   "B200-SXM-180GB", "H100-SXM-80GB",
-                                                   "H200-SXM-141GB", "L4-24GB", "L40S-48GB",
-                                                   "MI300X-192GB"}));
+  EXPECT_EQ(c.gpu_ids(), (std::vector<std::string>{
+                             "A100-SXM-40GB", "A100-SXM-80GB", "B200-SXM-180GB", "H100-SXM-80GB",
+                             "H200-SXM-141GB", "L4-24GB", "L40S-48GB", "MI300X-192GB"}));
   for (const char* id :
        {"meta-llama/Llama-2-7b-hf", "meta-llama/Llama-2-70b-hf",
         "codellama/CodeLlama-34b-Instruct-hf", "mistralai/Mixtral-8x7B-v0.1",
@@ -66,9 +65,9 @@ TEST(CatalogBuiltin, ModelFactsMatchTheirConfigJson) {
   EXPECT_EQ(mx->moe.experts_per_token, 2);
   EXPECT_EQ(mx->moe.expert_intermediate_size, 14336);
   // head_dim from the config where it differs from hidden / heads.
-  EXPECT_EQ(c.find_model("Qwen/Qwen3-32B")->head_dim, 128);         // 5120 / 64 = 80
+  EXPECT_EQ(c.find_model("Qwen/Qwen3-32B")->head_dim, 128);                        // 5120 / 64 = 80
   EXPECT_EQ(c.find_model("mistralai/Mistral-Nemo-Instruct-2407")->head_dim, 128);  // 160
-  EXPECT_EQ(c.find_model("openai/gpt-oss-120b")->head_dim, 64);     // 2880 / 64 = 45
+  EXPECT_EQ(c.find_model("openai/gpt-oss-120b")->head_dim, 64);                    // 2880 / 64 = 45
   const Model* ds = c.find_model("deepseek-ai/DeepSeek-V3");
   EXPECT_TRUE(ds->is_mla());
   EXPECT_EQ(ds->mla.kv_lora_rank + ds->mla.qk_rope_head_dim, 576);

@@ -45,13 +45,13 @@ TEST(GpuSchema, Rules) {
                        kP + "/sm_count", "expected an integer >= 1, got 0"));
   EXPECT_TRUE(HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["sm_count"] = 1.5; }),
                        kP + "/sm_count", "expected an integer >= 1, got 1.5"));
-  EXPECT_TRUE(HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["name"] = 7; }),
-                       kP + "/name", "expected a non-empty string, got 7"));
+  EXPECT_TRUE(HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["name"] = 7; }), kP + "/name",
+                       "expected a non-empty string, got 7"));
   EXPECT_TRUE(HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["vendor"] = "acme"; }),
                        kP + "/vendor", "expected one of nvidia, amd, intel, other"));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kGpu, id, [](auto& j) { j["hbm_bandwidth_bytes_per_s"] = 0; }),
-      kP + "/hbm_bandwidth_bytes_per_s", "expected a number in (0, "));
+  EXPECT_TRUE(
+      HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["hbm_bandwidth_bytes_per_s"] = 0; }),
+               kP + "/hbm_bandwidth_bytes_per_s", "expected a number in (0, "));
   EXPECT_TRUE(HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["memory_gb"] = 80; }),
                        kP + "/memory_gb", "unknown key (expected one of:"));
   EXPECT_TRUE(HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["scale_up"] = "nvlink4"; }),
@@ -59,9 +59,9 @@ TEST(GpuSchema, Rules) {
   EXPECT_TRUE(HasError(
       add_mutated(Kind::kGpu, id, [](auto& j) { j["scale_up"].erase("bandwidth_bytes_per_s"); }),
       kP + "/scale_up/bandwidth_bytes_per_s", "required key is missing"));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kGpu, id, [](auto& j) { j["scale_up"]["fabric"] = "nvlnk4"; }),
-      kP + "/scale_up/fabric", "unknown fabric \"nvlnk4\" (did you mean \"nvlink4\""));
+  EXPECT_TRUE(
+      HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["scale_up"]["fabric"] = "nvlnk4"; }),
+               kP + "/scale_up/fabric", "unknown fabric \"nvlnk4\" (did you mean \"nvlink4\""));
   EXPECT_TRUE(HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["sources"]["/x"] = 3; }),
                        kP + "/sources/~1x", "expected a non-empty string"));
 }
@@ -69,26 +69,28 @@ TEST(GpuSchema, Rules) {
 TEST(ModelSchema, Rules) {
   const std::string llama = "meta-llama/Llama-3.1-8B-Instruct";
   EXPECT_TRUE(add_mutated(Kind::kModel, llama, [](auto&) {}).empty());
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kModel, llama, [](auto& j) { j["num_key_value_heads"] = 5; }),
-      kP + "/num_key_value_heads", "must divide num_attention_heads (32), got 5"));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kModel, llama, [](auto& j) { j["torch_dtype"] = "int8"; }),
-      kP + "/torch_dtype", "expected one of bfloat16, float16, float32, got \"int8\""));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kModel, llama, [](auto& j) { j["intermediate_size"] = 0; }),
-      kP + "/intermediate_size", "must be >= 1: the model has dense FFN layers"));
+  EXPECT_TRUE(
+      HasError(add_mutated(Kind::kModel, llama, [](auto& j) { j["num_key_value_heads"] = 5; }),
+               kP + "/num_key_value_heads", "must divide num_attention_heads (32), got 5"));
+  EXPECT_TRUE(HasError(add_mutated(Kind::kModel, llama, [](auto& j) { j["torch_dtype"] = "int8"; }),
+                       kP + "/torch_dtype",
+                       "expected one of bfloat16, float16, float32, got \"int8\""));
+  EXPECT_TRUE(
+      HasError(add_mutated(Kind::kModel, llama, [](auto& j) { j["intermediate_size"] = 0; }),
+               kP + "/intermediate_size", "must be >= 1: the model has dense FFN layers"));
   EXPECT_TRUE(HasError(add_mutated(Kind::kModel, llama, [](auto& j) { j["head_dim"] = -1; }),
                        kP + "/head_dim", "expected an integer >= 1, got -1"));
   EXPECT_TRUE(HasError(
       add_mutated(Kind::kModel, llama,
-                  [](auto& j) { j["layer_attention"] = {{"pattern", {"full", "local"}},
-                                                        {"window", 4096}}; }),
+                  [](auto& j) {
+                    j["layer_attention"] = {{"pattern", {"full", "local"}}, {"window", 4096}};
+                  }),
       kP + "/layer_attention/pattern/1", "expected one of full, sliding, chunked"));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kModel, llama,
-                  [](auto& j) { j["layer_attention"] = {{"pattern", {"sliding"}}}; }),
-      kP + "/layer_attention/window", "required key is missing"));
+  EXPECT_TRUE(HasError(add_mutated(Kind::kModel, llama,
+                                   [](auto& j) {
+                                     j["layer_attention"] = {{"pattern", {"sliding"}}};
+                                   }),
+                       kP + "/layer_attention/window", "required key is missing"));
   const std::string mixtral = "mistralai/Mixtral-8x7B-v0.1";
   EXPECT_TRUE(HasError(
       add_mutated(Kind::kModel, mixtral, [](auto& j) { j["moe"]["experts_per_token"] = 9; }),
@@ -103,17 +105,16 @@ TEST(ModelSchema, Rules) {
   EXPECT_TRUE(HasError(
       add_mutated(Kind::kModel, oss, [](auto& j) { j["quantization"]["scope"] = {"lm_head"}; }),
       kP + "/quantization/scope/0", "expected one of attention, dense_mlp, experts"));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kModel, oss, [](auto& j) { j["quantization"]["method"] = "awq"; }),
-      kP + "/quantization/method", "expected one of fp8, int8, int4, mxfp4, nvfp4"));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kModel, oss,
-                  [](auto& j) { j["quantization"]["weight_bytes_per_param"] = 0; }),
-      kP + "/quantization/weight_bytes_per_param", "expected a number in (0, 4]"));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kModel, "deepseek-ai/DeepSeek-V3",
-                  [](auto& j) { j["mla"].erase("kv_lora_rank"); }),
-      kP + "/mla/kv_lora_rank", "required key is missing"));
+  EXPECT_TRUE(
+      HasError(add_mutated(Kind::kModel, oss, [](auto& j) { j["quantization"]["method"] = "awq"; }),
+               kP + "/quantization/method", "expected one of fp8, int8, int4, mxfp4, nvfp4"));
+  EXPECT_TRUE(
+      HasError(add_mutated(Kind::kModel, oss,
+                           [](auto& j) { j["quantization"]["weight_bytes_per_param"] = 0; }),
+               kP + "/quantization/weight_bytes_per_param", "expected a number in (0, 4]"));
+  EXPECT_TRUE(HasError(add_mutated(Kind::kModel, "deepseek-ai/DeepSeek-V3",
+                                   [](auto& j) { j["mla"].erase("kv_lora_rank"); }),
+                       kP + "/mla/kv_lora_rank", "required key is missing"));
 }
 
 TEST(FabricSchema, Rules) {
@@ -121,9 +122,9 @@ TEST(FabricSchema, Rules) {
                        kP + "/efficiency", "expected a number in (0, 1], got 1.2"));
   EXPECT_TRUE(HasError(add_mutated(Kind::kFabric, "ib-ndr", [](auto& j) { j["scope"] = "wan"; }),
                        kP + "/scope", "expected one of scale-up, scale-out, host"));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kFabric, "ib-ndr", [](auto& j) { j["latency_us"] = "fast"; }),
-      kP + "/latency_us", "expected a number in [0, "));
+  EXPECT_TRUE(
+      HasError(add_mutated(Kind::kFabric, "ib-ndr", [](auto& j) { j["latency_us"] = "fast"; }),
+               kP + "/latency_us", "expected a number in [0, "));
 }
 
 TEST(CoefficientsSchema, Rules) {
@@ -139,10 +140,9 @@ TEST(CoefficientsSchema, Rules) {
   EXPECT_TRUE(HasError(
       add_mutated(Kind::kCoefficients, id, [](auto& j) { j["moe"]["routing_imbalance"] = 0.5; }),
       kP + "/moe/routing_imbalance", "expected a number in [1, "));
-  EXPECT_TRUE(HasError(
-      add_mutated(Kind::kCoefficients, "vllm-memory",
-                  [](auto& j) { j["cuda_graphs"]["in_budget"] = "yes"; }),
-      kP + "/cuda_graphs/in_budget", "expected true or false"));
+  EXPECT_TRUE(HasError(add_mutated(Kind::kCoefficients, "vllm-memory",
+                                   [](auto& j) { j["cuda_graphs"]["in_budget"] = "yes"; }),
+                       kP + "/cuda_graphs/in_budget", "expected true or false"));
 }
 
 TEST(EntrySchema, NotJsonOrNotAnObject) {

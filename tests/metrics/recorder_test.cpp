@@ -355,6 +355,32 @@ TEST(Recorder, UnknownAndFinishedHandlesAreIgnored) {
   EXPECT_THROW(s.add(-1, 5), std::invalid_argument);
 }
 
+// A client abort leaves the frontend without a finished output: nothing is observed.
+TEST(Recorder, ClientAbortObservesNothing) {
+  RecorderConfig c = basic_config();
+  c.lora_enabled = true;
+  Script s(c);
+  s.add(0, 10, 0, 0, 1);
+  s.queued(0, 0);
+  s.scheduled(0, ms(5));
+  s.out(0, 1);
+  s.sched();
+  s.flush(ms(10));
+  EXPECT_EQ(s.rec.prometheus().value("vllm:lora_requests_info", "1"), 0.01);
+  s.rec.abort_request(0);
+  s.rec.abort_request(0);  // idempotent
+  s.rec.abort_request(9);  // unknown
+  EXPECT_FALSE(s.rec.active(0));
+  s.out(0, 1);  // a late output is ignored
+  s.sched();
+  s.flush(ms(20));
+  EXPECT_EQ(s.value("vllm:request_success", "abort"), 0);
+  EXPECT_EQ(s.count("vllm:e2e_request_latency_seconds"), 0u);
+  EXPECT_EQ(s.value("vllm:generation_tokens"), 1);
+  // The adapter has no request left.
+  EXPECT_EQ(s.rec.prometheus().value("vllm:lora_requests_info", ""), 0.02);
+}
+
 // Arrival at t = 0 is a real instant in a simulation (vLLM's 0.0 sentinel is not used).
 TEST(Recorder, EventsAtTimeZeroCount) {
   Script s(basic_config());

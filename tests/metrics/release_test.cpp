@@ -15,6 +15,8 @@ namespace {
 
 TEST(Release, Parses) {
   EXPECT_EQ(parse_release("0.29"), Release::kV0_29);
+  EXPECT_EQ(parse_release("0.29.x"), Release::kV0_29);  // the rules pack's name
+  EXPECT_EQ(parse_release("0.29.y"), std::nullopt);
   EXPECT_EQ(parse_release("0.31.0"), Release::kV0_31);
   EXPECT_EQ(parse_release("0.32.0"), Release::kV0_32);
   EXPECT_EQ(parse_release("0.32.4"), Release::kV0_32);
@@ -109,7 +111,9 @@ TEST(Release, NumPreemptionsHistogramIsScoped) {
     s.flush(10);
     const bool has = s.rec.prometheus().has_family("vllm:request_num_preemptions");
     EXPECT_EQ(has, r != Release::kV0_29);
-    if (has) EXPECT_EQ(s.bucket("vllm:request_num_preemptions", 2), 1u);
+    if (has) {
+      EXPECT_EQ(s.bucket("vllm:request_num_preemptions", 2), 1u);
+    }
   }
 }
 

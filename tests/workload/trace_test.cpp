@@ -87,10 +87,31 @@ TEST(Trace, SessionTurnsStartWithThePreviousPromptAndAnswer) {
   for (int k = 0; k < 4; ++k) hist.push_back(rs[0].output_token_base + k);
   EXPECT_EQ(prefix_of(rs[2], 14), hist);
   EXPECT_EQ(rs[2].turn, 1);
-  EXPECT_EQ(rs[2].session, 7);
+  EXPECT_EQ(rs[2].session, 0);  // session "7" was the first one seen
   EXPECT_EQ(rs[1].turn, 0);
   EXPECT_EQ(prefix_of(rs[3], 9), prefix_of(rs[2], 9));
   EXPECT_EQ(rs[3].turn, 2);
+}
+
+TEST(Trace, HeaderIsOptionalAndSessionIdsAreAnyText) {
+  // Without a header (or with a header of other names) the columns are arrival_s,
+  // prompt_tokens, output_tokens, prefix_group, session_id: the scenario decoder's format.
+  for (const std::string head : {"", "time,in,out,group,conversation\n"}) {
+    auto w = make_workload(trace_scenario(head + "0,10,4,,alice\n"
+                                                 "1,8,2,3\n"
+                                                 "2,20,4,,alice\n"
+                                                 "3,5,1,,bob\n"));
+    const auto rs = pop_all(*w);
+    ASSERT_EQ(rs.size(), 4u);
+    EXPECT_EQ(rs[0].session, 0);  // numbered in order of first appearance
+    EXPECT_EQ(rs[1].session, -1);
+    EXPECT_EQ(rs[1].prefix_group, 3);
+    EXPECT_EQ(rs[2].session, 0);
+    EXPECT_EQ(rs[2].turn, 1);
+    EXPECT_EQ(prefix_of(rs[2], 10), rs[0].prompt_token_ids);
+    EXPECT_EQ(rs[3].session, 1);
+    EXPECT_EQ(rs[3].arrival, 3 * kMicrosPerSecond);
+  }
 }
 
 TEST(Trace, HorizonLimitsApply) {
@@ -146,7 +167,8 @@ TEST(Trace, BadRowsNameTheLineAndColumn) {
   EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens\n0,10\n"),
             "trace CSV line 2, column 3 (output_tokens): a value is required");
   EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens\n0,10,5,9\n"),
-            "trace CSV line 2, column 4: more cells than the header's 3 columns");
+            "trace CSV line 2, column 4: more cells than the 3 columns (arrival_s, prompt_tokens, "
+            "output_tokens)");
   EXPECT_EQ(error_of("arrival_s,prompt_tokens\n"),
             "trace CSV line 1: the header has no output_tokens column (required: arrival_s, "
             "prompt_tokens, output_tokens)");
@@ -158,7 +180,12 @@ TEST(Trace, BadRowsNameTheLineAndColumn) {
   EXPECT_EQ(
       error_of("arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens\n0,10,5,0,11\n"),
       "trace CSV line 2, column 5 (prefix_tokens): prefix_tokens 11 exceeds prompt_tokens 10");
-  EXPECT_EQ(error_of(""), "trace CSV line 1: the trace is empty (expected a header row)");
+  EXPECT_EQ(error_of(""),
+            "trace CSV line 1: the trace is empty (expected rows of "
+            "arrival_s,prompt_tokens,output_tokens)");
+  EXPECT_EQ(error_of("0,10,5,1,s,extra\n"),
+            "trace CSV line 1, column 6: more cells than the 5 columns (arrival_s, prompt_tokens, "
+            "output_tokens, prefix_group, session_id)");
   EXPECT_EQ(error_of("arrival_s,prompt_tokens,output_tokens\n0,1.5,5\n"),
             "trace CSV line 2, column 2 (prompt_tokens): expected an integer in [1, 16777216], "
             "got \"1.5\"");
@@ -185,8 +212,9 @@ TEST(Trace, MakeWorkloadRejectsABadTraceUpFront) {
     make_workload(trace_scenario("arrival_s,prompt_tokens,output_tokens\n0,10,5\n1,10,-2\n"));
     FAIL() << "expected an exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("/workload/trace_csv: line 3, column 3 (output_tokens)"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("/workload/trace_csv/csv: line 3, column 3 (output_tokens)"),
+        std::string::npos)
         << e.what();
   }
 }

@@ -24,7 +24,8 @@ Diagnostics parse_entry(Kind kind, const std::string& json_text, const std::stri
                         ParsedEntry* out);
 
 // The file name (without .json) a built-in entry must have: the id, with '/' written as "--"
-// for Hugging Face model ids (meta-llama/Llama-3.1-8B-Instruct -> meta-llama--Llama-3.1-8B-Instruct).
+// for Hugging Face model ids (meta-llama/Llama-3.1-8B-Instruct ->
+// meta-llama--Llama-3.1-8B-Instruct).
 std::string file_stem_for_id(const std::string& id);
 
 }  // namespace blis::catalog::schema

@@ -29,8 +29,8 @@ void read_moe(ObjectReader& r, Model* m, Diagnostics* d) {
     mr.error("shared_expert_intermediate_size", "required when num_shared_experts > 0");
   }
   if (moe.first_dense_layers >= m->num_hidden_layers && m->num_hidden_layers > 0) {
-    mr.error("first_dense_layers", "must be less than num_hidden_layers (" +
-                                       std::to_string(m->num_hidden_layers) + ")");
+    mr.error("first_dense_layers",
+             "must be less than num_hidden_layers (" + std::to_string(m->num_hidden_layers) + ")");
   }
 }
 
@@ -94,9 +94,9 @@ void read_quantization(ObjectReader& r, Model* m, Diagnostics* d) {
     if (s == "attention" || s == "dense_mlp" || s == "experts" || s == "shared_experts") {
       q.scope.push_back(s);
     } else {
-      d->push_back({json_pointer_append(qr.child("scope"), i),
-                    "expected one of attention, dense_mlp, experts, shared_experts, got " +
-                        describe(e)});
+      d->push_back(
+          {json_pointer_append(qr.child("scope"), i),
+           "expected one of attention, dense_mlp, experts, shared_experts, got " + describe(e)});
     }
   }
 }

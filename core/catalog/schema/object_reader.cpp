@@ -181,9 +181,9 @@ void ObjectReader::string_map(const std::string& key, std::map<std::string, std:
   if (v == nullptr) return;
   for (auto it = v->begin(); it != v->end(); ++it) {
     if (!it.value().is_string() || it.value().get<std::string>().empty()) {
-      out_->push_back({json_pointer_append(child(key), it.key()),
-                       "expected a non-empty string (the source of this field), got " +
-                           describe(it.value())});
+      out_->push_back(
+          {json_pointer_append(child(key), it.key()),
+           "expected a non-empty string (the source of this field), got " + describe(it.value())});
       continue;
     }
     (*out)[it.key()] = it.value().get<std::string>();

@@ -39,7 +39,7 @@ Diagnostics check_coefficients_references(const GpuCoefficients& c,
                                           const std::string& pointer) {
   if (c.id == "default" || contains(gpu_ids, c.id)) return {};
   return {{pointer + "/id", unknown("GPU", c.id, gpu_ids) + "; per-GPU coefficients must name a "
-                                                             "catalog GPU or \"default\""}};
+                                                            "catalog GPU or \"default\""}};
 }
 
 }  // namespace blis::catalog::schema

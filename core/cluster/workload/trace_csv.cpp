@@ -66,10 +66,22 @@ TraceCsvError::TraceCsvError(std::int32_t line, std::int32_t column, const std::
     : std::runtime_error("trace CSV " + detail), line_(line), column_(column), detail_(detail) {}
 
 TraceCsvReader::TraceCsvReader(std::string text) : text_(std::move(text)) {
-  std::string_view line;
-  if (!read_line(line))
-    throw TraceCsvError(1, 0, "line 1: the trace is empty (expected a header row)");
-  parse_header(line);
+  std::string_view first;
+  if (!read_line(first)) {
+    throw TraceCsvError(1, 0,
+                        "line 1: the trace is empty (expected rows of arrival_s,prompt_tokens,"
+                        "output_tokens)");
+  }
+  split_cells(first, cells_);
+  double t = 0;
+  if (parse_double(cells_[0], t)) {
+    // No header: the first line is already a request; columns are in their default order.
+    columns_.assign({kArrival, kPrompt, kOutput, kGroup, kSession});
+    pos_ = line_start_;
+    --line_;
+    return;
+  }
+  parse_header(first);
 }
 
 bool TraceCsvReader::read_line(std::string_view& line) {
@@ -77,6 +89,7 @@ bool TraceCsvReader::read_line(std::string_view& line) {
     const std::size_t nl = text_.find('\n', pos_);
     const std::size_t end = nl == std::string::npos ? text_.size() : nl;
     line = std::string_view(text_).substr(pos_, end - pos_);
+    line_start_ = pos_;
     pos_ = nl == std::string::npos ? text_.size() : nl + 1;
     ++line_;
     const std::string_view t = trim(line);
@@ -89,13 +102,23 @@ bool TraceCsvReader::read_line(std::string_view& line) {
 void TraceCsvReader::parse_header(std::string_view line) {
   split_cells(line, cells_);
   const auto& cells = cells_;
+  const auto column_of = [](std::string_view name) {
+    for (int k = 0; k < kNumColumns; ++k) {
+      if (name == kColumnNames[k]) return k;
+    }
+    return -1;
+  };
+  bool named = false;
+  for (const auto& cell : cells) named = named || column_of(cell) >= 0;
+  if (!named) {
+    // A header of other names: skipped, columns in their default order.
+    columns_.assign({kArrival, kPrompt, kOutput, kGroup, kSession});
+    return;
+  }
   bool seen[kNumColumns] = {};
   for (std::size_t c = 0; c < cells.size(); ++c) {
     const auto col = static_cast<std::int32_t>(c + 1);
-    int found = -1;
-    for (int k = 0; k < kNumColumns; ++k) {
-      if (cells[c] == kColumnNames[k]) found = k;
-    }
+    const int found = column_of(cells[c]);
     const std::string where = "line " + std::to_string(line_) + ", column " + std::to_string(col);
     if (found < 0) {
       throw TraceCsvError(line_, col,
@@ -132,8 +155,10 @@ TraceRow TraceCsvReader::parse_row(std::string_view line) {
         "line " + std::to_string(line_) + ", column " + std::to_string(col) + name + ": " + what);
   };
   if (cells.size() > columns_.size()) {
+    std::string names;
+    for (Column k : columns_) names += (names.empty() ? "" : ", ") + std::string(kColumnNames[k]);
     fail(static_cast<std::int32_t>(columns_.size() + 1),
-         "more cells than the header's " + std::to_string(columns_.size()) + " columns");
+         "more cells than the " + std::to_string(columns_.size()) + " columns (" + names + ")");
   }
   TraceRow row;
   row.line = line_;
@@ -180,11 +205,12 @@ TraceRow TraceCsvReader::parse_row(std::string_view line) {
         row.prefix_tokens = static_cast<std::int32_t>(v);
         prefix_tokens_col = col;
         break;
-      case kSession:
-        if (!parse_int(cell, v) || v < 0)
-          fail(col, "expected an integer >= 0 or an empty cell, got " + quoted(cell));
-        row.session = v;
+      case kSession: {
+        // Any text names a session; sessions are numbered in order of first appearance.
+        const auto [it, added] = session_ids_.try_emplace(std::string(cell), session_ids_.size());
+        row.session = static_cast<std::int64_t>(it->second);
         break;
+      }
       case kNumColumns:
         break;
     }

@@ -1,19 +1,25 @@
 #pragma once
 // Trace CSV replay input.
 //
-// Format: a header row naming the columns, then one row per request, comma separated:
+// Format: one request per row, comma separated, in these columns:
 //   arrival_s      (required) arrival time in seconds from the start, >= 0, non-decreasing
 //   prompt_tokens  (required) integer >= 1
 //   output_tokens  (required) integer >= 1
 //   prefix_group   (optional) integer >= 0; requests of one group share their leading tokens
 //   prefix_tokens  (optional) integer in [0, prompt_tokens]: how many leading tokens come from
 //                  the group (empty or absent: the whole prompt); needs prefix_group
-//   session_id     (optional) integer >= 0; a later row of the same session starts with the
-//                  previous row's prompt and output (multi-turn)
-// Columns may come in any order; empty cells of optional columns mean "none". Blank lines and
-// lines starting with '#' are skipped; CRLF line ends are accepted.
+//   session_id     (optional) any text; a later row of the same session starts with the
+//                  previous row's prompt and output (multi-turn). Sessions are numbered 0, 1,
+//                  ... in order of first appearance.
+// The first line may be a header. If it names any of these columns, columns are matched by
+// name (in any order; unknown names are errors). A header of other names is skipped and, as
+// without a header, columns are arrival_s, prompt_tokens, output_tokens, prefix_group,
+// session_id in that order (the scenario decoder's format, scenario/trace_csv.h). Empty cells
+// of optional columns mean "none". Blank lines and lines starting with '#' are skipped; CRLF
+// line ends are accepted.
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -52,6 +58,8 @@ class TraceCsvReader {
   std::int32_t line_ = 0;
   std::vector<Column> columns_;          // header order
   std::vector<std::string_view> cells_;  // reused for every row
+  std::size_t line_start_ = 0;           // offset of the line read_line() returned last
+  std::map<std::string, std::size_t> session_ids_;
   double last_arrival_ = 0;
   bool read_line(std::string_view& line);
   void parse_header(std::string_view line);

@@ -23,6 +23,12 @@ std::string num(double v) {
   return buf;
 }
 
+// Where a trace's problems are reported: its `path` key when read from a file, else `csv` (as
+// the scenario decoder reports them).
+std::string trace_pointer(const std::string& trace, const scenario::Trace& t) {
+  return json_pointer_append(trace, t.path.empty() ? "csv" : "path");
+}
+
 class Checker {
  public:
   explicit Checker(Diagnostics& out) : out_(out) {}
@@ -146,7 +152,8 @@ class Checker {
     }
     if (c.shared_prefix) shared_prefix(at(p, "shared_prefix"), *c.shared_prefix);
     if (c.trace) {
-      for (auto& d : validate_trace_csv(c.trace->csv, at(p, "trace"))) out_.push_back(d);
+      for (auto& d : validate_trace_csv(c.trace->csv, trace_pointer(at(p, "trace"), *c.trace)))
+        out_.push_back(d);
     } else {
       load(at(p, "load"), c.load);  // a trace's arrival times replace the load
     }
@@ -164,7 +171,8 @@ Diagnostics validate_workload(const scenario::Workload& w) {
   const std::string root = "/workload";
   if (w.trace_csv) {
     if (!w.clients.empty()) check.error(root, "has both clients and trace_csv: give one of them");
-    for (auto& d : validate_trace_csv(w.trace_csv->csv, Checker::at(root, "trace_csv")))
+    for (auto& d : validate_trace_csv(w.trace_csv->csv,
+                                      trace_pointer(Checker::at(root, "trace_csv"), *w.trace_csv)))
       out.push_back(d);
     return out;
   }

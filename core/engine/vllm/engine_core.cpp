@@ -31,6 +31,13 @@ InFlightBatch& EngineCore::oldest() {
   return ring_[static_cast<std::size_t>(head_)];
 }
 
+void EngineCore::discard_newest_empty() {
+  if (count_ == 0) throw std::logic_error("EngineCore: no batch in flight");
+  const std::size_t slot = static_cast<std::size_t>((head_ + count_ - 1) % batch_queue_size());
+  if (!ring_[slot].output.scheduled.empty()) throw std::logic_error("EngineCore: newest batch is not empty");
+  --count_;
+}
+
 bool EngineCore::abort_now(ReqRef ref) {
   return scheduler_->finish_request(ref, RequestStatus::kFinishedAborted);
 }

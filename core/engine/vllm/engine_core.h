@@ -43,6 +43,9 @@ class EngineCore {
   // the oldest batch's `sampled` output, and pops it. In sync mode with spec decode the
   // next drafts are taken afterwards (EngineCore.post_step).
   void apply_oldest(UpdateResult& res, std::vector<engine::RequestKey>* aborted);
+  // Drops the newest batch when it scheduled nothing (it would execute nothing; vLLM only
+  // uses it to send finished ids to the workers).
+  void discard_newest_empty();
   std::uint64_t num_batches_scheduled() const { return next_batch_id_; }
 
  private:

@@ -58,6 +58,8 @@ struct Request {
   std::int32_t min_tokens = 0;
   // The output count at which the EOS token is sampled (1-based); 0 = never (ignore_eos).
   std::int32_t eos_at_output = 0;
+  // Synthetic output token ids are output_token_base + output index (engine.h RequestSpec).
+  std::int32_t output_token_base = 0;
 
   // Tokens: prompt followed by outputs (_all_token_ids).
   std::vector<std::int32_t> all_token_ids;

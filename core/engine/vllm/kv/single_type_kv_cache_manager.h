@@ -46,6 +46,8 @@ class FullAttentionManager {
   std::span<const std::int32_t> blocks(std::int32_t slot) const;
   bool has_blocks_entry(std::int32_t slot) const;
   std::int32_t num_requests_with_blocks() const { return num_entries_; }
+  // Slots that may hold an entry are [0, slot_capacity()) (for invariant checks).
+  std::int32_t slot_capacity() const { return static_cast<std::int32_t>(entries_.size()); }
   std::int32_t num_cached_blocks(std::int32_t slot) const;
 
  private:

@@ -86,6 +86,15 @@ void MetricsRecorder::finish(RequestState& s, FinishReason reason, std::int32_t 
   s.active = false;
 }
 
+void MetricsRecorder::abort_request(RequestHandle handle) {
+  if (!active(handle)) return;
+  RequestState& s = requests_[static_cast<std::size_t>(handle)];
+  if (s.lora_id > 0)
+    lora_states_.update(s.lora_id, s.lora_status, LoRARequestStates::Status::kNone);
+  if (s.parent >= 0) --parents_[static_cast<std::size_t>(s.parent)].open_children;
+  s.active = false;
+}
+
 void MetricsRecorder::record(const EngineCoreOutputs& batch) {
   // Engine-core events travel with the request's next output (Request.take_events).
   for (const EngineCoreEvent& e : batch.events) {

@@ -47,6 +47,12 @@ class MetricsRecorder {
   // Throws std::invalid_argument for a negative or active handle.
   void add_request(RequestHandle handle, const RequestInfo& info, std::int32_t lora_id = 0);
 
+  // OutputProcessor.abort_requests: a client abort removes the request from the frontend
+  // without a finished output, so it observes nothing (no request_success{abort}, no
+  // latency); the engine core frees it without sending an output either. Unknown handles are
+  // ignored. (An abort the engine reports as a finished output goes through record().)
+  void abort_request(RequestHandle handle);
+
   // One EngineCoreOutputs batch. Outputs and events naming handles that are not active
   // (never added, or already finished) are ignored, as vLLM ignores outputs of aborted
   // requests.

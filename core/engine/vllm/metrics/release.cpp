@@ -28,7 +28,9 @@ std::optional<Release> parse_release(std::string_view text) {
   if (pos < text.size()) {
     if (text[pos] != '.') return std::nullopt;
     ++pos;
-    if (parse_number(text, pos) < 0 || pos != text.size()) return std::nullopt;
+    // "0.29.x" is how the rules pack names a release line (rules/packs/vllm_0_29.cpp).
+    const bool any_patch = pos + 1 == text.size() && text[pos] == 'x';
+    if (!any_patch && (parse_number(text, pos) < 0 || pos != text.size())) return std::nullopt;
   }
   switch (minor) {
     case 29:

@@ -18,7 +18,7 @@ enum class Release : std::uint8_t { kV0_29 = 29, kV0_31 = 31, kV0_32 = 32 };
 
 inline constexpr Release kDefaultRelease = Release::kV0_32;
 
-// Accepts "0.29", "0.29.0", "0.31.2", ... (any patch of a supported minor release).
+// Accepts "0.29", "0.29.x", "0.29.0", "0.31.2", ... (any patch of a supported minor release).
 std::optional<Release> parse_release(std::string_view text);
 // "0.29", "0.31", "0.32".
 std::string release_name(Release release);

@@ -106,6 +106,7 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   r.max_tokens = nr.max_tokens;
   r.min_tokens = nr.min_tokens;
   r.eos_at_output = nr.eos_at_output;
+  r.output_token_base = nr.output_token_base;
   r.all_token_ids = std::move(tokens);
   r.all_token_ids.assign(nr.prompt_token_ids.begin(), nr.prompt_token_ids.end());
   r.num_prompt_tokens = static_cast<std::int32_t>(nr.prompt_token_ids.size());
@@ -304,7 +305,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
   const std::int32_t threshold = cfg_.long_prefill_token_threshold;
   const std::int32_t num_spec = cfg_.num_speculative_tokens;
   const bool lora_enabled = cfg_.max_loras > 0;
-  bool scheduled_running = !out.scheduled.empty();
+  // scheduled_running_reqs: only the requests of the running phase.
+  const bool scheduled_running = !out.scheduled.empty();
 
   scheduled_loras_.clear();
   if (lora_enabled) {
@@ -413,7 +415,6 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     e.num_prefill_tokens = prefill_tokens_of(r, num_computed, n);
     if (pad_spec_decode) e.num_spec_tokens = num_spec;
     out.scheduled.push_back(e);
-    scheduled_running = true;
   }
   // Requests skipped in this pass go back ahead of older skipped ones.
   if (!step_skipped_->empty()) skipped_waiting_->prepend_requests(*step_skipped_);

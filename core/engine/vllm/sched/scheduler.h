@@ -27,6 +27,7 @@ struct NewRequest {
   std::int32_t max_tokens = 16;
   std::int32_t min_tokens = 0;
   std::int32_t eos_at_output = 0;
+  std::int32_t output_token_base = 0;
   std::int32_t priority = 0;
   double arrival_time = 0;
   std::int32_t lora_id = 0;

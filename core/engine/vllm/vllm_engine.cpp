@@ -1,0 +1,261 @@
+#include "engine/vllm/vllm_engine.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "engine/vllm/provenance.h"
+
+namespace blis::vllm {
+namespace {
+
+VllmConfig checked_engine_config(const VllmConfig& cfg) {
+  const auto errs = validate(cfg);
+  if (!errs.empty()) throw std::invalid_argument(errs.front().field + ": " + errs.front().message);
+  // vllm v1/core/kv_cache_utils.py check_enough_kv_cache_memory: the engine refuses to start
+  // when one request of max_model_len would not fit (block 0 is the null block).
+  const std::int64_t capacity = static_cast<std::int64_t>(cfg.num_gpu_blocks - 1) * cfg.block_size;
+  if (capacity < cfg.max_model_len) {
+    throw std::invalid_argument("num_gpu_blocks: " + std::to_string(cfg.num_gpu_blocks - 1) +
+                                " usable blocks of " + std::to_string(cfg.block_size) +
+                                " tokens cannot hold one request of max_model_len (" +
+                                std::to_string(cfg.max_model_len) + " tokens)");
+  }
+  return cfg;
+}
+
+void append_gauge(std::string& out, const char* name, const char* help, const std::string& labels,
+                  double value) {
+  char num[64];
+  std::snprintf(num, sizeof num, "%.17g", value);
+  out += "# HELP ";
+  out += name;
+  out += ' ';
+  out += help;
+  out += "\n# TYPE ";
+  out += name;
+  out += " gauge\n";
+  out += name;
+  if (!labels.empty()) {
+    out += '{';
+    out += labels;
+    out += '}';
+  }
+  out += ' ';
+  out += num;
+  out += '\n';
+}
+
+}  // namespace
+
+VllmEngine::VllmEngine(const VllmConfig& cfg) : cfg_(checked_engine_config(cfg)), core_(cfg_) {
+  batch_.requests.reserve(static_cast<std::size_t>(cfg_.max_num_seqs));
+  events_.progress.reserve(static_cast<std::size_t>(cfg_.max_num_seqs) * 2);
+}
+
+void VllmEngine::add_request(engine::RequestSpec spec, SimTime now) {
+  (void)now;
+  if (spec.prompt_token_ids.empty()) throw std::invalid_argument("add_request: the prompt cannot be empty");
+  // vLLM's API server rejects a request whose prompt leaves no room for one output token
+  // within max_model_len ("maximum context length"); the engine core would never finish it.
+  if (static_cast<std::int64_t>(spec.prompt_token_ids.size()) >= cfg_.max_model_len) {
+    throw std::invalid_argument("add_request: the prompt (" + std::to_string(spec.prompt_token_ids.size()) +
+                                " tokens) leaves no room for an output within max_model_len (" +
+                                std::to_string(cfg_.max_model_len) + ")");
+  }
+  if (spec.max_tokens < 1) throw std::invalid_argument("add_request: max_tokens must be >= 1");
+  if (refs_.get(spec.key).index >= 0 && core_.scheduler().find(refs_.get(spec.key)) != nullptr) {
+    throw std::invalid_argument("add_request: request key " + std::to_string(spec.key) + " is already live");
+  }
+  NewRequest nr;
+  nr.request_id = spec.id.empty() ? std::to_string(spec.key) : std::move(spec.id);
+  nr.key = spec.key;
+  nr.prompt_token_ids = spec.prompt_token_ids;
+  nr.max_tokens = spec.max_tokens;
+  nr.eos_at_output = spec.eos_at_output;
+  nr.output_token_base = spec.output_token_base;
+  nr.priority = spec.priority;
+  nr.arrival_time = to_seconds(spec.arrival);
+  nr.lora_id = spec.lora_id;
+  // spec.kv_transfer (NIXL P/D) is carried by the connector, which is not modelled yet.
+  refs_.put(spec.key, core_.scheduler().add_request(nr));
+}
+
+void VllmEngine::abort(engine::RequestKey key, SimTime now) {
+  (void)now;
+  const ReqRef ref = refs_.get(key);
+  if (ref.index < 0) return;
+  if (core_.in_flight() == 0) {
+    core_.abort_now(ref);
+    refs_.erase(key);
+    return;
+  }
+  // vllm engine/core.py: an abort is put on the input queue (processed before the next
+  // schedule) and on the aborts queue (processed before the next update_from_output);
+  // aborting is idempotent.
+  core_.queue_abort(ref);
+  pending_aborts_.push_back(key);
+}
+
+void VllmEngine::apply_pending_aborts() {
+  for (const engine::RequestKey key : pending_aborts_) {
+    const ReqRef ref = refs_.get(key);
+    if (ref.index < 0) continue;
+    core_.abort_now(ref);
+    refs_.erase(key);
+  }
+  pending_aborts_.clear();
+}
+
+bool VllmEngine::can_schedule(SimTime now) const {
+  (void)now;
+  return core_.in_flight() < core_.batch_queue_size() && core_.scheduler().has_unfinished_requests();
+}
+
+const engine::Batch* VllmEngine::schedule(SimTime now) {
+  apply_pending_aborts();
+  if (!can_schedule(now)) return nullptr;
+  InFlightBatch& b = core_.schedule_batch();
+  if (b.output.scheduled.empty()) {
+    // Nothing runs (vLLM would not execute it); keep what it preempted for the next events.
+    pending_preempted_.insert(pending_preempted_.end(), b.output.preempted.begin(), b.output.preempted.end());
+    core_.discard_newest_empty();
+    return nullptr;
+  }
+  fill_batch(b);
+  return &batch_;
+}
+
+void VllmEngine::fill_batch(const InFlightBatch& b) {
+  batch_.id = b.batch_id;
+  batch_.requests.clear();
+  batch_.total_tokens = 0;
+  batch_.prefill_tokens = 0;
+  batch_.decode_tokens = 0;
+  batch_.num_sampling = 0;
+  batch_.num_preempted = static_cast<std::int32_t>(b.output.preempted.size());
+  for (const ScheduledRequest& e : b.output.scheduled) {
+    engine::ScheduledRequest s;
+    s.key = e.key;
+    s.num_tokens = e.num_tokens;
+    s.num_prefill_tokens = e.num_prefill_tokens;
+    s.context_before = e.num_computed_before;
+    s.num_spec_tokens = e.num_spec_tokens;
+    s.samples = e.samples;
+    batch_.requests.push_back(s);
+    batch_.total_tokens += e.num_tokens;
+    batch_.prefill_tokens += e.num_prefill_tokens;
+    batch_.num_sampling += e.samples ? 1 : 0;
+  }
+  batch_.decode_tokens = batch_.total_tokens - batch_.prefill_tokens;
+}
+
+void VllmEngine::report_preempted(const std::vector<engine::RequestKey>& keys) {
+  for (const engine::RequestKey key : keys) {
+    const Request* r = core_.scheduler().find(refs_.get(key));
+    if (r == nullptr) continue;
+    engine::RequestProgress p;
+    p.key = key;
+    p.num_output_tokens = r->num_output_tokens();
+    p.num_cached_tokens = r->num_cached_tokens;
+    p.num_preemptions = r->num_preemptions;
+    events_.progress.push_back(p);
+  }
+}
+
+const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id, const engine::StepOutcome& outcome,
+                                               SimTime now) {
+  (void)now;
+  if (core_.in_flight() == 0 || core_.oldest().batch_id != batch_id) {
+    throw std::logic_error("complete: batch " + std::to_string(batch_id) + " is not the oldest in flight");
+  }
+  InFlightBatch& b = core_.oldest();
+  const SchedulerOutput& out = b.output;
+  if (!outcome.accepted_drafts.empty() && outcome.accepted_drafts.size() != out.scheduled.size()) {
+    throw std::invalid_argument("complete: accepted_drafts must have one entry per scheduled request");
+  }
+  // The sampled tokens: 1 + accepted drafts for each request that samples, with synthetic
+  // ids output_token_base + output index.
+  b.sampled.clear();
+  for (std::size_t i = 0; i < out.scheduled.size(); ++i) {
+    const ScheduledRequest& e = out.scheduled[i];
+    const Request* r = core_.scheduler().find(e.ref);
+    if (!e.samples || r == nullptr) {
+      b.sampled.add(nullptr, 0);
+      continue;
+    }
+    std::int32_t accepted = e.num_spec_tokens;
+    if (!outcome.accepted_drafts.empty()) accepted = std::clamp(outcome.accepted_drafts[i], 0, e.num_spec_tokens);
+    const std::int32_t n = 1 + accepted;
+    tokens_.clear();
+    for (std::int32_t j = 0; j < n; ++j) tokens_.push_back(r->output_token_base + r->num_output_tokens() + j);
+    b.sampled.add(tokens_.data(), n);
+  }
+  scratch_keys_.assign(out.preempted.begin(), out.preempted.end());
+
+  events_.progress.clear();
+  events_.transfers.clear();
+  report_preempted(pending_preempted_);
+  pending_preempted_.clear();
+  report_preempted(scratch_keys_);
+
+  scratch_keys_.clear();
+  core_.apply_oldest(res_, &scratch_keys_);
+  for (const engine::RequestKey key : scratch_keys_) refs_.erase(key);
+  for (const RequestUpdate& u : res_.updates) {
+    if (u.num_delivered == 0 && !u.stopped) continue;
+    engine::RequestProgress p;
+    p.key = u.key;
+    p.new_tokens = u.num_delivered;
+    p.first_token = u.first_token;
+    p.finish = u.stopped ? finish_reason_of(u.status) : engine::FinishReason::kNone;
+    p.num_output_tokens = u.num_output_tokens;
+    p.num_cached_tokens = u.num_cached_tokens;
+    p.num_preemptions = u.num_preemptions;
+    events_.progress.push_back(p);
+    if (u.stopped) refs_.erase(u.key);
+  }
+  return events_;
+}
+
+bool VllmEngine::idle() const {
+  return core_.in_flight() == 0 && !core_.scheduler().has_unfinished_requests();
+}
+
+engine::EngineStats VllmEngine::stats() const {
+  const Scheduler& s = core_.scheduler();
+  const KVCacheManager& kv = s.kv_cache_manager();
+  engine::EngineStats st;
+  st.num_running = s.num_running();
+  st.num_waiting = s.num_waiting();
+  st.kv_usage = kv.usage();
+  st.num_free_blocks = kv.num_free_blocks();
+  st.num_total_blocks = cfg_.num_gpu_blocks - 1;
+  // vLLM's prefix_cache_queries / hits count fresh admissions (resumed ones are kept apart).
+  st.prefix_queries = static_cast<std::uint64_t>(kv.cumulative_prefix_cache_stats().queries);
+  st.prefix_hits = static_cast<std::uint64_t>(kv.cumulative_prefix_cache_stats().hits);
+  st.preemptions = s.total_preemptions();
+  st.in_flight_batches = core_.in_flight();
+  return st;
+}
+
+std::string VllmEngine::metrics_text(SimTime now, const std::string& labels) const {
+  (void)now;
+  const engine::EngineStats st = stats();
+  std::string out;
+  append_gauge(out, "vllm:num_requests_running", "Number of requests in model execution batches.", labels,
+               st.num_running);
+  append_gauge(out, "vllm:num_requests_waiting", "Number of requests waiting to be processed.", labels,
+               st.num_waiting);
+  append_gauge(out, "vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", labels,
+               st.kv_usage);
+  return out;
+}
+
+engine::Provenance VllmEngine::provenance() const { return engine_provenance(); }
+
+bool VllmEngine::reset_prefix_cache(bool reset_running_requests) {
+  return core_.scheduler().reset_prefix_cache(reset_running_requests);
+}
+
+}  // namespace blis::vllm

@@ -1,0 +1,62 @@
+#pragma once
+// VllmEngine: vLLM's v1 engine core behind the engine-neutral contract (engine/engine.h).
+// The cluster owns time: schedule() says what the next forward pass runs, complete() applies
+// its output. With async scheduling (vLLM's default) two passes may be in flight.
+// Per-step calls reuse their buffers: no allocation in steady state.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/vllm/engine_core.h"
+#include "engine/vllm/key_index.h"
+#include "engine/vllm/vllm_config.h"
+
+namespace blis::vllm {
+
+class VllmEngine final : public engine::Engine {
+ public:
+  // Throws std::invalid_argument if the config is invalid or one request of max_model_len
+  // could not fit in the KV cache (vLLM refuses to start then).
+  explicit VllmEngine(const VllmConfig& cfg);
+
+  void add_request(engine::RequestSpec spec, SimTime now) override;
+  void abort(engine::RequestKey key, SimTime now) override;
+  bool can_schedule(SimTime now) const override;
+  // nullptr when nothing runs now; call again after the next complete(), arrival or abort.
+  const engine::Batch* schedule(SimTime now) override;
+  const engine::StepEvents& complete(std::uint64_t batch_id, const engine::StepOutcome& outcome,
+                                     SimTime now) override;
+  bool idle() const override;
+  std::int32_t max_concurrent_batches() const override { return core_.batch_queue_size(); }
+  std::int32_t in_flight() const override { return core_.in_flight(); }
+  engine::EngineStats stats() const override;
+  // The minimal gauges for now: vllm:num_requests_running, vllm:num_requests_waiting,
+  // vllm:kv_cache_usage_perc (the full vllm:* families come with the metrics module).
+  std::string metrics_text(SimTime now, const std::string& labels) const override;
+  engine::Provenance provenance() const override;
+
+  // vllm scheduler.py Scheduler.reset_prefix_cache.
+  bool reset_prefix_cache(bool reset_running_requests);
+  const EngineCore& core() const { return core_; }
+  const VllmConfig& config() const { return cfg_; }
+
+ private:
+  void apply_pending_aborts();
+  void fill_batch(const InFlightBatch& b);
+  void report_preempted(const std::vector<engine::RequestKey>& keys);
+
+  VllmConfig cfg_;
+  EngineCore core_;
+  KeyIndex refs_;
+  engine::Batch batch_;
+  engine::StepEvents events_;
+  UpdateResult res_;
+  std::vector<engine::RequestKey> pending_aborts_;      // applied before the next schedule
+  std::vector<engine::RequestKey> pending_preempted_;   // preempted by a batch that ran nothing
+  std::vector<engine::RequestKey> scratch_keys_;
+  std::vector<std::int32_t> tokens_;
+};
+
+}  // namespace blis::vllm

@@ -1,0 +1,111 @@
+// Replays every golden trace (tests/conformance/data, from vLLM's own scheduler at
+// upstream 8d9b52f7) through the engine and compares field by field (FORMAT.md). A failure
+// names the case, the step and the first differing field.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "conformance/trace_compare.h"
+#include "engine/vllm/conform/conform.h"
+
+namespace blis {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string data_dir() { return std::string(BLIS_SOURCE_DIR) + "/tests/conformance/data/"; }
+
+class GoldenTrace : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GoldenTrace, MatchesVllm) {
+  const std::string name = GetParam();
+  const std::string input = read_file(data_dir() + name + ".input.json");
+  const std::string expected_text = read_file(data_dir() + name + ".expected.json");
+  ASSERT_FALSE(input.empty()) << "cannot read " << data_dir() + name + ".input.json";
+  ASSERT_FALSE(expected_text.empty()) << "cannot read the expected trace of " << name;
+  const vllm::ConformOutcome out = vllm::run_conformance(input);
+  ASSERT_TRUE(out.ok) << name << ": input rejected: "
+                      << (out.diagnostics.empty() ? "" : format_diagnostic(out.diagnostics[0]));
+  const auto expected = nlohmann::json::parse(expected_text);
+  const auto actual = nlohmann::json::parse(out.trace_json);
+  const auto mismatch = testing::compare_traces(expected, actual);
+  if (mismatch) {
+    ADD_FAILURE() << "case " << name << ", step " << (mismatch->step.empty() ? "-" : mismatch->step) << ": "
+                  << mismatch->pointer << ": " << mismatch->message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, GoldenTrace,
+                         ::testing::Values("01-simple", "02-max-num-seqs", "03-tight-budget-chunked",
+                                           "04-long-prefill-threshold", "05-prefix-cache",
+                                           "06-kv-pressure-fcfs", "07-priority-preemption", "08-aborts",
+                                           "09-max-tokens-1", "10-no-prefix-caching",
+                                           "11-no-chunked-prefill", "12-random-mix-300", "14-max-model-len",
+                                           "15-no-reserve-full-isl", "16-reserve-full-isl", "17-async-simple",
+                                           "18-async-prefix", "19-async-pressure"),
+                         [](const ::testing::TestParamInfo<const char*>& i) {
+                           std::string n = i.param;
+                           for (char& ch : n) {
+                             if (ch == '-') ch = '_';
+                           }
+                           return "case_" + n;
+                         });
+
+TEST(TraceCompare, NamesTheStepAndTheFirstDifferingField) {
+  const auto e = nlohmann::json::parse(R"({"provenance":1,"steps":[{"step":0,"a":1},{"step":1,"kv":0.5,"b":[1,2]}]})");
+  auto a = e;
+  a["provenance"] = 2;
+  EXPECT_FALSE(testing::compare_traces(e, a));
+  a["steps"][1]["kv"] = 0.5 + 1e-13;
+  EXPECT_FALSE(testing::compare_traces(e, a));
+  a["steps"][1]["kv"] = 0.5 + 1e-9;
+  auto m = testing::compare_traces(e, a);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->step, "1");
+  EXPECT_EQ(m->pointer, "/steps/1/kv");
+  a = e;
+  a["steps"][1]["b"] = {1, 3};
+  m = testing::compare_traces(e, a);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->pointer, "/steps/1/b/1");
+  a = e;
+  a["steps"][0]["extra"] = true;
+  m = testing::compare_traces(e, a);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->pointer, "/steps/0/extra");
+}
+
+TEST(ConformInput, BadInputIsNamedByJsonPointer) {
+  const std::string base =
+      R"({"config":{"block_size":16,"num_gpu_blocks":64,"max_num_seqs":4,"max_num_batched_tokens":64,)"
+      R"("max_model_len":128,"enable_chunked_prefill":true,"long_prefill_token_threshold":0,)"
+      R"("enable_prefix_caching":true,"policy":"fcfs","async_scheduling":false},"aborts":[],"max_steps":10,)";
+  auto first = [](const std::string& text) {
+    const vllm::ConformOutcome o = vllm::run_conformance(text);
+    return o.ok ? std::string("ok") : format_diagnostic(o.diagnostics.at(0));
+  };
+  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1,2],"max_tokens":2}]})"), "ok");
+  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[],"max_tokens":2}]})"),
+            "/requests/0/prompt: the prompt cannot be empty");
+  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":-1,"prompt":[1],"max_tokens":2}]})"),
+            "/requests/0/arrival_step: expected an integer in [0, 2147483647], got -1");
+  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":"x"}]})"),
+            "/requests/0/max_tokens: expected an integer, got string");
+  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1,"x":1}]})"),
+            "/requests/0/x: unknown key");
+  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1},)"
+                         R"({"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1}]})"),
+            "/requests/1/id: duplicate request id \"a\"");
+  EXPECT_NE(first("{").find("not valid JSON"), std::string::npos);
+  EXPECT_EQ(first(R"({"config":{}})").substr(0, 19), "/config/block_size:");
+}
+
+}  // namespace
+}  // namespace blis

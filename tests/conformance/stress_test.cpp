@@ -1,0 +1,216 @@
+// Stress: random inputs of the kinds the held-out conformance cases use (large random mixes,
+// priority under pressure, async scheduling with aborts in both phases, many tiny requests,
+// prefix-heavy loads). The engine must never crash, must finish every case whose requests
+// can fit, must be deterministic, and the scheduler and KV invariants must hold after every
+// step.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/invariants.h"
+#include "engine/vllm/conform/conform.h"
+#include "engine/vllm/engine_core.h"
+#include "util/rng.h"
+
+namespace blis::vllm {
+namespace {
+
+using json = nlohmann::json;
+
+enum class Kind { kRandomMix, kPriorityPressure, kAsyncAborts, kTiny, kPrefixHeavy };
+
+const char* name(Kind k) {
+  switch (k) {
+    case Kind::kRandomMix:
+      return "random-mix";
+    case Kind::kPriorityPressure:
+      return "priority-pressure";
+    case Kind::kAsyncAborts:
+      return "async-aborts";
+    case Kind::kTiny:
+      return "tiny";
+    case Kind::kPrefixHeavy:
+      return "prefix-heavy";
+  }
+  return "?";
+}
+
+// A conformance input whose every request can run alone, so the case must complete.
+json make_case(Kind kind, std::uint64_t seed) {
+  Rng rng = Rng::stream(seed, name(kind));
+  const std::int32_t bs = std::vector<std::int32_t>{1, 4, 8, 16, 32}[static_cast<std::size_t>(rng.uniform_int(0, 4))];
+  const std::int32_t mml = std::vector<std::int32_t>{64, 128, 256, 512}[static_cast<std::size_t>(rng.uniform_int(0, 3))];
+  const bool chunked = rng.uniform01() < 0.8;
+  std::int32_t batched = static_cast<std::int32_t>(rng.uniform_int(16, 256));
+  if (!chunked && batched < mml) batched = mml;
+  const std::int32_t seqs = static_cast<std::int32_t>(std::min<std::int64_t>(rng.uniform_int(1, 24), batched));
+  const bool priority = kind == Kind::kPriorityPressure || rng.uniform01() < 0.25;
+  const bool async = kind == Kind::kAsyncAborts || rng.uniform01() < 0.5;
+  const bool pressure = kind == Kind::kPriorityPressure || rng.uniform01() < 0.5;
+  // Enough blocks for the longest sequence, few enough to force preemptions under pressure.
+  const std::int32_t min_blocks = (mml + bs - 1) / bs + 1;
+  const std::int32_t blocks = pressure ? min_blocks + static_cast<std::int32_t>(rng.uniform_int(0, min_blocks))
+                                       : min_blocks * static_cast<std::int32_t>(rng.uniform_int(2, 8));
+  json cfg = {{"block_size", bs},
+              {"num_gpu_blocks", blocks},
+              {"max_num_seqs", seqs},
+              {"max_num_batched_tokens", batched},
+              {"max_model_len", mml},
+              {"enable_chunked_prefill", chunked},
+              {"long_prefill_token_threshold", rng.uniform01() < 0.3 ? rng.uniform_int(8, 64) : 0},
+              {"enable_prefix_caching", rng.uniform01() < 0.8},
+              {"policy", priority ? "priority" : "fcfs"},
+              {"async_scheduling", async}};
+  if (rng.uniform01() < 0.3) cfg["scheduler_reserve_full_isl"] = rng.uniform01() < 0.5;
+  if (rng.uniform01() < 0.2) cfg["watermark"] = 0.01 * static_cast<double>(rng.uniform_int(1, 10));
+  if (rng.uniform01() < 0.2) cfg["token_fn"] = "per_request";
+  const std::int32_t n = kind == Kind::kTiny ? 150 : static_cast<std::int32_t>(rng.uniform_int(10, 60));
+  std::vector<std::vector<std::int32_t>> prefixes;
+  for (int p = 0; p < 4; ++p) {
+    std::vector<std::int32_t> t;
+    const auto len = rng.uniform_int(1, mml / 2);
+    for (std::int64_t i = 0; i < len; ++i) t.push_back(static_cast<std::int32_t>(rng.uniform_int(0, 30000)));
+    prefixes.push_back(t);
+  }
+  json reqs = json::array();
+  for (std::int32_t i = 0; i < n; ++i) {
+    const std::int32_t cap = kind == Kind::kTiny ? 6 : mml - 1;
+    std::int32_t len = static_cast<std::int32_t>(rng.uniform_int(1, std::min(cap, 200)));
+    std::vector<std::int32_t> prompt;
+    if (kind == Kind::kPrefixHeavy || rng.uniform01() < 0.3) prompt = prefixes[static_cast<std::size_t>(rng.uniform_int(0, 3))];
+    prompt.resize(std::min<std::size_t>(prompt.size(), static_cast<std::size_t>(len)));
+    while (static_cast<std::int32_t>(prompt.size()) < len) prompt.push_back(static_cast<std::int32_t>(rng.uniform_int(0, 30000)));
+    // Without chunked prefill a resumed request recomputes prompt + outputs in one step.
+    std::int32_t max_tokens = static_cast<std::int32_t>(rng.uniform_int(1, kind == Kind::kTiny ? 4 : 40));
+    if (!chunked) max_tokens = std::min(max_tokens, std::max(1, batched - len));
+    const std::int32_t step = static_cast<std::int32_t>(rng.uniform_int(0, kind == Kind::kTiny ? 10 : n / 2));
+    json r = {{"id", "q" + std::to_string(1000 + i)}, {"arrival_step", step}, {"prompt", prompt}, {"max_tokens", max_tokens}};
+    if (priority) r["priority"] = rng.uniform_int(0, 4);
+    if (rng.uniform01() < 0.5) r["arrival_time"] = static_cast<double>(step) + 0.001 * static_cast<double>(rng.uniform_int(0, 3));
+    reqs.push_back(r);
+  }
+  json aborts = json::array();
+  const auto num_aborts = kind == Kind::kAsyncAborts ? n / 3 : rng.uniform_int(0, n / 6);
+  for (std::int64_t i = 0; i < num_aborts; ++i) {
+    json a = {{"id", rng.uniform01() < 0.9 ? reqs[static_cast<std::size_t>(rng.uniform_int(0, n - 1))]["id"].get<std::string>() : std::string("unknown")},
+              {"step", rng.uniform_int(0, n)}};
+    if (async) a["phase"] = rng.uniform01() < 0.5 ? "input" : "during_step";
+    aborts.push_back(a);
+  }
+  return {{"description", std::string("stress ") + name(kind)}, {"config", cfg}, {"aborts", aborts},
+          {"max_steps", 100000}, {"requests", reqs}};
+}
+
+class Stress : public ::testing::TestWithParam<Kind> {};
+
+TEST_P(Stress, ConformNeverFailsAndCompletesDeterministically) {
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const std::string input = make_case(GetParam(), seed).dump();
+    const ConformOutcome a = run_conformance(input);
+    ASSERT_TRUE(a.ok) << name(GetParam()) << " seed " << seed << ": "
+                      << (a.diagnostics.empty() ? "" : format_diagnostic(a.diagnostics[0]));
+    const json trace = json::parse(a.trace_json);
+    EXPECT_TRUE(trace["completed"].get<bool>()) << name(GetParam()) << " seed " << seed;
+    for (const auto& [id, r] : trace["requests"].items()) {
+      EXPECT_FALSE(r["finish_reason"].is_null()) << name(GetParam()) << " seed " << seed << " " << id;
+    }
+    EXPECT_EQ(run_conformance(input).trace_json, a.trace_json) << "not deterministic";
+  }
+}
+
+// Drives EngineCore directly with the same inputs, checking the invariants after every
+// schedule and every applied batch.
+TEST_P(Stress, InvariantsHoldAfterEveryStep) {
+  for (std::uint64_t seed = 11; seed <= 16; ++seed) {
+    const json c = make_case(GetParam(), seed);
+    const json& jc = c["config"];
+    VllmConfig cfg;
+    cfg.block_size = jc["block_size"];
+    cfg.num_gpu_blocks = jc["num_gpu_blocks"];
+    cfg.max_num_seqs = jc["max_num_seqs"];
+    cfg.max_num_batched_tokens = jc["max_num_batched_tokens"];
+    cfg.max_model_len = jc["max_model_len"];
+    cfg.enable_chunked_prefill = jc["enable_chunked_prefill"];
+    cfg.long_prefill_token_threshold = jc["long_prefill_token_threshold"];
+    cfg.enable_prefix_caching = jc["enable_prefix_caching"];
+    cfg.policy = jc["policy"] == "priority" ? SchedulingPolicy::kPriority : SchedulingPolicy::kFcfs;
+    cfg.async_scheduling = jc["async_scheduling"];
+    cfg.scheduler_reserve_full_isl = jc.value("scheduler_reserve_full_isl", true);
+    cfg.watermark = jc.value("watermark", 0.0);
+    EngineCore core(cfg);
+    std::vector<ReqRef> refs(c["requests"].size());
+    std::vector<std::vector<std::int32_t>> prompts;
+    for (const auto& r : c["requests"]) prompts.push_back(r["prompt"].get<std::vector<std::int32_t>>());
+    UpdateResult res;
+    Rng rng(seed);
+    std::int32_t step = 0;
+    for (; step < 100000; ++step) {
+      for (std::size_t i = 0; i < refs.size(); ++i) {
+        const json& r = c["requests"][i];
+        if (r["arrival_step"] != step) continue;
+        NewRequest nr;
+        nr.request_id = r["id"];
+        nr.key = i;
+        nr.prompt_token_ids = prompts[i];
+        nr.max_tokens = r["max_tokens"];
+        nr.priority = r.value("priority", 0);
+        nr.arrival_time = r.value("arrival_time", static_cast<double>(step));
+        refs[i] = core.scheduler().add_request(nr);
+      }
+      for (const auto& a : c["aborts"]) {
+        if (a["step"] != step) continue;
+        for (std::size_t i = 0; i < refs.size(); ++i) {
+          if (c["requests"][i]["id"] != a["id"] || refs[i].index < 0) continue;
+          if (a.value("phase", "input") == "during_step" && core.in_flight() > 0) {
+            core.queue_abort(refs[i]);
+          } else {
+            core.abort_now(refs[i]);
+          }
+        }
+      }
+      const bool arrived_all = step >= 100000 || [&] {
+        for (const auto& r : c["requests"]) {
+          if (r["arrival_step"] > step) return false;
+        }
+        return true;
+      }();
+      if (core.can_schedule()) {
+        InFlightBatch& b = core.schedule_batch();
+        const std::string v = testing::check_scheduler_invariants(core.scheduler());
+        ASSERT_EQ(v, "") << name(GetParam()) << " seed " << seed << " step " << step << " after schedule";
+        b.sampled.clear();
+        for (const ScheduledRequest& e : b.output.scheduled) {
+          const std::int32_t t = static_cast<std::int32_t>(rng.uniform_int(0, 30000));
+          b.sampled.add(&t, e.samples ? 1 : 0);
+        }
+      }
+      // Apply when the queue is full or nothing more can be scheduled (async: sometimes early).
+      if (core.in_flight() > 0 &&
+          (core.in_flight() == core.batch_queue_size() || !core.can_schedule() || rng.uniform01() < 0.5)) {
+        core.apply_oldest(res, nullptr);
+        const std::string v = testing::check_scheduler_invariants(core.scheduler());
+        ASSERT_EQ(v, "") << name(GetParam()) << " seed " << seed << " step " << step << " after update";
+      }
+      if (arrived_all && !core.scheduler().has_requests() && core.in_flight() == 0) break;
+    }
+    EXPECT_LT(step, 100000) << name(GetParam()) << " seed " << seed << " did not finish";
+    EXPECT_EQ(core.scheduler().kv_cache_manager().num_free_blocks(), cfg.num_gpu_blocks - 1);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, Stress,
+                         ::testing::Values(Kind::kRandomMix, Kind::kPriorityPressure, Kind::kAsyncAborts,
+                                           Kind::kTiny, Kind::kPrefixHeavy),
+                         [](const ::testing::TestParamInfo<Kind>& i) {
+                           std::string n = name(i.param);
+                           for (char& ch : n) {
+                             if (ch == '-') ch = '_';
+                           }
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace blis::vllm
