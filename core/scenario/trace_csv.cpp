@@ -91,43 +91,60 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
   Lines lines(csv);
   std::string_view line;
   if (!lines.next(line)) {
-    report("line 1: the trace is empty (expected a header row)");
+    report("line 1: the trace is empty (expected rows of arrival_s,prompt_tokens,output_tokens)");
     return out;
   }
-  // Header: column names in any order, the three required ones present.
+  // The first line is a request (no header: default columns), a header naming columns (any
+  // order), or a header of other names (skipped: default columns).
+  const std::vector<Column> kDefault = {kArrival, kPrompt, kOutput, kGroup, kSession};
   std::vector<Column> columns;
-  bool seen[kNumColumns] = {};
   const auto header = cells_of(line);
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    const std::string where =
-        "line " + std::to_string(lines.number()) + ", column " + std::to_string(c + 1);
-    int found = -1;
+  const auto column_of = [](std::string_view name) {
     for (int k = 0; k < kNumColumns; ++k) {
-      if (header[c] == kNames[k]) found = k;
+      if (name == kNames[k]) return k;
     }
-    if (found < 0) {
-      report(where + ": unknown column " + quoted(header[c]) +
-             " (expected arrival_s, prompt_tokens, output_tokens, prefix_group, prefix_tokens, "
-             "session_id)");
-      return out;
+    return -1;
+  };
+  double first_arrival = 0;
+  bool first_is_row = to_double(header[0], first_arrival);
+  bool named = false;
+  for (const auto& cell : header) named = named || column_of(cell) >= 0;
+  if (first_is_row || !named) {
+    columns = kDefault;
+  } else {
+    bool seen[kNumColumns] = {};
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      const std::string where =
+          "line " + std::to_string(lines.number()) + ", column " + std::to_string(c + 1);
+      const int found = column_of(header[c]);
+      if (found < 0) {
+        report(where + ": unknown column " + quoted(header[c]) +
+               " (expected arrival_s, prompt_tokens, output_tokens, prefix_group, prefix_tokens, "
+               "session_id)");
+        return out;
+      }
+      if (seen[found]) {
+        report(where + ": column " + quoted(header[c]) + " appears twice");
+        return out;
+      }
+      seen[found] = true;
+      columns.push_back(static_cast<Column>(found));
     }
-    if (seen[found]) {
-      report(where + ": column " + quoted(header[c]) + " appears twice");
-      return out;
+    for (Column k : {kArrival, kPrompt, kOutput}) {
+      if (!seen[k]) {
+        report("line " + std::to_string(lines.number()) + ": the header has no " + kNames[k] +
+               " column (required: arrival_s, prompt_tokens, output_tokens)");
+        return out;
+      }
     }
-    seen[found] = true;
-    columns.push_back(static_cast<Column>(found));
   }
-  for (Column k : {kArrival, kPrompt, kOutput}) {
-    if (!seen[k]) {
-      report("line " + std::to_string(lines.number()) + ": the header has no " + kNames[k] +
-             " column (required: arrival_s, prompt_tokens, output_tokens)");
-      return out;
-    }
-  }
+  std::string column_list;
+  for (Column k : columns)
+    column_list += (column_list.empty() ? "" : ", ") + std::string(kNames[k]);
 
   double last_arrival = 0;
-  while (lines.next(line)) {
+  while (first_is_row || lines.next(line)) {
+    first_is_row = false;  // the first line, when it is a request, is read once
     const auto cells = cells_of(line);
     const std::int32_t ln = lines.number();
     std::string error;
@@ -139,8 +156,8 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
       error = "line " + std::to_string(ln) + ", column " + std::to_string(col) + name + ": " + what;
     };
     if (cells.size() > columns.size()) {
-      fail(columns.size() + 1,
-           "more cells than the header's " + std::to_string(columns.size()) + " columns");
+      fail(columns.size() + 1, "more cells than the " + std::to_string(columns.size()) +
+                                   " columns (" + column_list + ")");
     }
     TraceRow row;
     std::size_t prefix_tokens_col = 0;
@@ -190,11 +207,8 @@ TraceParse parse_trace_csv(const std::string& csv, const std::string& pointer) {
           }
           break;
         case kSession:
-          if (!to_int(cell, v) || v < 0) {
-            fail(c + 1, "expected an integer >= 0 or an empty cell, got " + quoted(cell));
-          } else {
-            row.session_id = v;
-          }
+          // Any text names a session (the workload numbers them in order of appearance).
+          row.session_id = std::string(cell);
           break;
         case kNumColumns:
           break;

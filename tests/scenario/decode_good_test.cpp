@@ -252,10 +252,21 @@ TEST(TraceCsv, ParsesRowsAndOptionalColumns) {
   EXPECT_DOUBLE_EQ(t.rows[1].arrival_s, 0.25);
   EXPECT_EQ(t.rows[1].prompt_tokens, 1024);
   EXPECT_EQ(t.rows[1].prefix_group, -1);
-  EXPECT_EQ(t.rows[1].session_id, 2);
+  EXPECT_EQ(t.rows[1].session_id, "2");
   EXPECT_EQ(t.rows[2].prefix_group, 1);
   EXPECT_EQ(t.rows[3].output_tokens, 256);
-  EXPECT_EQ(t.rows[3].session_id, -1);
+  EXPECT_EQ(t.rows[3].session_id, "");
+}
+
+TEST(TraceCsv, HeaderlessAndOtherHeaders) {
+  for (const char* csv :
+       {"0,10,5\n0.5,20,6,3,user-a\n", "time,in,out\n0,10,5\n0.5,20,6,3,user-a\n"}) {
+    const TraceParse t = parse_trace_csv(csv, "/p");
+    ASSERT_TRUE(t.diagnostics.empty()) << all(t.diagnostics);
+    ASSERT_EQ(t.rows.size(), 2u) << csv;
+    EXPECT_EQ(t.rows[1].prefix_group, 3);
+    EXPECT_EQ(t.rows[1].session_id, "user-a");
+  }
 }
 
 TEST(TraceCsv, ColumnsInAnyOrder) {

@@ -39,6 +39,10 @@ TEST(WorkloadAgreement, TraceReadersGiveTheSameVerdicts) {
       "arrival_s,prompt_tokens,output_tokens,prefix_group,prefix_tokens,session_id\n0,10,1,,3,\n0,"
       "10,1,1,11,\n0,10,1,1,10,-2\n0,10,1,x,,\n",
       "arrival_s,prompt_tokens,output_tokens\n0,1,1,1\n",
+      "0,10,5\n0.5,20,6,3,user-a\n1,1,1,1,1,1\n",
+      "time,in,out\n0,10,5\n",
+      "arrival_s,prompt,output_tokens\n0,10,5\n",
+      "abc\n",
       std::string("arrival_s,prompt_tokens,output_tokens\n") +
           [] {
             std::string rows;
