@@ -29,6 +29,8 @@ BatchDefaults vllm_batch_defaults(const catalog::Gpu& gpu) {
   std::string lower = gpu.id + " " + gpu.name;
   for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   const bool a100 = lower.find("a100") != std::string::npos;
+  // "device_memory >= 160 * GiB_bytes" (B200/B300-class, MI300X) comes first: 16384 / 1024.
+  if (gpu.usable_memory_bytes >= 160 * kGiB) return {16384, 1024};
   if (gpu.usable_memory_bytes >= 70 * kGiB && !a100) return {8192, 1024};
   return {2048, 256};
 }
@@ -89,10 +91,12 @@ Diagnostics validate_deployment(const Deployment& d) {
     err("/tp", "expert intermediate size " + std::to_string(m.moe.expert_intermediate_size) +
                    " is not divisible by tensor parallel size " + std::to_string(d.tp));
   }
-  // vllm/config/cache.py: block_size choices.
+  // vllm/config/cache.py CacheConfig.block_size: any integer > 0 (pydantic gt=0). Which sizes
+  // a release and its attention backends accept is the rules pack's concern; the kernel prices
+  // any positive size (page bytes scale with it).
   const std::int32_t bs = d.block_size;
-  if (bs < 1 || (bs & (bs - 1)) != 0 || bs > 256) {
-    err("/block_size", "must be a power of two from 1 to 256, got " + std::to_string(bs));
+  if (bs < 1 || bs > 4096) {
+    err("/block_size", "must be an integer from 1 to 4096, got " + std::to_string(bs));
   }
   if (!(d.gpu_memory_utilization > 0 && d.gpu_memory_utilization <= 1)) {
     char buf[96];

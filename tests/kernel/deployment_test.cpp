@@ -14,6 +14,9 @@ TEST(Deployment, VllmBatchDefaultsDependOnTheGpu) {
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("H100-SXM-80GB")).max_num_batched_tokens, 8192);
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("H200-SXM-141GB")).max_num_seqs, 1024);
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("MI300X-192GB")).max_num_seqs, 1024);
+  // >= 160 GiB devices get the 16384-token budget in the API server context.
+  EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("MI300X-192GB")).max_num_batched_tokens, 16384);
+  EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("B200-SXM-180GB")).max_num_batched_tokens, 16384);
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("A100-SXM-80GB")).max_num_batched_tokens, 2048);
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("L40S-48GB")).max_num_seqs, 256);
 }
@@ -51,9 +54,11 @@ TEST(Deployment, VllmRulesWithVllmsReasons) {
             "/tp: Total number of attention heads (28) must be divisible by tensor parallel size "
             "(8).");
   d.tp = 1;
-  d.block_size = 24;
+  d.block_size = 48;  // vLLM 0.29+ accepts multiples of 16 on CUDA; the kernel prices them
+  EXPECT_TRUE(validate_deployment(d).empty());
+  d.block_size = 0;
   EXPECT_EQ(first(validate_deployment(d)),
-            "/block_size: must be a power of two from 1 to 256, got 24");
+            "/block_size: must be an integer from 1 to 4096, got 0");
   d.block_size = 16;
   d.gpu_memory_utilization = 1.5;
   EXPECT_EQ(first(validate_deployment(d)), "/gpu_memory_utilization: must be in (0, 1], got 1.5");
