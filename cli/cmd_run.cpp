@@ -173,6 +173,7 @@ int run_run(const std::vector<std::string>& args) {
   const double horizon_s = decoded.scenario->horizon.duration_s.value_or(0.0);
   const auto t0 = std::chrono::steady_clock::now();
   double last_report = 0;
+  std::uint64_t reported_events = 0;
   const double report_every = tty ? 0.25 : 2.0;
   while (!sim.done()) {
     sim.advance(kSimTimeNever, 200'000);
@@ -181,11 +182,15 @@ int run_run(const std::vector<std::string>& args) {
     if (wall - last_report >= report_every) {
       print_progress(sim, wall, sim.events_processed(), horizon_s, tty);
       last_report = wall;
+      reported_events = sim.events_processed();
     }
   }
   const double wall_s = wall_seconds_since(t0);
   if (show_progress) {
-    print_progress(sim, wall_s, sim.events_processed(), horizon_s, tty);
+    // The final state, unless the last line already showed it.
+    if (reported_events != sim.events_processed() || tty) {
+      print_progress(sim, wall_s, sim.events_processed(), horizon_s, tty);
+    }
     if (tty) std::fprintf(stderr, "\n");
   }
 
