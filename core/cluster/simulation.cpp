@@ -459,12 +459,12 @@ void Simulation::State::take_sample(SimTime t) {
     series.append(c.waiting, static_cast<double>(s.num_waiting));
     series.append(c.preempted_total, static_cast<double>(s.preemptions));
   }
-  PercentileSample& ttft = results.window_ttft_ms();
-  PercentileSample& itl = results.window_itl_ms();
-  series.append(col_ttft_p50, ttft.percentile(50));
-  series.append(col_ttft_p99, ttft.percentile(99));
-  series.append(col_itl_p50, itl.percentile(50));
-  series.append(col_itl_p99, itl.percentile(99));
+  WindowSample& ttft = results.window_ttft();
+  WindowSample& itl = results.window_itl();
+  series.append(col_ttft_p50, ttft.percentile_ms(50));
+  series.append(col_ttft_p99, ttft.percentile_ms(99));
+  series.append(col_itl_p50, itl.percentile_ms(50));
+  series.append(col_itl_p99, itl.percentile_ms(99));
   // Output tokens per second since the previous sample.
   const double window_s = to_seconds(t - last_sample);
   const auto tokens = static_cast<double>(results.take_window_tokens());

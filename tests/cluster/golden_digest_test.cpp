@@ -32,7 +32,7 @@ constexpr const char* kScenario = R"({
   "outputs": {"timeseries_interval_ms": 250, "per_request": true}
 })";
 
-constexpr const char* kGoldenDigest = "0963571dea5e1bce";
+constexpr const char* kGoldenDigest = "42fffdc11f9cdab9";
 
 TEST(GoldenDigest, SmallScenarioHasTheSameDigestNativelyAndInWasm) {
   Simulation sim;
