@@ -23,12 +23,14 @@ std::string scenario_json(int instances, const char* policy_json) {
       "hardware": "H100-SXM-80GB", "model": "meta-llama/Llama-3.1-8B-Instruct",
       "parallelism": {"tp": 1, "pp": 1, "dp": 1},
       "engine": {"kind": "vllm", "release": "0.32.0", "args": {"max_model_len": 8192}}}],
-    "router": )" + policy_json + R"(,
+    "router": )" +
+         policy_json + R"(,
     "workload": {"clients": [{"name": "chat", "load": {"rate": )" +
          std::to_string(rate) + R"(, "arrival": "poisson"},
       "prompt_tokens": {"dist": "lognormal", "mean": 800, "std": 300, "min": 16, "max": 4000},
       "output_tokens": {"dist": "lognormal", "mean": 200, "std": 100, "min": 4, "max": 1000},
-      "prefix": {"groups": )" + std::to_string(4 * instances) + R"(, "tokens": 500}}]},
+      "prefix": {"groups": )" +
+         std::to_string(4 * instances) + R"(, "tokens": 500}}]},
     "outputs": {"timeseries_interval_ms": 1000, "per_request": false}
   })";
 }

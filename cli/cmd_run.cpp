@@ -84,10 +84,11 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
   const auto s = nlohmann::json::parse(summary_text);
   const auto& r = s["requests"];
   std::printf("%s\n", s["scenario"].get<std::string>().c_str());
-  std::printf("  requests    %llu finished, %llu aborted, %llu arrived; %.1f s simulated in %.2f s\n",
-              r["finished"].get<unsigned long long>(), r["aborted"].get<unsigned long long>(),
-              r["arrived"].get<unsigned long long>(), s["sim"]["simulated_s"].get<double>(),
-              s["sim"]["wall_s"].get<double>());
+  std::printf(
+      "  requests    %llu finished, %llu aborted, %llu arrived; %.1f s simulated in %.2f s\n",
+      r["finished"].get<unsigned long long>(), r["aborted"].get<unsigned long long>(),
+      r["arrived"].get<unsigned long long>(), s["sim"]["simulated_s"].get<double>(),
+      s["sim"]["wall_s"].get<double>());
   for (const char* key : {"ttft_ms", "itl_ms", "e2e_ms"}) {
     const auto& m = s[key];
     std::printf("  %-11s mean %.1f  p50 %.1f  p90 %.1f  p99 %.1f\n", key, m["mean"].get<double>(),
@@ -99,9 +100,10 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
               s["goodput_requests_per_s"].get<double>());
   std::printf("  preemptions %llu; prefix-cache hit rate %.1f%%; KV usage mean %.1f%% max %.1f%%\n",
               s["preemptions"].get<unsigned long long>(),
-              100 * s["prefix_cache_hit_rate"].get<double>(), 100 * s["kv_usage"]["mean"].get<double>(),
-              100 * s["kv_usage"]["max"].get<double>());
-  std::printf("  results in %s (digest %s)\n", out_dir.c_str(), s["digest"].get<std::string>().c_str());
+              100 * s["prefix_cache_hit_rate"].get<double>(),
+              100 * s["kv_usage"]["mean"].get<double>(), 100 * s["kv_usage"]["max"].get<double>());
+  std::printf("  results in %s (digest %s)\n", out_dir.c_str(),
+              s["digest"].get<std::string>().c_str());
 }
 
 int run_run(const std::vector<std::string>& args) {
@@ -124,7 +126,8 @@ int run_run(const std::vector<std::string>& args) {
     } else if (o.scenario.empty()) {
       o.scenario = a;
     } else {
-      std::fprintf(stderr, "blis run: more than one scenario given ('%s')\n%s\n", a.c_str(), kUsage);
+      std::fprintf(stderr, "blis run: more than one scenario given ('%s')\n%s\n", a.c_str(),
+                   kUsage);
       return 2;
     }
   }

@@ -25,7 +25,7 @@ class IntPercentiles {
 
  private:
   static constexpr std::int64_t kDense = std::int64_t{1} << 17;
-  std::vector<std::uint64_t> dense_;            // counts of 0 .. kDense-1 (allocated on use)
+  std::vector<std::uint64_t> dense_;              // counts of 0 .. kDense-1 (allocated on use)
   std::map<std::int64_t, std::uint64_t> sparse_;  // counts of values outside that range
   std::uint64_t n_ = 0;
   std::int64_t sum_ = 0;

@@ -13,8 +13,7 @@ std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace
 
-PrefixIndex::PrefixIndex(std::size_t instances, std::int32_t block_size,
-                         std::uint64_t model_salt)
+PrefixIndex::PrefixIndex(std::size_t instances, std::int32_t block_size, std::uint64_t model_salt)
     : lrus_(instances), block_size_(block_size > 0 ? block_size : 16), salt_(model_salt) {}
 
 void PrefixIndex::set_capacity(std::size_t instance, std::int64_t blocks) {
@@ -86,8 +85,14 @@ void PrefixIndex::add(std::size_t instance, const std::vector<std::uint64_t>& ha
 void PrefixIndex::lru_unlink(std::uint32_t e) {
   Entry& entry = entries_[e];
   Lru& lru = lrus_[entry.instance];
-  if (entry.lru_prev != kNil) entries_[entry.lru_prev].lru_next = entry.lru_next; else lru.head = entry.lru_next;
-  if (entry.lru_next != kNil) entries_[entry.lru_next].lru_prev = entry.lru_prev; else lru.tail = entry.lru_prev;
+  if (entry.lru_prev != kNil)
+    entries_[entry.lru_prev].lru_next = entry.lru_next;
+  else
+    lru.head = entry.lru_next;
+  if (entry.lru_next != kNil)
+    entries_[entry.lru_next].lru_prev = entry.lru_prev;
+  else
+    lru.tail = entry.lru_prev;
   entry.lru_prev = entry.lru_next = kNil;
   --lru.size;
 }

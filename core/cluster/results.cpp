@@ -15,7 +15,8 @@ double WindowSample::percentile_ms(double p) {
   std::nth_element(values_.begin(), nth, values_.end());
   const auto vlo = static_cast<double>(*nth);
   // The next rank is the smallest value after the lo-th.
-  const double vhi = lo + 1 < n ? static_cast<double>(*std::min_element(nth + 1, values_.end())) : vlo;
+  const double vhi =
+      lo + 1 < n ? static_cast<double>(*std::min_element(nth + 1, values_.end())) : vlo;
   return (vlo + (vhi - vlo) * frac) / 1e3;
 }
 
@@ -79,8 +80,8 @@ void Results::on_finished(const RequestRecord& r, std::int32_t pool, bool good) 
   it.ttft_ms.add(to_millis(r.first_token - r.sent));
   it.e2e_ms.add(to_millis(r.finish - r.sent));
   if (per_request_) {
-    rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token,
-                               r.finish, static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
+    rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token, r.finish,
+                               static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
                                r.cached_tokens, r.output_tokens, r.preemptions, false});
   }
 }
@@ -90,8 +91,8 @@ void Results::on_aborted(const RequestRecord& r, std::int32_t pool) {
   ++pools_[static_cast<std::size_t>(pool)].aborted;
   ++instances_[static_cast<std::size_t>(r.instance)].aborted;
   if (per_request_) {
-    rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token,
-                               r.finish, static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
+    rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token, r.finish,
+                               static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
                                r.cached_tokens, r.output_tokens, r.preemptions, true});
   }
 }

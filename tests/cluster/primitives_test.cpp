@@ -50,10 +50,10 @@ TEST(SignalBoard, TheViewLagsByTheStaleness) {
   b.publish(0, 0, {1, 0, 0.1});
   b.publish(0, 30, {2, 0, 0.2});
   b.publish(0, 60, {3, 0, 0.3});
-  EXPECT_EQ(b.view(0, 49).waiting, 0);   // nothing published by t = -1
-  EXPECT_EQ(b.view(0, 50).waiting, 1);   // as of t = 0
-  EXPECT_EQ(b.view(0, 79).waiting, 1);   // as of t = 29
-  EXPECT_EQ(b.view(0, 80).waiting, 2);   // as of t = 30
+  EXPECT_EQ(b.view(0, 49).waiting, 0);  // nothing published by t = -1
+  EXPECT_EQ(b.view(0, 50).waiting, 1);  // as of t = 0
+  EXPECT_EQ(b.view(0, 79).waiting, 1);  // as of t = 29
+  EXPECT_EQ(b.view(0, 80).waiting, 2);  // as of t = 30
   EXPECT_EQ(b.view(0, 500).waiting, 3);
   b.publish(0, 500, {9, 0, 0.9});
   b.publish(0, 500, {8, 0, 0.8});  // same instant: the last one wins
@@ -64,7 +64,7 @@ TEST(SignalBoard, TheViewLagsByTheStaleness) {
 TEST(PrefixIndex, MatchesLeadingBlocksOfWhatWasRouted) {
   PrefixIndex idx(3, 4, 42);
   std::vector<std::int32_t> a{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};  // 3 full blocks
-  std::vector<std::int32_t> b{1, 2, 3, 4, 5, 6, 7, 8, 99, 98, 97, 96};   // shares 2
+  std::vector<std::int32_t> b{1, 2, 3, 4, 5, 6, 7, 8, 99, 98, 97, 96};     // shares 2
   std::vector<std::uint64_t> ha, hb;
   idx.hash_prompt(a, ha);
   idx.hash_prompt(b, hb);
