@@ -157,7 +157,7 @@ struct MemoryCoefficients {
   std::int64_t non_torch_base_bytes = 0;  // cuBLAS workspaces etc. allocated during profiling
   std::int64_t nccl_bytes_tp2 = 0;        // communicator buffers first touched in profiling
   std::int64_t nccl_bytes_tp4_plus = 0;
-  std::int64_t cuda_graph_per_graph_bytes = 0;
+  std::int64_t cuda_graph_per_graph_per_layer_bytes = 0;  // each further graph, per layer
   bool cuda_graph_in_budget = true;  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
   std::int32_t max_cudagraph_capture_size = 512;
   std::string provenance;

@@ -1,6 +1,7 @@
 #include "kernel/kv_capacity.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <vector>
@@ -175,7 +176,6 @@ KvCapacity kv_capacity(const Deployment& d) {
     }
   }
   k.num_gpu_blocks = best_blocks;
-  k.kv_cache_tokens = best_blocks / k.kv_cache_groups * d.block_size;
 
   // Why it would not start, in vLLM's order: loading the weights, then
   // check_enough_kv_cache_memory.
@@ -212,8 +212,14 @@ KvCapacity kv_capacity(const Deployment& d) {
   if (d.num_gpu_blocks_override) {
     // kv_cache_utils.py get_num_blocks: num_gpu_blocks_override replaces the computed count.
     k.num_gpu_blocks = *d.num_gpu_blocks_override;
-    k.kv_cache_tokens = k.num_gpu_blocks / k.kv_cache_groups * d.block_size;
+    const std::int64_t per_request = cdiv(k.kv_bytes_for_max_model_len, k.bytes_per_block);
+    k.max_concurrency = static_cast<double>(k.num_gpu_blocks) / static_cast<double>(per_request);
   }
+  // kv_cache_utils.py _report_kv_cache_config: "GPU KV cache size" = int(max_concurrency *
+  // max_model_len), which counts sliding-window groups at their window (older releases
+  // printed num_blocks // num_groups * block_size; the same for single-group models).
+  k.kv_cache_tokens =
+      static_cast<std::int64_t>(std::floor(k.max_concurrency * static_cast<double>(k.max_model_len)));
   k.fits = k.reason.empty();
   if (!k.fits) {
     k.num_gpu_blocks = 0;

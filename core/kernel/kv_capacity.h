@@ -21,7 +21,7 @@ struct KvCapacity {
   std::string reason;  // why it does not fit ("" when it fits)
 
   std::int64_t num_gpu_blocks = 0;   // vLLM's "# GPU blocks" (includes the null block)
-  std::int64_t kv_cache_tokens = 0;  // vLLM's "GPU KV cache size: N tokens"
+  std::int64_t kv_cache_tokens = 0;  // "GPU KV cache size": max_concurrency x max_model_len
   double max_concurrency = 0;        // requests of max_model_len tokens that fit at once
   std::int64_t max_model_len = 0;
 

@@ -65,16 +65,18 @@ MemoryProfile estimate_memory_profile(const Deployment& d, const ModelShape& s) 
     // CUDA graphs (FULL_AND_PIECEWISE): piecewise graphs for every capture size up to
     // min(2 * max_num_seqs, 512) and full graphs for the uniform-decode sizes up to
     // max_num_seqs. profile_cudagraph_memory measures the largest graph and extrapolates the
-    // others at a fixed cost each.
+    // others at a fixed cost each, which grows with the kernels a graph holds (its layers).
     const std::int32_t max_size = std::min<std::int32_t>(
         {c.max_cudagraph_capture_size, 2 * d.max_num_seqs, d.max_num_batched_tokens});
     const std::int32_t piecewise = count_capture_sizes(max_size);
     const std::int32_t full = count_capture_sizes(std::min(max_size, d.max_num_seqs));
     p.cuda_graph_count = piecewise + full;
     if (c.cuda_graph_in_budget) {
+      const std::int64_t per_graph =
+          c.cuda_graph_per_graph_per_layer_bytes * static_cast<std::int64_t>(s.layers);
       p.cuda_graph_bytes = forward_peak_bytes(d, s, max_size) +
-                           c.cuda_graph_per_graph_bytes * std::max(0, piecewise - 1) +
-                           c.cuda_graph_per_graph_bytes * std::max(0, full - 1);
+                           per_graph * std::max(0, piecewise - 1) +
+                           per_graph * std::max(0, full - 1);
     }
   }
   return p;

@@ -192,11 +192,20 @@ TEST(VllmEngine, RejectsBadInputAndConfigs) {
 TEST(VllmEngine, MetricsAndProvenance) {
   VllmEngine e(cfg(true));
   e.add_request(spec(1, 10, 5), 0);
+  e.add_request(spec(2, 10, 5), 0);
+  // The gauges hold the last step's SchedulerStats (tests/metrics covers the families).
+  const engine::Batch* b = e.schedule(0);
+  ASSERT_NE(b, nullptr);
+  e.complete(b->id, engine::StepOutcome{}, 1000);
   const std::string m = e.metrics_text(0, "model_name=\"m\"");
-  EXPECT_NE(m.find("vllm:num_requests_waiting{model_name=\"m\"} 1\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("vllm:num_requests_running{engine=\"0\",model_name=\"m\"} 2.0\n"),
+            std::string::npos)
+      << m;
   EXPECT_NE(m.find("# TYPE vllm:kv_cache_usage_perc gauge"), std::string::npos);
-  EXPECT_NE(m.find("vllm:num_requests_running{model_name=\"m\"} 0\n"), std::string::npos);
-  EXPECT_NE(e.metrics_text(0, "").find("vllm:kv_cache_usage_perc 0\n"), std::string::npos);
+  EXPECT_NE(m.find("vllm:num_requests_waiting{engine=\"0\",model_name=\"m\"} 0.0\n"),
+            std::string::npos);
+  EXPECT_NE(e.metrics_text(0, "").find("vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"\"} "),
+            std::string::npos);
   const engine::Provenance p = e.provenance();
   EXPECT_EQ(p.kind, "vllm");
   EXPECT_EQ(p.release, "0.32.0");

@@ -77,7 +77,10 @@ TEST(KvBytes, SlidingWindowModelsShareBlocksBetweenGroups) {
   EXPECT_EQ(k.kv_cache_groups, 2);
   EXPECT_EQ(k.layers_per_group, 12);
   EXPECT_EQ(k.bytes_per_block, 12 * 32768);
-  EXPECT_EQ(k.kv_cache_tokens, k.num_gpu_blocks / 2 * 16);
+  // Tokens as vLLM reports them: concurrency x max_model_len, where one 131072-token request
+  // needs 8192 blocks for the full layers and 521 for the window.
+  EXPECT_EQ(k.kv_cache_tokens,
+            static_cast<std::int64_t>(static_cast<double>(k.num_gpu_blocks) / 8713 * 131072));
 }
 
 TEST(KvBytes, ChunkedLocalAttentionCachesFully) {

@@ -142,7 +142,6 @@ TEST(Exposition, CreatedSeriesOption) {
 
 TEST(Exposition, ExtraLabelsAreValidated) {
   Script s(testing::basic_config());
-  EXPECT_THROW(s.rec.exposition("engine=\"1\""), std::invalid_argument);
   EXPECT_THROW(s.rec.exposition("le=\"1\""), std::invalid_argument);
   EXPECT_THROW(s.rec.exposition("instance=1"), std::invalid_argument);
   EXPECT_THROW(s.rec.exposition("finished_reason=\"x\""), std::invalid_argument);
@@ -156,6 +155,31 @@ TEST(Exposition, ExtraLabelsAreValidated) {
   EXPECT_NE(
       text.find("vllm:num_requests_running{engine=\"0\",model_name=\"m\",zone=\"z\\\"1\"} 0.0\n"),
       std::string::npos);
+}
+
+// The cluster names the model and the DP rank of an instance through the label list.
+TEST(Exposition, ModelNameAndEngineLabelsReplaceTheConfiguredOnes) {
+  RecorderConfig c = testing::basic_config();
+  c.cache_config_info = {{"block_size", "16"}};
+  c.lora_enabled = true;
+  Script s(c);
+  s.sched();
+  s.flush(ms(1000));
+  const std::string text = s.rec.exposition("model_name=\"llama-8b\",engine=\"2\",pool=\"p\"");
+  EXPECT_NE(
+      text.find("vllm:num_requests_running{engine=\"2\",model_name=\"llama-8b\",pool=\"p\"} 0.0\n"),
+      std::string::npos);
+  EXPECT_NE(text.find("vllm:e2e_request_latency_seconds_bucket{engine=\"2\",le=\"0.3\","
+                      "model_name=\"llama-8b\",pool=\"p\"} 0.0\n"),
+            std::string::npos);
+  // cache_config_info has engine but no model_name; lora_requests_info has neither.
+  EXPECT_NE(text.find("vllm:cache_config_info{block_size=\"16\",engine=\"2\",pool=\"p\"} 1.0\n"),
+            std::string::npos);
+  EXPECT_NE(
+      text.find("vllm:lora_requests_info{max_lora=\"1\",pool=\"p\",running_lora_adapters=\"\","
+                "waiting_lora_adapters=\"\"} 1.0\n"),
+      std::string::npos);
+  EXPECT_EQ(text.find("model_name=\"m\""), std::string::npos);
 }
 
 TEST(Exposition, LabelValuesAreEscaped) {

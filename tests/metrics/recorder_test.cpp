@@ -381,6 +381,22 @@ TEST(Recorder, ClientAbortObservesNothing) {
   EXPECT_EQ(s.rec.prometheus().value("vllm:lora_requests_info", ""), 0.02);
 }
 
+// Events recorded for a request that is then aborted stay with it: a new request on the
+// same handle starts clean.
+TEST(Recorder, EventsDoNotOutliveTheirRequest) {
+  Script s(basic_config());
+  s.add(0, 10);
+  s.rec.record_event({0, EngineCoreEventType::kPreempted, ms(5)});
+  s.rec.abort_request(0);
+  s.add(0, 10, ms(10));
+  s.rec.record_event({0, EngineCoreEventType::kQueued, ms(10)});
+  s.rec.record_event({0, EngineCoreEventType::kScheduled, ms(15)});
+  s.out(0, 1, FinishReason::kStop);
+  s.flush(ms(20));
+  EXPECT_EQ(s.value("vllm:num_preemptions"), 0);
+  EXPECT_DOUBLE_EQ(s.sum("vllm:request_queue_time_seconds"), 0.005);
+}
+
 // Arrival at t = 0 is a real instant in a simulation (vLLM's 0.0 sentinel is not used).
 TEST(Recorder, EventsAtTimeZeroCount) {
   Script s(basic_config());

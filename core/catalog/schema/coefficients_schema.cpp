@@ -95,7 +95,7 @@ void parse_memory_coefficients(ObjectReader& r, MemoryCoefficients* c, Diagnosti
   }
   if (const nlohmann::json* g = r.object("cuda_graphs", true)) {
     ObjectReader gr(*g, r.child("cuda_graphs"), d);
-    gr.integer("per_graph_bytes", &c->cuda_graph_per_graph_bytes, true, 0);
+    gr.integer("per_graph_per_layer_bytes", &c->cuda_graph_per_graph_per_layer_bytes, true, 0);
     gr.boolean("in_budget", &c->cuda_graph_in_budget, true);
     gr.integer32("max_capture_size", &c->max_cudagraph_capture_size, true, 1);
     gr.finish();

@@ -17,6 +17,10 @@ enum class SchedulingPolicy : std::uint8_t { kFcfs, kPriority };
 enum class SpecMethod : std::uint8_t { kNgram, kEagle, kMtp, kDraftModel };
 
 struct VllmConfig {
+  // Identity, for the vllm:* metrics: the release whose families are exposed ("0.29",
+  // "0.31", "0.32"; patch numbers allowed) and the served model name (label model_name).
+  std::string release = "0.32.0";
+  std::string served_model_name;
   // CacheConfig.
   std::int32_t block_size = 16;
   std::int32_t num_gpu_blocks = 0;  // including the null block 0

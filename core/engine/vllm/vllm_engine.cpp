@@ -1,9 +1,9 @@
 #include "engine/vllm/vllm_engine.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 
+#include "engine/vllm/metrics/engine_feed.h"
 #include "engine/vllm/provenance.h"
 
 namespace blis::vllm {
@@ -24,37 +24,15 @@ VllmConfig checked_engine_config(const VllmConfig& cfg) {
   return cfg;
 }
 
-void append_gauge(std::string& out, const char* name, const char* help, const std::string& labels,
-                  double value) {
-  char num[64];
-  std::snprintf(num, sizeof num, "%.17g", value);
-  out += "# HELP ";
-  out += name;
-  out += ' ';
-  out += help;
-  out += "\n# TYPE ";
-  out += name;
-  out += " gauge\n";
-  out += name;
-  if (!labels.empty()) {
-    out += '{';
-    out += labels;
-    out += '}';
-  }
-  out += ' ';
-  out += num;
-  out += '\n';
-}
-
 }  // namespace
 
-VllmEngine::VllmEngine(const VllmConfig& cfg) : cfg_(checked_engine_config(cfg)), core_(cfg_) {
+VllmEngine::VllmEngine(const VllmConfig& cfg)
+    : cfg_(checked_engine_config(cfg)), core_(cfg_), metrics_(metrics::recorder_config(cfg_), 0) {
   batch_.requests.reserve(static_cast<std::size_t>(cfg_.max_num_seqs));
   events_.progress.reserve(static_cast<std::size_t>(cfg_.max_num_seqs) * 2);
 }
 
 void VllmEngine::add_request(engine::RequestSpec spec, SimTime now) {
-  (void)now;
   if (spec.prompt_token_ids.empty()) throw std::invalid_argument("add_request: the prompt cannot be empty");
   // vLLM's API server rejects a request whose prompt leaves no room for one output token
   // within max_model_len ("maximum context length"); the engine core would never finish it.
@@ -78,13 +56,16 @@ void VllmEngine::add_request(engine::RequestSpec spec, SimTime now) {
   nr.arrival_time = to_seconds(spec.arrival);
   nr.lora_id = spec.lora_id;
   // spec.kv_transfer (NIXL P/D) is carried by the connector, which is not modelled yet.
-  refs_.put(spec.key, core_.scheduler().add_request(nr));
+  const ReqRef ref = core_.scheduler().add_request(nr);
+  refs_.put(spec.key, ref);
+  metrics::feed_added(metrics_, ref.index, spec, now);
 }
 
 void VllmEngine::abort(engine::RequestKey key, SimTime now) {
   (void)now;
   const ReqRef ref = refs_.get(key);
   if (ref.index < 0) return;
+  metrics_.abort_request(ref.index);  // the frontend drops it now (OutputProcessor)
   if (core_.in_flight() == 0) {
     core_.abort_now(ref);
     refs_.erase(key);
@@ -116,6 +97,7 @@ const engine::Batch* VllmEngine::schedule(SimTime now) {
   apply_pending_aborts();
   if (!can_schedule(now)) return nullptr;
   InFlightBatch& b = core_.schedule_batch();
+  metrics::feed_scheduled(metrics_, b.output, refs_, now);
   if (b.output.scheduled.empty()) {
     // Nothing runs (vLLM would not execute it); keep what it preempted for the next events.
     pending_preempted_.insert(pending_preempted_.end(), b.output.preempted.begin(), b.output.preempted.end());
@@ -165,7 +147,6 @@ void VllmEngine::report_preempted(const std::vector<engine::RequestKey>& keys) {
 
 const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id, const engine::StepOutcome& outcome,
                                                SimTime now) {
-  (void)now;
   if (core_.in_flight() == 0 || core_.oldest().batch_id != batch_id) {
     throw std::logic_error("complete: batch " + std::to_string(batch_id) + " is not the oldest in flight");
   }
@@ -215,6 +196,7 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id, const eng
     events_.progress.push_back(p);
     if (u.stopped) refs_.erase(u.key);
   }
+  metrics::feed_completed(metrics_, metrics_pending_, out, res_, core_.scheduler(), now);
   return events_;
 }
 
@@ -240,16 +222,8 @@ engine::EngineStats VllmEngine::stats() const {
 }
 
 std::string VllmEngine::metrics_text(SimTime now, const std::string& labels) const {
-  (void)now;
-  const engine::EngineStats st = stats();
-  std::string out;
-  append_gauge(out, "vllm:num_requests_running", "Number of requests in model execution batches.", labels,
-               st.num_running);
-  append_gauge(out, "vllm:num_requests_waiting", "Number of requests waiting to be processed.", labels,
-               st.num_waiting);
-  append_gauge(out, "vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", labels,
-               st.kv_usage);
-  return out;
+  (void)now;  // every family holds the value of the last step
+  return metrics_.exposition(labels);
 }
 
 engine::Provenance VllmEngine::provenance() const { return engine_provenance(); }

@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "engine/vllm/engine_core.h"
 #include "engine/vllm/key_index.h"
+#include "engine/vllm/metrics/recorder.h"
 #include "engine/vllm/vllm_config.h"
 
 namespace blis::vllm {
@@ -32,8 +33,8 @@ class VllmEngine final : public engine::Engine {
   std::int32_t max_concurrent_batches() const override { return core_.batch_queue_size(); }
   std::int32_t in_flight() const override { return core_.in_flight(); }
   engine::EngineStats stats() const override;
-  // The minimal gauges for now: vllm:num_requests_running, vllm:num_requests_waiting,
-  // vllm:kv_cache_usage_perc (the full vllm:* families come with the metrics module).
+  // The vllm:* families (metrics/recorder.h). `labels` is a label list such as
+  // `model_name="m",instance="i0"`, added to every series.
   std::string metrics_text(SimTime now, const std::string& labels) const override;
   engine::Provenance provenance() const override;
 
@@ -41,6 +42,9 @@ class VllmEngine final : public engine::Engine {
   bool reset_prefix_cache(bool reset_running_requests);
   const EngineCore& core() const { return core_; }
   const VllmConfig& config() const { return cfg_; }
+  // The frontend's stats: the Prometheus families and the periodic log line (log(now)).
+  metrics::MetricsRecorder& metrics() { return metrics_; }
+  const metrics::MetricsRecorder& metrics() const { return metrics_; }
 
  private:
   void apply_pending_aborts();
@@ -57,6 +61,8 @@ class VllmEngine final : public engine::Engine {
   std::vector<engine::RequestKey> pending_preempted_;   // preempted by a batch that ran nothing
   std::vector<engine::RequestKey> scratch_keys_;
   std::vector<std::int32_t> tokens_;
+  metrics::MetricsRecorder metrics_;
+  metrics::EngineCoreOutputs metrics_pending_;  // the next step's outputs and stats (reused)
 };
 
 }  // namespace blis::vllm

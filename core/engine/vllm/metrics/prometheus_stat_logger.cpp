@@ -35,6 +35,24 @@ void sort_labels(LabelList& labels) {
             [](const Label& a, const Label& b) { return a.first < b.first; });
 }
 
+// The series' labels plus the scrape's extra labels. Extra model_name and engine labels
+// replace the series' values and are not added to series without them
+// (vllm:cache_config_info has no model_name, vllm:lora_requests_info neither).
+void merge_labels(LabelList& out, const LabelList& series, const LabelList& extra) {
+  out = series;
+  for (const Label& e : extra) {
+    const bool replaces = e.first == "model_name" || e.first == "engine";
+    bool found = false;
+    for (Label& l : out) {
+      if (l.first == e.first) {
+        l.second = e.second;
+        found = true;
+      }
+    }
+    if (!found && !replaces) out.push_back(e);
+  }
+}
+
 const char* type_name(MetricType type) {
   switch (type) {
     case MetricType::kCounter:
@@ -328,8 +346,7 @@ void PrometheusStatLogger::write(std::string& out, const ExpositionOptions& opti
     out.push_back('\n');
     for (const Series& s : f.series) {
       if (type != MetricType::kHistogram) {
-        labels = s.labels;
-        labels.insert(labels.end(), options.extra_labels.begin(), options.extra_labels.end());
+        merge_labels(labels, s.labels, options.extra_labels);
         out += exposed;
         append_sorted_labels(out, labels);
         out.push_back(' ');
@@ -340,8 +357,7 @@ void PrometheusStatLogger::write(std::string& out, const ExpositionOptions& opti
       std::uint64_t acc = 0;
       for (std::size_t i = 0; i <= f.bounds.size(); ++i) {
         acc += s.bucket_counts[i];
-        labels = s.labels;
-        labels.insert(labels.end(), options.extra_labels.begin(), options.extra_labels.end());
+        merge_labels(labels, s.labels, options.extra_labels);
         labels.emplace_back("le", i < f.bounds.size() ? format_go_float(f.bounds[i]) : "+Inf");
         out += name;
         out += "_bucket";
@@ -350,8 +366,7 @@ void PrometheusStatLogger::write(std::string& out, const ExpositionOptions& opti
         out += format_go_float(static_cast<double>(acc));
         out.push_back('\n');
       }
-      labels = s.labels;
-      labels.insert(labels.end(), options.extra_labels.begin(), options.extra_labels.end());
+      merge_labels(labels, s.labels, options.extra_labels);
       out += name;
       out += "_count";
       append_sorted_labels(out, labels);
@@ -371,8 +386,7 @@ void PrometheusStatLogger::write(std::string& out, const ExpositionOptions& opti
       append_escaped_help(out, f.spec->help);
       out += "\n# TYPE " + created + " gauge\n";
       for (const Series& s : f.series) {
-        labels = s.labels;
-        labels.insert(labels.end(), options.extra_labels.begin(), options.extra_labels.end());
+        merge_labels(labels, s.labels, options.extra_labels);
         out += created;
         append_sorted_labels(out, labels);
         out.push_back(' ');

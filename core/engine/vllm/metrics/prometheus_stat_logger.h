@@ -33,7 +33,8 @@ struct PrometheusConfig {
 };
 
 struct ExpositionOptions {
-  // Added to every series (e.g. instance="pool0-3"); must not reuse a family's label name.
+  // Added to every series (e.g. instance="pool0-3"). "model_name" and "engine" replace the
+  // configured values where a series has them; other names must not be a family's label.
   LabelList extra_labels;
   // prometheus_client also writes a "<name>_created" gauge family after each counter and
   // histogram family (creation time in seconds). vLLM's /metrics has them; off by default.

@@ -95,11 +95,13 @@ void MetricsRecorder::abort_request(RequestHandle handle) {
   s.active = false;
 }
 
+void MetricsRecorder::record_event(const EngineCoreEvent& e) {
+  if (active(e.request)) requests_[static_cast<std::size_t>(e.request)].pending.add(e);
+}
+
 void MetricsRecorder::record(const EngineCoreOutputs& batch) {
   // Engine-core events travel with the request's next output (Request.take_events).
-  for (const EngineCoreEvent& e : batch.events) {
-    if (active(e.request)) requests_[static_cast<std::size_t>(e.request)].pending.add(e);
-  }
+  for (const EngineCoreEvent& e : batch.events) record_event(e);
   // AsyncLLM output handler: IterationStats only for a batch with outputs.
   const bool has_outputs = !batch.outputs.empty();
   if (has_outputs) iteration_.reset(batch.timestamp);
@@ -138,6 +140,7 @@ std::string MetricsRecorder::exposition(std::string_view extra_labels, bool incl
   if (!parse_label_list(extra_labels, options.extra_labels, error))
     throw std::invalid_argument("metrics_text: " + error);
   for (const Label& l : options.extra_labels) {
+    if (l.first == "model_name" || l.first == "engine") continue;  // replaces the value
     if (prometheus_->uses_label_name(l.first))
       throw std::invalid_argument("metrics_text: label list: \"" + l.first +
                                   "\" is already a label of a vllm:* family");

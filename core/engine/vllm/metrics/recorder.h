@@ -47,6 +47,12 @@ class MetricsRecorder {
   // Throws std::invalid_argument for a negative or active handle.
   void add_request(RequestHandle handle, const RequestInfo& info, std::int32_t lora_id = 0);
 
+  // An engine-core event (Request.record_event), kept with its request until the request's
+  // next output delivers it. The same as listing it in EngineCoreOutputs.events, but applied
+  // at once: an engine that reuses handles cannot have a stale event reach a new request.
+  // Events of inactive handles are ignored.
+  void record_event(const EngineCoreEvent& event);
+
   // OutputProcessor.abort_requests: a client abort removes the request from the frontend
   // without a finished output, so it observes nothing (no request_success{abort}, no
   // latency); the engine core frees it without sending an output either. Unknown handles are
@@ -59,7 +65,9 @@ class MetricsRecorder {
   void record(const EngineCoreOutputs& outputs);
 
   // The text exposition. `extra_labels` (e.g. `instance="a"`) is added to every series;
-  // throws std::invalid_argument when it is malformed or reuses a label name of a family.
+  // `model_name="..."` and `engine="..."` there replace the configured values (the cluster
+  // knows which model and DP rank an instance serves). Throws std::invalid_argument when it
+  // is malformed or reuses another label name of a family.
   std::string exposition(std::string_view extra_labels = {}, bool include_created = false) const;
   // LoggingStatLogger.log for the interval since the previous call.
   LogRecord log(SimTime now);

@@ -1,0 +1,126 @@
+#include "engine/vllm/metrics/engine_feed.h"
+
+#include <stdexcept>
+
+#include "engine/vllm/key_index.h"
+#include "engine/vllm/metrics/cache_config_info.h"
+
+namespace blis::vllm::metrics {
+namespace {
+
+FinishReason finish_reason(RequestStatus status) {
+  // vllm v1/request.py _FINISHED_REASON_MAP (FINISHED_IGNORED counts as length).
+  switch (status) {
+    case RequestStatus::kFinishedStopped:
+      return FinishReason::kStop;
+    case RequestStatus::kFinishedLengthCapped:
+    case RequestStatus::kFinishedIgnored:
+      return FinishReason::kLength;
+    case RequestStatus::kFinishedAborted:
+      return FinishReason::kAbort;
+    case RequestStatus::kFinishedError:
+      return FinishReason::kError;
+    case RequestStatus::kFinishedRepetition:
+      return FinishReason::kRepetition;
+    default:
+      return FinishReason::kNone;
+  }
+}
+
+}  // namespace
+
+RecorderConfig recorder_config(const VllmConfig& cfg) {
+  RecorderConfig c;
+  const auto release = parse_release(cfg.release);
+  if (!release) {
+    throw std::invalid_argument("release: \"" + cfg.release +
+                                "\" is not a release the metrics model (0.29, 0.31, 0.32)");
+  }
+  c.release = *release;
+  c.model_name = cfg.served_model_name;
+  c.engine_index = 0;  // one engine per instance (no data parallelism inside an instance)
+  c.max_model_len = cfg.max_model_len;
+  c.num_speculative_tokens = cfg.num_speculative_tokens;
+  c.lora_enabled = cfg.max_loras > 0;
+  c.max_loras = cfg.max_loras > 0 ? cfg.max_loras : 1;
+  CacheConfigInfo info;
+  info.block_size = cfg.block_size;
+  info.enable_prefix_caching = cfg.enable_prefix_caching;
+  info.num_gpu_blocks = cfg.num_gpu_blocks;  // KVCacheConfig.num_blocks, null block included
+  info.num_cpu_blocks = 0;
+  info.max_model_len = cfg.max_model_len;
+  c.cache_config_info = cache_config_labels(info);
+  return c;
+}
+
+void feed_added(MetricsRecorder& recorder, RequestHandle handle, const engine::RequestSpec& spec,
+                SimTime now) {
+  RequestInfo info;
+  info.arrival_time = spec.arrival;
+  info.num_prompt_tokens = static_cast<std::int32_t>(spec.prompt_token_ids.size());
+  info.max_tokens = spec.max_tokens;
+  recorder.add_request(handle, info, spec.lora_id);
+  recorder.record_event(EngineCoreEvent{handle, EngineCoreEventType::kQueued, now});
+}
+
+void feed_scheduled(MetricsRecorder& recorder, const SchedulerOutput& out, const KeyIndex& refs,
+                    SimTime now) {
+  // scheduler.py: PREEMPTED in _preempt_request, SCHEDULED when a waiting request is admitted
+  // (scheduled_timestamp is taken when schedule() starts: this step's `now`).
+  for (const engine::RequestKey key : out.preempted) {
+    const ReqRef ref = refs.get(key);
+    if (ref.index >= 0)
+      recorder.record_event(EngineCoreEvent{ref.index, EngineCoreEventType::kPreempted, now});
+  }
+  for (const ScheduledRequest& e : out.scheduled) {
+    if (e.kind == ScheduledKind::kRunning) continue;
+    recorder.record_event(EngineCoreEvent{e.ref.index, EngineCoreEventType::kScheduled, now});
+  }
+}
+
+void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
+                    const SchedulerOutput& out, const UpdateResult& res, Scheduler& scheduler,
+                    SimTime now) {
+  SchedulerStats& st = pending.scheduler_stats;
+  st.spec_decoding_stats.reset(scheduler.config().num_speculative_tokens);
+  for (std::size_t i = 0; i < res.updates.size(); ++i) {
+    const RequestUpdate& u = res.updates[i];
+    // scheduler.py update_from_output: drafts of a request still present that got tokens
+    // back; accepted = generated - 1 (the bonus or corrected token).
+    if (i < out.scheduled.size() && out.scheduled[i].num_spec_tokens > 0 && u.num_sampled > 0 &&
+        u.disposition != OutputDisposition::kIgnored) {
+      st.has_spec_decoding_stats = true;
+      st.spec_decoding_stats.observe_draft(out.scheduled[i].num_spec_tokens, u.num_sampled - 1);
+    }
+    // An EngineCoreOutput only for new tokens (a stop always comes with its token).
+    if (u.num_delivered == 0 && !u.stopped) continue;
+    EngineCoreOutput o;
+    o.request = u.ref.index;
+    o.num_new_tokens = u.num_delivered;
+    o.finish_reason = u.stopped ? finish_reason(u.status) : FinishReason::kNone;
+    o.num_cached_tokens = u.num_cached_tokens > 0 ? u.num_cached_tokens : 0;
+    o.num_external_computed_tokens = 0;  // no KV connector is modelled yet
+    o.num_preemptions = u.num_preemptions;
+    pending.outputs.push_back(o);
+  }
+  // Scheduler.make_stats, attached to every update_from_output (even without outputs).
+  const auto stats = scheduler.make_stats();
+  pending.has_scheduler_stats = true;
+  st.num_running_reqs = scheduler.num_running();
+  st.num_waiting_reqs = scheduler.waiting_queue().size();
+  st.num_skipped_waiting_reqs = scheduler.skipped_waiting_queue().size();
+  st.kv_cache_usage = stats.kv_cache_usage;
+  const auto& p = stats.prefix_cache_stats;
+  st.prefix_cache_stats.reset = p.reset;
+  st.prefix_cache_stats.requests = p.requests;
+  st.prefix_cache_stats.queries = p.queries;
+  st.prefix_cache_stats.hits = p.hits;
+  st.prefix_cache_stats.preempted_requests = p.preempted_requests;
+  st.prefix_cache_stats.preempted_queries = p.preempted_queries;
+  st.prefix_cache_stats.preempted_hits = p.preempted_hits;
+  pending.timestamp = now;
+  recorder.record(pending);
+  pending.clear();
+}
+
+}  // namespace blis::vllm::metrics
