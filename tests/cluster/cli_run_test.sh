@@ -14,7 +14,7 @@ for f in summary.json timeseries.json requests.csv metrics/llama-0.prom metrics/
 done
 grep -q '"digest": "[0-9a-f]\{16\}"' "$WORK/a/summary.json" || fail "no digest in summary.json"
 head -1 "$WORK/a/requests.csv" | grep -q '^id,client,instance,arrival_s,first_token_s,finish_s' || fail "requests.csv header"
-grep -q '^vllm:num_requests_running{model_name="meta-llama/Llama-3.1-8B-Instruct"' "$WORK/a/metrics/llama-0.prom" \
+grep -q '^vllm:num_requests_running{.*model_name="meta-llama/Llama-3.1-8B-Instruct"' "$WORK/a/metrics/llama-0.prom" \
   || fail "metrics text"
 
 # A second run: same digest, a human summary on stdout, progress on stderr when asked.

@@ -32,7 +32,7 @@ constexpr const char* kScenario = R"({
   "outputs": {"timeseries_interval_ms": 250, "per_request": true}
 })";
 
-constexpr const char* kGoldenDigest = "42fffdc11f9cdab9";
+constexpr const char* kGoldenDigest = "3932bbd96ae917e2";
 
 TEST(GoldenDigest, SmallScenarioHasTheSameDigestNativelyAndInWasm) {
   Simulation sim;
