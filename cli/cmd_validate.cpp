@@ -49,7 +49,8 @@ int run_validate(const std::vector<std::string>& args) {
   std::string error;
   const auto text = read_text(file, &error);
   if (!text) {
-    std::fprintf(stderr, "blis validate: cannot read '%s': %s\n", file.string().c_str(), error.c_str());
+    std::fprintf(stderr, "blis validate: cannot read '%s': %s\n", file.string().c_str(),
+                 error.c_str());
     return 1;
   }
   scenario::DecodeOptions options;
@@ -67,7 +68,8 @@ int run_validate(const std::vector<std::string>& args) {
     return 1;
   }
   for (const auto& d : result.diagnostics) {
-    if (d.severity == Severity::kWarning) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+    if (d.severity == Severity::kWarning)
+      std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
   }
   if (!result.scenario) {
     for (const auto& d : result.diagnostics) {
@@ -81,12 +83,13 @@ int run_validate(const std::vector<std::string>& args) {
 
 }  // namespace
 
-BLIS_REGISTER_COMMAND("validate", "check a scenario file against the rules of its vLLM release",
-                      "usage: blis validate SCENARIO\n\n"
-                      "Decodes SCENARIO (schema blis/scenario/v1) as `blis run` would.\n"
-                      "exit 0: prints \"ok\"; warnings go to stderr as \"warning: <pointer>: <message>\"\n"
-                      "exit 2: prints one \"<pointer>: <message>\" line per error\n"
-                      "exit 1: the file cannot be read or is not JSON (with line and column)",
-                      run_validate);
+BLIS_REGISTER_COMMAND(
+    "validate", "check a scenario file against the rules of its vLLM release",
+    "usage: blis validate SCENARIO\n\n"
+    "Decodes SCENARIO (schema blis/scenario/v1) as `blis run` would.\n"
+    "exit 0: prints \"ok\"; warnings go to stderr as \"warning: <pointer>: <message>\"\n"
+    "exit 2: prints one \"<pointer>: <message>\" line per error\n"
+    "exit 1: the file cannot be read or is not JSON (with line and column)",
+    run_validate);
 
 }  // namespace blis::cli

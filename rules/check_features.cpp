@@ -29,8 +29,9 @@ void check_lora(Context& c) {
   // vllm/config/lora.py LoRAConfig._validate_lora_config.
   if (a.max_cpu_loras < a.max_loras) {
     c.error(c.ptr("max_cpu_loras"), std::to_string(a.max_cpu_loras) + ": max_cpu_loras (" +
-                                        std::to_string(a.max_cpu_loras) + ") must be >= max_loras (" +
-                                        std::to_string(a.max_loras) + ")");
+                                        std::to_string(a.max_cpu_loras) +
+                                        ") must be >= max_loras (" + std::to_string(a.max_loras) +
+                                        ")");
   }
 }
 
@@ -43,10 +44,11 @@ void resolve_async(Context& c) {
   if (c.set.async_scheduling.has_value()) {
     a.async_scheduling = *c.set.async_scheduling;
     if (a.async_scheduling && spec_incompatible) {
-      c.error(c.ptr("async_scheduling"),
-              "true: currently, async scheduling is only supported with EAGLE/MTP/Draft Model/NGram "
-              "GPU/DSpark kind of speculative decoding (speculative_config.method is \"" +
-                  spec->method + "\") [" + c.vllm() + " VllmConfig.__post_init__]");
+      c.error(
+          c.ptr("async_scheduling"),
+          "true: currently, async scheduling is only supported with EAGLE/MTP/Draft Model/NGram "
+          "GPU/DSpark kind of speculative decoding (speculative_config.method is \"" +
+              spec->method + "\") [" + c.vllm() + " VllmConfig.__post_init__]");
     }
     return;
   }
@@ -71,7 +73,16 @@ void check_quantization(Context& c) {
   if (a.quantization.empty() || !m.known) return;
   const std::string ptr = c.ptr("quantization");
   if (m.checkpoint_quantization.empty()) {
-    if (a.quantization != "fp8") return;
+    if (a.quantization != "fp8") {
+      if (contains(c.pack.online_quantization_methods, a.quantization)) return;
+      // weight_utils.py get_quant_config: an unquantized checkpoint has no quantization config.
+      c.error(ptr, "\"" + a.quantization + "\" needs a checkpoint quantized with " +
+                       a.quantization + "; this model's checkpoint is unquantized (" +
+                       m.checkpoint_dtype +
+                       "). Online methods: \"fp8_per_tensor\", \"fp8_per_block\", ... [" +
+                       c.vllm() + "]");
+      return;
+    }
     if (c.pack.fp8_online_refused) {
       // vllm/model_executor/layers/quantization/fp8.py@v0.31.0 Fp8Config.
       c.error(ptr, "\"fp8\" is not accepted by " + c.vllm() +
@@ -79,8 +90,10 @@ void check_quantization(Context& c) {
                        "\"fp8_per_tensor\" (or \"fp8_per_block\")");
     } else {
       // vllm/model_executor/model_loader/weight_utils.py (v0.30.0): deprecated alias.
-      c.warning(ptr, "\"fp8\": --quantization fp8 is deprecated for online quantization; use "
-                     "--quantization fp8_per_tensor instead [" + c.vllm() + "]");
+      c.warning(ptr,
+                "\"fp8\": --quantization fp8 is deprecated for online quantization; use "
+                "--quantization fp8_per_tensor instead [" +
+                    c.vllm() + "]");
       a.quantization = "fp8_per_tensor";
     }
     return;
@@ -90,9 +103,11 @@ void check_quantization(Context& c) {
   // which do not apply to pre-quantized weights.
   const std::string& ckpt = m.checkpoint_quantization;
   if (a.quantization == ckpt || a.quantization == ckpt + "_marlin") return;
-  c.error(ptr, "\"" + a.quantization + "\": quantization method specified in the model config (" + ckpt +
-                   ") does not match the quantization method specified in the `quantization` argument (" +
-                   a.quantization + ") [" + c.vllm() + " ModelConfig._verify_quantization]");
+  c.error(
+      ptr,
+      "\"" + a.quantization + "\": quantization method specified in the model config (" + ckpt +
+          ") does not match the quantization method specified in the `quantization` argument (" +
+          a.quantization + ") [" + c.vllm() + " ModelConfig._verify_quantization]");
 }
 
 }  // namespace

@@ -35,9 +35,11 @@ void apply_offloading_size(Context& c) {
   if (!c.set.kv_offloading_size) return;
   auto& a = c.args;
   if (c.set.kv_offloading_backend == "lmcache") {
-    c.error(c.ptr("kv_offloading_backend"),
-            "\"lmcache\": kv_offloading_backend lmcache selects LMCacheMPConnector, which exists in " +
-                c.vllm() + " but is not modelled by BLIS Playground (modelled: " + modelled_list(c.pack) + ")");
+    c.error(
+        c.ptr("kv_offloading_backend"),
+        "\"lmcache\": kv_offloading_backend lmcache selects LMCacheMPConnector, which exists in " +
+            c.vllm() +
+            " but is not modelled by BLIS Playground (modelled: " + modelled_list(c.pack) + ")");
     return;
   }
   if (!a.kv_transfer_config) a.kv_transfer_config = scenario::KvTransferConfig{};
@@ -61,14 +63,16 @@ bool check_connector(Context& c, const scenario::KvTransferConfig& kt, const std
   if (it != p.connectors.end()) {
     if (it->modelled) return true;
     c.error(cptr, "\"" + kt.kv_connector + "\" exists in " + c.vllm() +
-                      " but is not modelled by BLIS Playground (modelled: " + modelled_list(p) + ")");
+                      " but is not modelled by BLIS Playground (modelled: " + modelled_list(p) +
+                      ")");
     return false;
   }
   // vllm/distributed/kv_transfer/kv_connector/factory.py get_connector_class.
   std::string msg = "\"" + kt.kv_connector + "\" is not accepted by " + c.vllm() +
                     ": Unsupported connector type: " + kt.kv_connector;
-  const auto removed = std::find_if(p.removed_connectors.begin(), p.removed_connectors.end(),
-                                    [&](const RemovedConnector& r) { return r.name == kt.kv_connector; });
+  const auto removed =
+      std::find_if(p.removed_connectors.begin(), p.removed_connectors.end(),
+                   [&](const RemovedConnector& r) { return r.name == kt.kv_connector; });
   if (removed != p.removed_connectors.end()) {
     msg += " (" + removed->note + ")";
   } else {
@@ -94,9 +98,10 @@ void check_offloading(Context& c, scenario::KvTransferConfig& kt, const std::str
     kt.offload_block_size = gpu_bs;
   } else if (gpu_bs > 0 && *kt.offload_block_size % gpu_bs != 0) {
     // offloading_connector.py@0072b0b7 OffloadingConnectorScheduler.__init__ asserts it.
-    c.error(eptr + "/block_size", std::to_string(*kt.offload_block_size) +
-                                      ": the offloaded block size must be a multiple of the GPU block_size (" +
-                                      std::to_string(gpu_bs) + ")");
+    c.error(eptr + "/block_size",
+            std::to_string(*kt.offload_block_size) +
+                ": the offloaded block size must be a multiple of the GPU block_size (" +
+                std::to_string(gpu_bs) + ")");
   }
 }
 
@@ -122,18 +127,23 @@ void check_pool_role(Context& c, const std::string& kptr) {
   const auto& kt = *a.kv_transfer_config;
   if (kt.kv_connector != "NixlConnector") {
     c.error(c.set.kv_offloading_size ? c.ptr("kv_offloading_size") : kptr + "/kv_connector",
-            "a " + role + " pool hands KV over with NixlConnector, the only P/D connector BLIS Playground "
-                          "models; \"" + kt.kv_connector + "\" cannot (combining connectors with "
-                          "MultiConnector is not modelled)");
+            "a " + role +
+                " pool hands KV over with NixlConnector, the only P/D connector BLIS Playground "
+                "models; \"" +
+                kt.kv_connector +
+                "\" cannot (combining connectors with "
+                "MultiConnector is not modelled)");
     return;
   }
   const bool produces = kt.kv_role == "kv_producer" || kt.kv_role == "kv_both";
   const bool consumes = kt.kv_role == "kv_consumer" || kt.kv_role == "kv_both";
   if (role == "prefill" && !produces) {
-    c.error(kptr + "/kv_role", "\"" + kt.kv_role + "\": a prefill pool produces KV (kv_producer or kv_both)");
+    c.error(kptr + "/kv_role",
+            "\"" + kt.kv_role + "\": a prefill pool produces KV (kv_producer or kv_both)");
   }
   if (role == "decode" && !consumes) {
-    c.error(kptr + "/kv_role", "\"" + kt.kv_role + "\": a decode pool consumes KV (kv_consumer or kv_both)");
+    c.error(kptr + "/kv_role",
+            "\"" + kt.kv_role + "\": a decode pool consumes KV (kv_consumer or kv_both)");
   }
 }
 
@@ -147,22 +157,24 @@ void check_kv_transfer(Context& c) {
     auto& kt = *a.kv_transfer_config;
     bool usable = true;
     // vllm/config/kv_transfer.py@007c643b KVTransferConfig.__post_init__.
-    if (!kt.kv_role.empty() &&
-        std::find(c.pack.kv_roles.begin(), c.pack.kv_roles.end(), kt.kv_role) == c.pack.kv_roles.end()) {
+    if (!kt.kv_role.empty() && std::find(c.pack.kv_roles.begin(), c.pack.kv_roles.end(),
+                                         kt.kv_role) == c.pack.kv_roles.end()) {
       c.error(kptr + "/kv_role", "\"" + kt.kv_role + "\" is not accepted by " + c.vllm() +
-                                     ": Unsupported kv_role: " + kt.kv_role + ". Supported roles are " +
-                                     roles_tuple(c.pack));
+                                     ": Unsupported kv_role: " + kt.kv_role +
+                                     ". Supported roles are " + roles_tuple(c.pack));
       usable = false;
     }
     if (!kt.kv_connector.empty() && kt.kv_role.empty()) {
-      c.error(kptr + "/kv_role", "missing: kv_role is required when kv_connector is set (vLLM: \"Please "
-                                 "specify kv_disagg_role when kv_connector is set\"), supported roles are " +
-                                     roles_tuple(c.pack));
+      c.error(kptr + "/kv_role",
+              "missing: kv_role is required when kv_connector is set (vLLM: \"Please "
+              "specify kv_disagg_role when kv_connector is set\"), supported roles are " +
+                  roles_tuple(c.pack));
       usable = false;
     }
     if (kt.kv_connector.empty()) {
       if (!kt.kv_role.empty()) {
-        c.warning(kptr + "/kv_role", "has no effect without kv_connector (no KV transfer instance)");
+        c.warning(kptr + "/kv_role",
+                  "has no effect without kv_connector (no KV transfer instance)");
       }
     } else if (check_connector(c, kt, kptr) && usable && kt.kv_connector == "OffloadingConnector") {
       check_offloading(c, kt, kptr);

@@ -11,7 +11,9 @@ namespace blis::rules::detail {
 
 namespace {
 
-std::string n(std::int64_t v) { return std::to_string(v); }
+std::string n(std::int64_t v) {
+  return std::to_string(v);
+}
 
 void check_block_size(Context& c) {
   const BlockSizeRule& rule = c.pack.block_size;
@@ -27,11 +29,12 @@ void check_block_size(Context& c) {
     // FlashAttentionBackend / TritonAttentionBackend.supports_block_size: % 16 == 0.
     ok = bs % rule.multiple_of == 0;
     const std::int32_t m = rule.multiple_of;
-    accepted = n(m) + ", " + n(2 * m) + ", " + n(3 * m) + ", " + n(4 * m) + ", ...: multiples of " + n(m) +
-               ", as the CUDA attention backends FLASH_ATTN and TRITON_ATTN require";
+    accepted = n(m) + ", " + n(2 * m) + ", " + n(3 * m) + ", " + n(4 * m) + ", ...: multiples of " +
+               n(m) + ", as the CUDA attention backends FLASH_ATTN and TRITON_ATTN require";
   }
   if (!ok) {
-    c.error(c.ptr("block_size"), n(bs) + " is not accepted by " + c.vllm() + " (accepted: " + accepted + ")");
+    c.error(c.ptr("block_size"),
+            n(bs) + " is not accepted by " + c.vllm() + " (accepted: " + accepted + ")");
   }
 }
 
@@ -41,10 +44,11 @@ void check_model(Context& c) {
   // vllm/config/model.py ModelConfig.get_and_verify_max_len: above the derived maximum
   // needs VLLM_ALLOW_LONG_MAX_MODEL_LEN, which BLIS does not model.
   if (c.set.max_model_len && c.args.max_model_len > m.max_model_len) {
-    c.error(c.ptr("max_model_len"),
-            n(c.args.max_model_len) + " is above the model's derived max_model_len (" + n(m.max_model_len) +
-                "); " + c.vllm() +
-                " refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, which BLIS Playground does not model");
+    c.error(c.ptr("max_model_len"), n(c.args.max_model_len) +
+                                        " is above the model's derived max_model_len (" +
+                                        n(m.max_model_len) + "); " + c.vllm() +
+                                        " refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, which "
+                                        "BLIS Playground does not model");
   }
   // vllm/config/model.py ModelConfig.verify_with_parallel_config.
   if (m.num_attention_heads > 0 && c.facts.tp > 0 && m.num_attention_heads % c.facts.tp != 0) {
@@ -62,36 +66,46 @@ void verify_max_model_len(Context& c) {
   if (mml <= 0) return;  // unknown model: reported elsewhere
   const std::string mnbt = c.ptr("max_num_batched_tokens");
   if (a.max_num_batched_tokens < mml && !a.enable_chunked_prefill) {
-    c.error(mnbt, n(a.max_num_batched_tokens) + ": max_num_batched_tokens (" + n(a.max_num_batched_tokens) +
-                      ") is smaller than max_model_len (" + n(mml) +
-                      ") with chunked prefill off. This effectively limits the maximum sequence length to "
-                      "max_num_batched_tokens and makes vLLM reject longer sequences. Please increase "
-                      "max_num_batched_tokens or decrease max_model_len.");
+    c.error(
+        mnbt,
+        n(a.max_num_batched_tokens) + ": max_num_batched_tokens (" + n(a.max_num_batched_tokens) +
+            ") is smaller than max_model_len (" + n(mml) +
+            ") with chunked prefill off. This effectively limits the maximum sequence length to "
+            "max_num_batched_tokens and makes vLLM reject longer sequences. Please increase "
+            "max_num_batched_tokens or decrease max_model_len.");
   }
   if (a.max_num_batched_tokens < a.max_num_seqs) {
-    c.error(mnbt, n(a.max_num_batched_tokens) + ": max_num_batched_tokens (" + n(a.max_num_batched_tokens) +
-                      ") must be greater than or equal to max_num_seqs (" + n(a.max_num_seqs) + ").");
+    c.error(mnbt, n(a.max_num_batched_tokens) + ": max_num_batched_tokens (" +
+                      n(a.max_num_batched_tokens) +
+                      ") must be greater than or equal to max_num_seqs (" + n(a.max_num_seqs) +
+                      ").");
   }
-  if (static_cast<std::int64_t>(a.max_num_batched_tokens) > static_cast<std::int64_t>(a.max_num_seqs) * mml) {
-    c.warning(mnbt, n(a.max_num_batched_tokens) + ": max_num_batched_tokens exceeds max_num_seqs * max_model_len (" +
+  if (static_cast<std::int64_t>(a.max_num_batched_tokens) >
+      static_cast<std::int64_t>(a.max_num_seqs) * mml) {
+    c.warning(mnbt, n(a.max_num_batched_tokens) +
+                        ": max_num_batched_tokens exceeds max_num_seqs * max_model_len (" +
                         n(static_cast<std::int64_t>(a.max_num_seqs) * mml) +
                         "). This may lead to unexpected behavior.");
   }
   if (a.max_num_partial_prefills > 1) {
     if (!a.enable_chunked_prefill) {
       c.error(c.ptr("max_num_partial_prefills"),
-              n(a.max_num_partial_prefills) + ": chunked prefill must be enabled to set max_num_partial_prefills > 1.");
+              n(a.max_num_partial_prefills) +
+                  ": chunked prefill must be enabled to set max_num_partial_prefills > 1.");
     }
     if (a.long_prefill_token_threshold > mml) {
       c.error(c.ptr("long_prefill_token_threshold"),
               n(a.long_prefill_token_threshold) + ": long_prefill_token_threshold (" +
-                  n(a.long_prefill_token_threshold) + ") cannot be greater than the max_model_len (" + n(mml) + ").");
+                  n(a.long_prefill_token_threshold) +
+                  ") cannot be greater than the max_model_len (" + n(mml) + ").");
     }
   }
   if (a.max_long_partial_prefills > a.max_num_partial_prefills) {
     c.error(c.ptr("max_long_partial_prefills"),
-            n(a.max_long_partial_prefills) + ": max_long_partial_prefills (" + n(a.max_long_partial_prefills) +
-                ") must be less than or equal to max_num_partial_prefills (" + n(a.max_num_partial_prefills) + ").");
+            n(a.max_long_partial_prefills) + ": max_long_partial_prefills (" +
+                n(a.max_long_partial_prefills) +
+                ") must be less than or equal to max_num_partial_prefills (" +
+                n(a.max_num_partial_prefills) + ").");
   }
 }
 

@@ -34,11 +34,23 @@ const BatchDefaultsRow& batch_row(const Context& c) {
 
 void apply_defaults(Context& c) {
   auto& a = c.args;
-  if (!c.set.block_size) a.block_size = c.pack.block_size.default_value;
-  if (!c.set.gpu_memory_utilization) a.gpu_memory_utilization = c.pack.gpu_memory_utilization_default;
+  const std::int32_t platform_bs = c.facts.platform_block_size;
+  if (!c.set.block_size) {
+    a.block_size = platform_bs > 0 ? platform_bs : c.pack.block_size.default_value;
+  } else if (platform_bs > 0 && a.block_size % platform_bs != 0) {
+    // vllm/platforms/cuda.py CudaPlatform.check_and_update_config: FlashMLA overrides it.
+    c.warning(c.ptr("block_size"), std::to_string(a.block_size) +
+                                       ": forcing kv cache block size to " +
+                                       std::to_string(platform_bs) + " for the FlashMLA backend (" +
+                                       c.vllm() + " on this GPU and MLA model)");
+    a.block_size = platform_bs;
+  }
+  if (!c.set.gpu_memory_utilization)
+    a.gpu_memory_utilization = c.pack.gpu_memory_utilization_default;
   // vllm/config/model.py ModelConfig.get_and_verify_max_len: unset -> derived maximum.
   if (!c.set.max_model_len && c.facts.model.known) {
-    a.max_model_len = static_cast<std::int32_t>(std::min<std::int64_t>(c.facts.model.max_model_len, 2147483647));
+    a.max_model_len =
+        static_cast<std::int32_t>(std::min<std::int64_t>(c.facts.model.max_model_len, 2147483647));
   }
 
   // vllm/engine/arg_utils.py@002f10e0 _set_default_chunked_prefill_and_prefix_caching_args:

@@ -60,8 +60,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::vector<std::string> closest(const std::string& query, const std::vector<std::string>& candidates,
-                                 std::size_t max) {
+std::vector<std::string> closest(const std::string& query,
+                                 const std::vector<std::string>& candidates, std::size_t max) {
   // Long free text (a pasted paragraph) is not a misspelt key: skip the quadratic work.
   if (query.size() > 200) return {};
   std::vector<std::pair<std::size_t, std::string>> scored;
@@ -105,15 +105,32 @@ std::optional<std::int64_t> parse_human_readable_int(const std::string& raw) {
   std::int64_t mult = 0;
   bool decimal_suffix = false;
   switch (last) {
-    case 'k': mult = 1000LL, decimal_suffix = true; break;
-    case 'm': mult = 1000000LL, decimal_suffix = true; break;
-    case 'g': mult = 1000000000LL, decimal_suffix = true; break;
-    case 't': mult = 1000000000000LL, decimal_suffix = true; break;
-    case 'K': mult = 1LL << 10; break;
-    case 'M': mult = 1LL << 20; break;
-    case 'G': mult = 1LL << 30; break;
-    case 'T': mult = 1LL << 40; break;
-    default: break;
+    case 'k':
+      mult = 1000LL, decimal_suffix = true;
+      break;
+    case 'm':
+      mult = 1000000LL, decimal_suffix = true;
+      break;
+    case 'g':
+      mult = 1000000000LL, decimal_suffix = true;
+      break;
+    case 't':
+      mult = 1000000000000LL, decimal_suffix = true;
+      break;
+    case 'K':
+      mult = 1LL << 10;
+      break;
+    case 'M':
+      mult = 1LL << 20;
+      break;
+    case 'G':
+      mult = 1LL << 30;
+      break;
+    case 'T':
+      mult = 1LL << 40;
+      break;
+    default:
+      break;
   }
   const std::string num = mult ? s.substr(0, s.size() - 1) : s;
   if (num.empty()) return std::nullopt;
@@ -131,7 +148,7 @@ std::optional<std::int64_t> parse_human_readable_int(const std::string& raw) {
     const char c = num[i];
     if (c == '.') {
       if (seen_dot || !mult || !decimal_suffix) return std::nullopt;  // vLLM: no decimals
-      seen_dot = true;                                                 // with K/M/G/T or plain
+      seen_dot = true;                                                // with K/M/G/T or plain
       continue;
     }
     if (c < '0' || c > '9') return std::nullopt;
@@ -165,7 +182,9 @@ std::string FieldReader::pointer(const std::string& key) const {
   return json_pointer_append(pointer_, key);
 }
 
-bool FieldReader::has(const std::string& key) const { return raw(key) != nullptr; }
+bool FieldReader::has(const std::string& key) const {
+  return raw(key) != nullptr;
+}
 
 const json* FieldReader::raw(const std::string& key) const {
   if (!object_) return nullptr;
@@ -224,8 +243,11 @@ std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::in
   } else if (v->is_string() && human_readable) {
     value = parse_human_readable_int(v->get<std::string>());
     if (!value) {
-      error(key, show(*v) + " is not an integer (vLLM's human-readable forms: 8k = 8000, 8K = 8192), expected " +
-                     expected);
+      error(
+          key,
+          show(*v) +
+              " is not an integer (vLLM's human-readable forms: 8k = 8000, 8K = 8192), expected " +
+              expected);
       return std::nullopt;
     }
   } else {
@@ -256,7 +278,8 @@ std::optional<double> FieldReader::number(const std::string& key, double min, bo
   return d;
 }
 
-std::optional<std::string> FieldReader::string(const std::string& key, const std::string& expected) {
+std::optional<std::string> FieldReader::string(const std::string& key,
+                                               const std::string& expected) {
   const json* v = raw(key);
   if (!v) return std::nullopt;
   if (v->is_string()) return v->get<std::string>();

@@ -23,8 +23,8 @@ std::string describe_type(const nlohmann::json& v);
 
 // Up to `max` candidates closest to `query` (edit distance), closest first; only those a
 // reader could plausibly have meant.
-std::vector<std::string> closest(const std::string& query, const std::vector<std::string>& candidates,
-                                 std::size_t max);
+std::vector<std::string> closest(const std::string& query,
+                                 const std::vector<std::string>& candidates, std::size_t max);
 
 // "a, b, c" (strings quoted when `quote`).
 std::string join(const std::vector<std::string>& items, bool quote = false);
@@ -59,10 +59,12 @@ class FieldReader {
   // Finite numbers; `min_exclusive`: value must be > min, else >= min.
   std::optional<double> number(const std::string& key, double min, bool min_exclusive, double max,
                                const std::string& expected);
-  std::optional<std::string> string(const std::string& key, const std::string& expected = "a string");
+  std::optional<std::string> string(const std::string& key,
+                                    const std::string& expected = "a string");
   // A string from `choices`; `refusal` prefixes the message, e.g. "is not accepted by vLLM 0.32.0".
-  std::optional<std::string> choice(const std::string& key, const std::vector<std::string>& choices,
-                                    const std::string& refusal = "is not one of the accepted values");
+  std::optional<std::string> choice(
+      const std::string& key, const std::vector<std::string>& choices,
+      const std::string& refusal = "is not one of the accepted values");
 
   void error(const std::string& key, const std::string& message);
   void warning(const std::string& key, const std::string& message);

@@ -29,15 +29,15 @@ struct RemovedConnector {
 // get these defaults. Rows are tried in order; the last row has min_memory_gib 0.
 struct BatchDefaultsRow {
   double min_memory_gib = 0;
-  std::string excludes_name;  // "a100": PR #17885 keeps A100 on the small defaults
+  std::string excludes_name;                // "a100": PR #17885 keeps A100 on the small defaults
   std::int32_t max_num_batched_tokens = 0;  // OPENAI_API_SERVER usage context
   std::int32_t max_num_seqs = 0;            // OPENAI_API_SERVER usage context
 };
 
 // How async_scheduling resolves when the user leaves it unset.
 enum class AsyncDefault {
-  kOff,       // SchedulerConfig.async_scheduling = False
-  kAutoOn,    // None -> True unless an incompatible option (VllmConfig.__post_init__)
+  kOff,     // SchedulerConfig.async_scheduling = False
+  kAutoOn,  // None -> True unless an incompatible option (VllmConfig.__post_init__)
 };
 
 // Block sizes the release's CUDA attention backends accept. CacheConfig.block_size is
@@ -58,12 +58,12 @@ struct RuleInfo {
 };
 
 struct Pack {
-  std::string release;                   // "0.29.x", "0.31.0", "0.32.0"
-  std::vector<std::string> accepts;      // release strings this pack answers for
-  std::string sources;                   // one paragraph: what was read for this pack
+  std::string release;               // "0.29.x", "0.31.0", "0.32.0"
+  std::vector<std::string> accepts;  // release strings this pack answers for
+  std::string sources;               // one paragraph: what was read for this pack
 
   BlockSizeRule block_size;
-  std::vector<std::string> kv_cache_dtypes;           // CacheDType Literal
+  std::vector<std::string> kv_cache_dtypes;            // CacheDType Literal
   std::vector<std::string> prefix_caching_hash_algos;  // PrefixCachingHashAlgo Literal
   std::vector<std::string> scheduling_policies;        // SchedulerPolicy Literal
   std::vector<std::string> dtypes;                     // ModelDType Literal
@@ -75,17 +75,20 @@ struct Pack {
   std::vector<std::string> speculative_methods;        // SpeculativeMethod Literal
   // Methods async scheduling works with (EagleModelTypes, NgramGPUTypes, draft_model, ...).
   std::vector<std::string> async_speculative_methods;
+  // Methods that quantize an unquantized (bf16/fp16) checkpoint while loading it; every
+  // other method needs a checkpoint quantized with it.
+  std::vector<std::string> online_quantization_methods;
   // "fp8" on an unquantized checkpoint is refused; the release names the replacement.
   bool fp8_online_refused = false;
 
   double gpu_memory_utilization_default = 0.9;
   AsyncDefault async_scheduling_default = AsyncDefault::kAutoOn;
   std::int32_t max_lora_rank_default = 16;
-  std::vector<BatchDefaultsRow> batch_defaults;  // OPENAI_API_SERVER column
+  std::vector<BatchDefaultsRow> batch_defaults;                  // OPENAI_API_SERVER column
   std::int32_t scheduler_default_max_num_batched_tokens = 2048;  // SchedulerConfig class
   std::int32_t scheduler_default_max_num_seqs = 128;             // SchedulerConfig class
 
-  std::vector<ConnectorInfo> connectors;        // registered names, in registration order
+  std::vector<ConnectorInfo> connectors;  // registered names, in registration order
   std::vector<RemovedConnector> removed_connectors;
   // vLLM engine arguments that exist in this release but BLIS Playground does not model.
   std::vector<std::string> unmodelled_args;

@@ -4,8 +4,8 @@
 
 namespace blis::rules {
 
-Resolved resolve_engine_args(const Pack& pack, const nlohmann::json& args, const std::string& args_pointer,
-                             const DeploymentFacts& facts) {
+Resolved resolve_engine_args(const Pack& pack, const nlohmann::json& args,
+                             const std::string& args_pointer, const DeploymentFacts& facts) {
   Resolved out;
   detail::Context c{pack, facts, args_pointer, out.diagnostics, out.args, {}};
   static const nlohmann::json kEmpty = nlohmann::json::object();

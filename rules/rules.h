@@ -26,16 +26,16 @@ std::vector<std::string> known_releases();
 
 // The GPU as vLLM's platform sees it (current_platform.get_device_total_memory / name).
 struct HardwareFacts {
-  bool known = false;          // false: no catalog entry; hardware-dependent rules are skipped
-  std::string name;            // e.g. "NVIDIA H100 80GB HBM3"
-  double memory_gib = 0;       // total device memory in GiB (2^30 bytes)
-  bool supports_fp8 = true;    // FP8 tensor cores (for kv_cache_dtype fp8 warnings)
+  bool known = false;        // false: no catalog entry; hardware-dependent rules are skipped
+  std::string name;          // e.g. "NVIDIA H100 80GB HBM3"
+  double memory_gib = 0;     // total device memory in GiB (2^30 bytes)
+  bool supports_fp8 = true;  // FP8 tensor cores (for kv_cache_dtype fp8 warnings)
 };
 
 // The model as vLLM's ModelConfig derives it from the Hugging Face config.
 struct ModelFacts {
-  bool known = false;               // false: model-dependent rules are skipped
-  std::int64_t max_model_len = 0;   // derived maximum (max_position_embeddings, rope-scaled)
+  bool known = false;              // false: model-dependent rules are skipped
+  std::int64_t max_model_len = 0;  // derived maximum (max_position_embeddings, rope-scaled)
   std::int32_t num_attention_heads = 0;
   std::string checkpoint_quantization;  // "" = unquantized (bf16/fp16 weights)
   std::string checkpoint_dtype = "bfloat16";
@@ -48,6 +48,10 @@ struct DeploymentFacts {
   std::int32_t tp = 1, pp = 1, dp = 1;
   std::string role = "unified";  // unified | prefill | decode
   std::string pointer;           // JSON pointer of the pool, e.g. "/pools/0"
+  // The block size vLLM's platform picks for this GPU and model when block_size is unset, 0
+  // for the pack's default: CUDA with an MLA model on Hopper/Blackwell uses FlashMLA, which
+  // needs 64 (vllm/platforms/cuda.py CudaPlatform.check_and_update_config).
+  std::int32_t platform_block_size = 0;
 };
 
 struct Resolved {

@@ -6,5 +6,7 @@ export default defineConfig({
   base: './',
   build: { target: 'es2022' },
   worker: { format: 'es' },
+  // The real-run preset imports a scenario from examples/ at the repository root.
+  server: { fs: { allow: ['..'] } },
   test: { environment: 'node', include: ['src/**/*.test.ts'] },
 });

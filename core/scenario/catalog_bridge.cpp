@@ -1,21 +1,182 @@
 #include "scenario/catalog_bridge.h"
 
+#include <algorithm>
+
+#include "catalog/closest_ids.h"
+#include "kernel/deployment.h"
+#include "kernel/kv_capacity.h"
+
 namespace blis::scenario::detail {
 
-// Until the catalog lands (branch `kernel`), ids cannot be checked and the hardware- and
-// model-dependent rules are skipped (facts unknown).
-std::string example_gpu_ids() { return "\"H100-SXM-80GB\""; }
-std::string example_model_ids() { return "\"meta-llama/Llama-3.1-8B-Instruct\""; }
+namespace {
 
-rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& pool_pointer, const Scenario&,
-                                        Diagnostics&) {
+constexpr double kGiB = 1073741824.0;
+
+std::string first_ids(const std::vector<std::string>& ids, std::size_t n) {
+  std::vector<std::string> head(ids.begin(),
+                                ids.begin() + static_cast<std::ptrdiff_t>(std::min(n, ids.size())));
+  return catalog::quoted_list(head);
+}
+
+std::string unknown_id(const std::string& what, const std::string& id,
+                       const std::vector<std::string>& ids, const char* inline_key) {
+  std::string msg = "\"" + id + "\" is not a catalog " + what + " id";
+  const auto near = catalog::closest_ids(id, ids, 3);
+  msg += near.empty() ? " (known: " + first_ids(ids, 6) + ")"
+                      : " (closest: " + catalog::quoted_list(near) + ")";
+  msg += "; or define it inline under /catalog/" + std::string(inline_key);
+  return msg;
+}
+
+// vLLM spellings the kernel prices under another name.
+std::string kernel_dtype(const std::string& dtype) {
+  if (dtype == "half") return "float16";
+  if (dtype == "float") return "float32";
+  return dtype;
+}
+
+}  // namespace
+
+std::string example_gpu_ids() {
+  return first_ids(catalog::Catalog::builtin().gpu_ids(), 3);
+}
+std::string example_model_ids() {
+  return first_ids(catalog::Catalog::builtin().model_ids(), 3);
+}
+
+void add_inline_entries(const InlineCatalog& entries, DecodeContext& c) {
+  if (entries.gpus.empty() && entries.models.empty() && entries.fabrics.empty()) return;
+  c.with_inline = catalog::Catalog::builtin();
+  // Fabrics and GPUs first, so models and GPUs can refer to inline entries.
+  const auto add = [&](catalog::Kind kind, const std::vector<std::string>& list, const char* key) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      Diagnostics d = c.with_inline->add_inline(
+          kind, list[i], "/catalog/" + std::string(key) + "/" + std::to_string(i));
+      for (auto& x : d) c.diags.push_back(std::move(x));
+    }
+  };
+  add(catalog::Kind::kFabric, entries.fabrics, "fabrics");
+  add(catalog::Kind::kGpu, entries.gpus, "gpus");
+  add(catalog::Kind::kModel, entries.models, "models");
+  c.catalog = &*c.with_inline;
+}
+
+void check_fabric(const Scenario& s, DecodeContext& c) {
+  if (s.fabric.empty() || c.catalog->find_fabric(s.fabric)) return;
+  c.diags.push_back(
+      {"/fabric", unknown_id("fabric", s.fabric, c.catalog->fabric_ids(), "fabrics")});
+}
+
+rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& pool_pointer,
+                                        DecodeContext& c) {
   rules::DeploymentFacts f;
   f.tp = pool.parallelism.tp;
   f.pp = pool.parallelism.pp;
   f.dp = pool.parallelism.dp;
   f.role = pool.role;
   f.pointer = pool_pointer;
+  const catalog::Gpu* gpu = pool.hardware.empty() ? nullptr : c.catalog->find_gpu(pool.hardware);
+  const catalog::Model* model = pool.model.empty() ? nullptr : c.catalog->find_model(pool.model);
+  if (!pool.hardware.empty() && !gpu) {
+    c.diags.push_back({pool_pointer + "/hardware",
+                       unknown_id("GPU", pool.hardware, c.catalog->gpu_ids(), "gpus")});
+  }
+  if (!pool.model.empty() && !model) {
+    c.diags.push_back({pool_pointer + "/model",
+                       unknown_id("model", pool.model, c.catalog->model_ids(), "models")});
+  }
+  if (gpu) {
+    f.hardware.known = true;
+    // vLLM matches "a100" in the device name; the id carries the part name too.
+    f.hardware.name = gpu->id + " " + gpu->name;
+    // get_device_total_memory: what the device reports, not the vendor figure.
+    f.hardware.memory_gib = static_cast<double>(gpu->usable_memory_bytes) / kGiB;
+    f.hardware.supports_fp8 = gpu->fp8_dense_tflops > 0;
+  }
+  if (model) {
+    f.model.known = true;
+    f.model.max_model_len = model->max_position_embeddings;
+    f.model.num_attention_heads = model->num_attention_heads;
+    f.model.checkpoint_quantization = model->quantization.method;
+    f.model.checkpoint_dtype = model->torch_dtype;
+  }
+  if (gpu && model) {
+    // The kernel applies vLLM's platform defaults (FlashMLA's 64-token blocks).
+    kernel::Deployment d;
+    kernel::make_deployment(*c.catalog, pool.hardware, pool.model, 1, &d);
+    if (d.block_size != 16) f.platform_block_size = d.block_size;
+  }
   return f;
+}
+
+void check_fit(const Pool& pool, const std::string& pool_pointer,
+               const rules::DeploymentFacts& facts, DecodeContext& c) {
+  if (!facts.hardware.known || !facts.model.known) return;
+  const VllmArgs& a = pool.engine.args;
+  const std::string args_ptr = pool_pointer + "/engine/args";
+  const std::string release = "vLLM " + pool.engine.release;
+  kernel::Deployment d;
+  kernel::make_deployment(*c.catalog, pool.hardware, pool.model, pool.parallelism.tp, &d);
+  d.tp = pool.parallelism.tp;
+  d.pp = pool.parallelism.pp;
+  d.kv_cache_dtype = a.kv_cache_dtype;
+  d.block_size = a.block_size;
+  d.gpu_memory_utilization = a.gpu_memory_utilization;
+  d.max_num_batched_tokens = a.max_num_batched_tokens;
+  d.max_num_seqs = a.max_num_seqs;
+  d.max_model_len = a.max_model_len;
+  d.kv_cache_memory_bytes = a.kv_cache_memory_bytes;
+  d.num_gpu_blocks_override = a.num_gpu_blocks_override;
+  d.enforce_eager = a.enforce_eager;
+  d.dtype = kernel_dtype(a.dtype);
+  // Quantization as the kernel prices it: "" = as the checkpoint, "fp8" = online FP8.
+  const std::string& ckpt = d.model.quantization.method;
+  const std::string& q = a.quantization;
+  if (q.empty() || q == ckpt || q == ckpt + "_marlin") {
+    d.quantization.clear();
+  } else if (ckpt.empty() &&
+             (q == "fp8_per_tensor" || q == "fp8_per_block" || q == "fp8_per_channel")) {
+    d.quantization = "fp8";
+  } else {
+    c.diags.push_back(
+        {args_ptr + "/quantization",
+         "\"" + q + "\" is accepted by " + release +
+             " but not modelled by BLIS Playground's latency kernel (modelled: the checkpoint's "
+             "own quantization, or fp8_per_tensor/fp8_per_block/fp8_per_channel on an "
+             "unquantized checkpoint)"});
+    return;
+  }
+
+  const Diagnostics invalid = kernel::validate_deployment(d);
+  for (const auto& v : invalid) {
+    if (v.pointer == "/tp" || v.pointer == "/pp") {
+      // Constraints of vLLM's model loading (layers split across ranks and stages).
+      c.diags.push_back({pool_pointer + "/parallelism" + v.pointer, v.message, v.severity});
+    } else {
+      const std::string key = v.pointer.empty() ? std::string() : v.pointer.substr(1);
+      c.diags.push_back({args_ptr + v.pointer,
+                         "accepted by " + release +
+                             " but not modelled by BLIS Playground's latency kernel: " + key + " " +
+                             v.message,
+                         v.severity});
+    }
+  }
+  if (has_errors(invalid)) return;
+
+  const kernel::KvCapacity k = kernel::kv_capacity(d);
+  if (k.fits) return;
+  std::string ptr;
+  if (k.weights_bytes > k.total_memory_bytes) {
+    ptr = pool_pointer + "/parallelism/tp";
+  } else if (k.available_kv_bytes <= 0) {
+    ptr =
+        args_ptr + (a.kv_cache_memory_bytes ? "/kv_cache_memory_bytes" : "/gpu_memory_utilization");
+  } else {
+    ptr = args_ptr + "/max_model_len";
+  }
+  c.diags.push_back({ptr, "vLLM would not start " + pool.model + " on " + pool.hardware +
+                              " (tp=" + std::to_string(pool.parallelism.tp) +
+                              ", pp=" + std::to_string(pool.parallelism.pp) + "): " + k.reason});
 }
 
 }  // namespace blis::scenario::detail

@@ -12,26 +12,37 @@ namespace {
 void check_pd_shape(Scenario& s, DecodeContext& c) {
   int prefill = 0, decode = 0, unified = 0;
   for (const auto& p : s.pools) {
-    if (p.role == "prefill") ++prefill;
-    else if (p.role == "decode") ++decode;
-    else ++unified;
+    if (p.role == "prefill")
+      ++prefill;
+    else if (p.role == "decode")
+      ++decode;
+    else
+      ++unified;
   }
   if (prefill == 0 && decode == 0) return;
   if (prefill != 1 || decode != 1 || unified != 0) {
-    c.diags.push_back({"/pools", "a prefill/decode deployment has exactly one prefill and one decode pool and no "
-                                 "unified pool (found " + std::to_string(prefill) + " prefill, " +
-                                 std::to_string(decode) + " decode, " + std::to_string(unified) + " unified)"});
+    c.diags.push_back(
+        {"/pools",
+         "a prefill/decode deployment has exactly one prefill and one decode pool and no "
+         "unified pool (found " +
+             std::to_string(prefill) + " prefill, " + std::to_string(decode) + " decode, " +
+             std::to_string(unified) + " unified)"});
     return;
   }
   if (s.fabric.empty()) {
-    c.diags.push_back({"/fabric", "missing: a prefill/decode deployment needs the fabric its KV transfers cross "
-                                  "(e.g. \"nvlink4\", \"ib-ndr\")"});
+    c.diags.push_back(
+        {"/fabric",
+         "missing: a prefill/decode deployment needs the fabric its KV transfers cross "
+         "(e.g. \"nvlink4\", \"ib-ndr\")"});
   }
-  const auto pi = std::find_if(s.pools.begin(), s.pools.end(), [](const Pool& p) { return p.role == "prefill"; });
-  const auto di = std::find_if(s.pools.begin(), s.pools.end(), [](const Pool& p) { return p.role == "decode"; });
+  const auto pi = std::find_if(s.pools.begin(), s.pools.end(),
+                               [](const Pool& p) { return p.role == "prefill"; });
+  const auto di = std::find_if(s.pools.begin(), s.pools.end(),
+                               [](const Pool& p) { return p.role == "decode"; });
   if (pi->model != di->model) {
     c.diags.push_back({"/pools/" + std::to_string(di - s.pools.begin()) + "/model",
-                       "\"" + di->model + "\" differs from the prefill pool's model \"" + pi->model +
+                       "\"" + di->model + "\" differs from the prefill pool's model \"" +
+                           pi->model +
                            "\"; the decode pool must serve the model whose KV it receives"});
   }
 }
@@ -45,12 +56,15 @@ std::optional<double> upper_bound(const std::optional<LengthDist>& d) {
 }
 
 void check_clients(Scenario& s, DecodeContext& c) {
-  const bool lora_pool = std::any_of(s.pools.begin(), s.pools.end(), [](const Pool& p) { return p.engine.args.enable_lora; });
-  const bool priority_pool = std::any_of(s.pools.begin(), s.pools.end(),
-                                         [](const Pool& p) { return p.engine.args.scheduling_policy == "priority"; });
+  const bool lora_pool = std::any_of(s.pools.begin(), s.pools.end(),
+                                     [](const Pool& p) { return p.engine.args.enable_lora; });
+  const bool priority_pool = std::any_of(s.pools.begin(), s.pools.end(), [](const Pool& p) {
+    return p.engine.args.scheduling_policy == "priority";
+  });
   std::int64_t min_mml = 0;
   for (const auto& p : s.pools) {
-    if (p.engine.args.max_model_len > 0 && (min_mml == 0 || p.engine.args.max_model_len < min_mml)) {
+    if (p.engine.args.max_model_len > 0 &&
+        (min_mml == 0 || p.engine.args.max_model_len < min_mml)) {
       min_mml = p.engine.args.max_model_len;
     }
   }
@@ -63,18 +77,22 @@ void check_clients(Scenario& s, DecodeContext& c) {
       if (!known) {
         std::vector<std::string> names;
         for (const auto& k : s.slo_classes) names.push_back(k.name);
-        c.diags.push_back({ptr + "/slo_class", "\"" + cl.slo_class + "\" is not defined in /slo_classes (defined: " +
-                                                   (names.empty() ? std::string("none") : rules::join(names, true)) + ")"});
+        c.diags.push_back({ptr + "/slo_class",
+                           "\"" + cl.slo_class + "\" is not defined in /slo_classes (defined: " +
+                               (names.empty() ? std::string("none") : rules::join(names, true)) +
+                               ")"});
       }
     }
     if (cl.lora > 0 && !lora_pool) {
-      c.diags.push_back({ptr + "/lora", std::to_string(cl.lora) +
-                                            ": requests a LoRA adapter but no pool sets engine.args.enable_lora"});
+      c.diags.push_back({ptr + "/lora",
+                         std::to_string(cl.lora) +
+                             ": requests a LoRA adapter but no pool sets engine.args.enable_lora"});
     }
     if (cl.priority != 0 && !priority_pool) {
       c.diags.push_back({ptr + "/priority",
-                         std::to_string(cl.priority) + ": has no effect, every pool schedules fcfs "
-                                                       "(engine.args.scheduling_policy \"priority\" uses it)",
+                         std::to_string(cl.priority) +
+                             ": has no effect, every pool schedules fcfs "
+                             "(engine.args.scheduling_policy \"priority\" uses it)",
                          Severity::kWarning});
     }
     // vLLM's frontend refuses a request longer than max_model_len (HTTP 400).
@@ -87,9 +105,11 @@ void check_clients(Scenario& s, DecodeContext& c) {
                 cl.shared_prefix->output_tokens;
     }
     if (longest && min_mml > 0 && *longest > static_cast<double>(min_mml)) {
-      c.diags.push_back({ptr, "requests of up to " + std::to_string(static_cast<std::int64_t>(*longest)) +
-                                  " tokens (prompt + output) exceed max_model_len " + std::to_string(min_mml) +
-                                  " of a pool; vLLM refuses them",
+      c.diags.push_back({ptr,
+                         "requests of up to " +
+                             std::to_string(static_cast<std::int64_t>(*longest)) +
+                             " tokens (prompt + output) exceed max_model_len " +
+                             std::to_string(min_mml) + " of a pool; vLLM refuses them",
                          Severity::kWarning});
     }
   }

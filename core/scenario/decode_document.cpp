@@ -1,5 +1,6 @@
 // decode_scenario: the document root, then each section, then rules that span sections.
 
+#include "scenario/catalog_bridge.h"
 #include "scenario/decode_internal.h"
 #include "scenario/json_text.h"
 #include "scenario/schema_keys.h"
@@ -19,11 +20,13 @@ std::optional<std::uint64_t> decode_seed(const json& v, DecodeContext& c) {
     if (v.get<std::int64_t>() >= 0) return static_cast<std::uint64_t>(v.get<std::int64_t>());
   } else if (v.is_number_float()) {
     const double d = v.get<double>();
-    if (d >= 0 && d <= 9007199254740992.0 && static_cast<double>(static_cast<std::uint64_t>(d)) == d) {
+    if (d >= 0 && d <= 9007199254740992.0 &&
+        static_cast<double>(static_cast<std::uint64_t>(d)) == d) {
       return static_cast<std::uint64_t>(d);
     }
   } else {
-    c.diags.push_back({"/seed", rules::show(v) + " is " + rules::describe_type(v) + ", expected " + expected});
+    c.diags.push_back(
+        {"/seed", rules::show(v) + " is " + rules::describe_type(v) + ", expected " + expected});
     return std::nullopt;
   }
   c.diags.push_back({"/seed", rules::show(v) + " is out of range, expected " + expected});
@@ -36,23 +39,32 @@ void decode_root(const json& doc, Scenario& s, DecodeContext& c) {
   const std::string expected_schema = nlohmann::json(kSchemaV1).dump();  // quoted
   if (auto schema = r.string("schema", expected_schema)) {
     if (*schema != kSchemaV1) {
-      r.error("schema", rules::show(*r.raw("schema")) + " is not a schema this build reads, expected " + expected_schema);
+      r.error("schema", rules::show(*r.raw("schema")) +
+                            " is not a schema this build reads, expected " + expected_schema);
     }
   } else if (!r.has("schema")) {
     r.missing("schema", expected_schema);
   }
   if (auto n = r.string("name")) s.name = *n;
   if (const json* seed = r.raw("seed")) s.seed = decode_seed(*seed, c).value_or(s.seed);
-  if (const json* h = r.raw("horizon")) s.horizon = detail::decode_horizon(*h, "/horizon", c);
-  else r.missing("horizon", "an object with duration_s and/or max_requests");
+  if (const json* h = r.raw("horizon"))
+    s.horizon = detail::decode_horizon(*h, "/horizon", c);
+  else
+    r.missing("horizon", "an object with duration_s and/or max_requests");
   if (const json* cat = r.raw("catalog")) s.catalog = detail::decode_catalog(*cat, "/catalog", c);
+  detail::add_inline_entries(s.catalog, c);
   if (auto f = r.string("fabric", "a catalog fabric id")) s.fabric = *f;
+  detail::check_fabric(s, c);
   const json* pools = r.raw("pools");
-  if (pools) s.pools = detail::decode_pools(*pools, "/pools", c);
-  else r.missing("pools", "a non-empty array of pools");
+  if (pools)
+    s.pools = detail::decode_pools(*pools, "/pools", c);
+  else
+    r.missing("pools", "a non-empty array of pools");
   if (const json* router = r.raw("router")) s.router = detail::decode_router(*router, "/router", c);
-  if (const json* w = r.raw("workload")) s.workload = detail::decode_workload(*w, "/workload", c);
-  else r.missing("workload", "an object with clients or trace_csv");
+  if (const json* w = r.raw("workload"))
+    s.workload = detail::decode_workload(*w, "/workload", c);
+  else
+    r.missing("workload", "an object with clients or trace_csv");
   if (const json* slo = r.raw("slo")) {
     FieldReader sr(*slo, "/slo", c.diags, keys::kSlo, "an object ({ttft_ms, itl_ms, e2e_ms})");
     if (sr.valid()) {
@@ -60,7 +72,8 @@ void decode_root(const json& doc, Scenario& s, DecodeContext& c) {
       sr.report_unknown_keys();
     }
   }
-  if (const json* classes = r.raw("slo_classes")) s.slo_classes = detail::decode_slo_classes(*classes, "/slo_classes", c);
+  if (const json* classes = r.raw("slo_classes"))
+    s.slo_classes = detail::decode_slo_classes(*classes, "/slo_classes", c);
   if (const json* o = r.raw("outputs")) s.outputs = detail::decode_outputs(*o, "/outputs", c);
   r.report_unknown_keys();
 
@@ -79,7 +92,7 @@ DecodeResult decode_scenario(const std::string& json_text, const DecodeOptions& 
     return out;
   }
   Scenario s;
-  DecodeContext c{options, out.diagnostics};
+  DecodeContext c{options, out.diagnostics, &catalog::Catalog::builtin(), std::nullopt};
   decode_root(parsed.value, s, c);
   if (!has_errors(out.diagnostics)) out.scenario = std::move(s);
   return out;

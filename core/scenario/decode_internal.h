@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/catalog.h"
 #include "rules/json_fields.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_decode.h"
@@ -18,6 +19,9 @@ using rules::FieldReader;
 struct DecodeContext {
   const DecodeOptions& options;
   Diagnostics& diags;
+  // The built-in catalog, or a copy with the document's inline entries added.
+  const catalog::Catalog* catalog = &catalog::Catalog::builtin();
+  std::optional<catalog::Catalog> with_inline;
 };
 
 // decode_sections.cpp

@@ -1,6 +1,7 @@
 // pools[]: structure (role, instances, ids, parallelism, engine) and the resolution of each
 // pool's engine.args by the rules pack of its release.
 
+#include <algorithm>
 #include <set>
 
 #include "rules/rules.h"
@@ -30,12 +31,14 @@ EngineSpec decode_engine(const json& v, const std::string& ptr, DecodeContext& c
   EngineSpec e;
   FieldReader r(v, ptr, c.diags, keys::kEngine, "an object ({kind, release, args})");
   if (!r.valid()) return e;
-  if (auto k = r.choice("kind", kEngineKinds, "is not an engine BLIS Playground models")) e.kind = *k;
+  if (auto k = r.choice("kind", kEngineKinds, "is not an engine BLIS Playground models"))
+    e.kind = *k;
   if (auto rel = r.string("release", "a vLLM release, e.g. \"0.32.0\"")) {
     if (rules::find_pack(*rel)) {
       e.release = *rel;
     } else {
-      r.error("release", "\"" + *rel + "\" is not a release BLIS Playground has a rules pack for (known: " +
+      r.error("release", "\"" + *rel +
+                             "\" is not a release BLIS Playground has a rules pack for (known: " +
                              rules::join(rules::known_releases()) + ")");
     }
   }
@@ -53,11 +56,16 @@ Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, Decod
   // An upper bound keeps a typo (1e9 instances) from exhausting memory in the cluster.
   p.instances = static_cast<std::int32_t>(
       r.integer("instances", 1, 10000, "an integer in [1, 10000]").value_or(p.instances));
-  if (auto h = r.string("hardware", "a catalog GPU id")) p.hardware = *h;
-  else if (!r.has("hardware")) r.missing("hardware", "a catalog GPU id (e.g. " + example_gpu_ids() + ")");
-  if (auto m = r.string("model", "a catalog model id (Hugging Face repo id)")) p.model = *m;
-  else if (!r.has("model")) r.missing("model", "a catalog model id (e.g. " + example_model_ids() + ")");
-  if (const json* par = r.raw("parallelism")) p.parallelism = decode_parallelism(*par, r.pointer("parallelism"), c);
+  if (auto h = r.string("hardware", "a catalog GPU id"))
+    p.hardware = *h;
+  else if (!r.has("hardware"))
+    r.missing("hardware", "a catalog GPU id (e.g. " + example_gpu_ids() + ")");
+  if (auto m = r.string("model", "a catalog model id (Hugging Face repo id)"))
+    p.model = *m;
+  else if (!r.has("model"))
+    r.missing("model", "a catalog model id (e.g. " + example_model_ids() + ")");
+  if (const json* par = r.raw("parallelism"))
+    p.parallelism = decode_parallelism(*par, r.pointer("parallelism"), c);
   if (const json* eng = r.raw("engine")) p.engine = decode_engine(*eng, r.pointer("engine"), c);
   r.report_unknown_keys();
   return p;
@@ -68,7 +76,8 @@ Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, Decod
 std::vector<Pool> decode_pools(const json& v, const std::string& ptr, DecodeContext& c) {
   std::vector<Pool> pools;
   if (!v.is_array() || v.empty()) {
-    c.diags.push_back({ptr, rules::show(v) + " is " + (v.is_array() ? std::string("empty") : rules::describe_type(v)) +
+    c.diags.push_back({ptr, rules::show(v) + " is " +
+                                (v.is_array() ? std::string("empty") : rules::describe_type(v)) +
                                 ", expected a non-empty array of pools"});
     return pools;
   }
@@ -77,7 +86,8 @@ std::vector<Pool> decode_pools(const json& v, const std::string& ptr, DecodeCont
     const std::string p = json_pointer_append(ptr, i);
     Pool pool = decode_pool(v[i], p, i, c);
     if (!pool.name.empty() && !names.insert(pool.name).second) {
-      c.diags.push_back({p + "/name", "\"" + pool.name + "\" is used by another pool, expected unique names"});
+      c.diags.push_back(
+          {p + "/name", "\"" + pool.name + "\" is used by another pool, expected unique names"});
     }
     pools.push_back(std::move(pool));
   }
@@ -101,10 +111,17 @@ void resolve_pools(const json& pools_json, Scenario& s, DecodeContext& c) {
         if (a != eng->end()) args = &*a;
       }
     }
-    rules::DeploymentFacts facts = deployment_facts(pool, ptr, s, c.diags);
-    rules::Resolved resolved = rules::resolve_engine_args(*pack, *args, ptr + "/engine/args", facts);
+    const std::size_t before = c.diags.size();
+    const rules::DeploymentFacts facts = deployment_facts(pool, ptr, c);
+    rules::Resolved resolved =
+        rules::resolve_engine_args(*pack, *args, ptr + "/engine/args", facts);
     for (auto& d : resolved.diagnostics) c.diags.push_back(std::move(d));
     pool.engine.args = std::move(resolved.args);
+    // Fit checks only make sense for a pool vLLM itself would accept.
+    const bool pool_ok =
+        std::none_of(c.diags.begin() + static_cast<std::ptrdiff_t>(before), c.diags.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::kError; });
+    if (pool_ok) check_fit(pool, ptr, facts, c);
   }
 }
 

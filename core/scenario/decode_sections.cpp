@@ -16,7 +16,8 @@ Horizon decode_horizon(const json& v, const std::string& ptr, DecodeContext& c) 
   h.max_requests = r.integer("max_requests", 1, 1000000000000LL, "an integer >= 1");
   if (auto d = r.boolean("drain")) h.drain = *d;
   if (!r.has("duration_s") && !r.has("max_requests")) {
-    c.diags.push_back({ptr, "needs duration_s or max_requests (arrivals stop at whichever comes first)"});
+    c.diags.push_back(
+        {ptr, "needs duration_s or max_requests (arrivals stop at whichever comes first)"});
   }
   r.report_unknown_keys();
   return h;
@@ -33,7 +34,8 @@ Slo decode_slo_fields(FieldReader& r) {
 std::vector<SloClass> decode_slo_classes(const json& v, const std::string& ptr, DecodeContext& c) {
   std::vector<SloClass> out;
   if (!v.is_array()) {
-    c.diags.push_back({ptr, rules::show(v) + " is " + rules::describe_type(v) + ", expected an array of SLO classes"});
+    c.diags.push_back({ptr, rules::show(v) + " is " + rules::describe_type(v) +
+                                ", expected an array of SLO classes"});
     return out;
   }
   std::set<std::string> names;
@@ -59,7 +61,8 @@ Outputs decode_outputs(const json& v, const std::string& ptr, DecodeContext& c) 
   Outputs o;
   FieldReader r(v, ptr, c.diags, keys::kOutputs, "an object (outputs)");
   if (!r.valid()) return o;
-  if (auto t = r.number("timeseries_interval_ms", 0.0, true, 1e12, "a number of milliseconds > 0")) {
+  if (auto t =
+          r.number("timeseries_interval_ms", 0.0, true, 1e12, "a number of milliseconds > 0")) {
     o.timeseries_interval_ms = *t;
   }
   if (auto b = r.boolean("per_request")) o.per_request = *b;
@@ -75,14 +78,16 @@ InlineCatalog decode_catalog(const json& v, const std::string& ptr, DecodeContex
     const json* list = r.raw(key);
     if (!list) return;
     if (!list->is_array()) {
-      r.error(key, rules::show(*list) + " is " + rules::describe_type(*list) + ", expected an array of catalog entries");
+      r.error(key, rules::show(*list) + " is " + rules::describe_type(*list) +
+                       ", expected an array of catalog entries");
       return;
     }
     for (std::size_t i = 0; i < list->size(); ++i) {
       const json& e = (*list)[i];
       if (!e.is_object()) {
         c.diags.push_back({json_pointer_append(r.pointer(key), i),
-                           rules::show(e) + " is " + rules::describe_type(e) + ", expected an object (a catalog entry)"});
+                           rules::show(e) + " is " + rules::describe_type(e) +
+                               ", expected an object (a catalog entry)"});
         continue;
       }
       // Kept as JSON text in the catalog's own schema; the catalog validates it.
@@ -100,28 +105,32 @@ Router decode_router(const json& v, const std::string& ptr, DecodeContext& c) {
   Router router;
   FieldReader r(v, ptr, c.diags, keys::kRouter, "an object (router)");
   if (!r.valid()) return router;
-  static const std::vector<std::string> kPolicies = {"round-robin", "least-loaded", "weighted", "random"};
-  static const std::vector<std::string> kScorers = {"queue-depth", "kv-utilization", "prefix-cache"};
+  static const std::vector<std::string> kPolicies = {"round-robin", "least-loaded", "weighted",
+                                                     "random"};
+  static const std::vector<std::string> kScorers = {"queue-depth", "kv-utilization",
+                                                    "prefix-cache"};
   if (auto p = r.choice("policy", kPolicies, "is not a router policy")) router.policy = *p;
   if (auto s = r.number("signal_staleness_ms", 0.0, false, 1e9, "a number of milliseconds >= 0")) {
     router.signal_staleness_ms = *s;
   }
   if (const json* scorers = r.raw("scorers")) {
     if (router.policy != "weighted") {
-      r.error("scorers", "scorers are used only by policy \"weighted\" (policy is \"" + router.policy + "\")");
+      r.error("scorers",
+              "scorers are used only by policy \"weighted\" (policy is \"" + router.policy + "\")");
     } else if (!scorers->is_array()) {
       r.error("scorers", rules::show(*scorers) + " is " + rules::describe_type(*scorers) +
                              ", expected an array of {name, weight}");
     } else {
       std::set<std::string> seen;
       for (std::size_t i = 0; i < scorers->size(); ++i) {
-        FieldReader s((*scorers)[i], json_pointer_append(r.pointer("scorers"), i), c.diags, keys::kScorer,
-                      "an object ({name, weight})");
+        FieldReader s((*scorers)[i], json_pointer_append(r.pointer("scorers"), i), c.diags,
+                      keys::kScorer, "an object ({name, weight})");
         if (!s.valid()) continue;
         Scorer sc;
         if (auto n = s.choice("name", kScorers, "is not a scorer")) {
           sc.name = *n;
-          if (!seen.insert(sc.name).second) s.error("name", "\"" + sc.name + "\" is listed twice, expected each scorer once");
+          if (!seen.insert(sc.name).second)
+            s.error("name", "\"" + sc.name + "\" is listed twice, expected each scorer once");
         } else if (!s.has("name")) {
           s.missing("name", "one of: " + rules::join(kScorers, true));
         }

@@ -1,5 +1,6 @@
 // workload: clients (load, request shape, per-client options) or a whole-trace replay.
 
+#include <cmath>
 #include <set>
 
 #include "scenario/decode_internal.h"
@@ -10,7 +11,13 @@ namespace blis::scenario::detail {
 
 namespace {
 
-const std::vector<std::string> kDists = {"constant", "normal", "lognormal", "exponential", "uniform"};
+// Limits of the workload generator (core/cluster/workload): token counts up to 2^24 and at
+// most 10 million users or prompt groups per client.
+constexpr std::int64_t kMaxUsers = 10000000;
+const std::string kTokensExpected = "an integer in [1, 16777216] (tokens)";
+
+const std::vector<std::string> kDists = {"constant", "normal", "lognormal", "exponential",
+                                         "uniform"};
 
 // Keys each distribution uses besides "dist".
 std::vector<std::string> dist_keys(const std::string& dist) {
@@ -21,7 +28,8 @@ std::vector<std::string> dist_keys(const std::string& dist) {
 }
 
 std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, DecodeContext& c) {
-  FieldReader r(v, ptr, c.diags, keys::kDist, "an object ({\"dist\": ..., ...}, a token-count distribution)");
+  FieldReader r(v, ptr, c.diags, keys::kDist,
+                "an object ({\"dist\": ..., ...}, a token-count distribution)");
   if (!r.valid()) return std::nullopt;
   r.report_unknown_keys();
   const auto dist = r.choice("dist", kDists, "is not a length distribution");
@@ -38,36 +46,48 @@ std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, Dec
     }
   }
   LengthDist d;
-  const auto need = [&](const std::string& key, std::optional<double> value, const std::string& expected) {
+  const auto need = [&](const std::string& key, std::optional<double> value,
+                        const std::string& expected) {
     if (!value && !r.has(key)) r.missing(key, expected);
     return value.value_or(0.0);
   };
   if (*dist == "constant") {
     d.kind = LengthDist::Kind::kConstant;
-    d.value = static_cast<double>(
-        r.integer("value", 1, kInt32Max, "an integer >= 1 (tokens)").value_or(0));
-    if (!r.has("value")) r.missing("value", "an integer >= 1 (tokens)");
+    d.value =
+        static_cast<double>(r.integer("value", 1, kMaxTraceTokens, kTokensExpected).value_or(0));
+    if (!r.has("value")) r.missing("value", kTokensExpected);
   } else {
-    d.min = r.number("min", 0.0, false, 2147483647.0, "a number of tokens >= 0");
-    d.max = r.number("max", 1.0, false, 2147483647.0, "a number of tokens >= 1");
+    d.min = r.number("min", 0.0, false, kMaxTraceTokens, "a number of tokens in [0, 16777216]");
+    d.max = r.number("max", 1.0, false, kMaxTraceTokens, "a number of tokens in [1, 16777216]");
     if (*dist == "normal" || *dist == "lognormal") {
       d.kind = *dist == "normal" ? LengthDist::Kind::kNormal : LengthDist::Kind::kLognormal;
-      d.mean = need("mean", r.number("mean", 0.0, true, 2147483647.0, "a number of tokens > 0"),
-                    "a number of tokens > 0");
-      d.std = need("std", r.number("std", 0.0, false, 2147483647.0, "a number >= 0"), "a number >= 0");
+      d.mean =
+          need("mean",
+               r.number("mean", 0.0, true, kMaxTraceTokens, "a number of tokens in (0, 16777216]"),
+               "a number of tokens > 0");
+      d.std = need("std", r.number("std", 0.0, false, kMaxTraceTokens, "a number >= 0"),
+                   "a number >= 0");
     } else if (*dist == "exponential") {
       d.kind = LengthDist::Kind::kExponential;
-      d.mean = need("mean", r.number("mean", 0.0, true, 2147483647.0, "a number of tokens > 0"),
-                    "a number of tokens > 0");
+      d.mean =
+          need("mean",
+               r.number("mean", 0.0, true, kMaxTraceTokens, "a number of tokens in (0, 16777216]"),
+               "a number of tokens > 0");
     } else {
       d.kind = LengthDist::Kind::kUniform;
       if (!r.has("min")) r.missing("min", "a number of tokens >= 1 (uniform needs min and max)");
       if (!r.has("max")) r.missing("max", "a number of tokens >= 1 (uniform needs min and max)");
-      if (d.min && *d.min < 1) r.error("min", rules::show(*r.raw("min")) + " is out of range, expected a number of tokens >= 1");
+      if (d.min && *d.min < 1)
+        r.error("min",
+                rules::show(*r.raw("min")) + " is out of range, expected a number of tokens >= 1");
     }
     if (d.min && d.max && *d.min > *d.max) {
       r.error("min", rules::show(*r.raw("min")) + " is above max (" + rules::show(*r.raw("max")) +
                          "), expected min <= max");
+    } else if (d.kind == LengthDist::Kind::kUniform && d.min && d.max &&
+               std::ceil(*d.min) > std::floor(*d.max)) {
+      // Samples are whole token counts: the range must hold one.
+      r.error("max", rules::show(*r.raw("max")) + ": [min, max] holds no whole number of tokens");
     }
   }
   if (c.diags.size() != before) return std::nullopt;
@@ -85,11 +105,13 @@ ArrivalProcess decode_arrival(const json& v, const std::string& ptr, DecodeConte
       return a;
     }
     if (s == "gamma") {
-      c.diags.push_back({ptr, "\"gamma\" needs its cv: write {\"process\": \"gamma\", \"cv\": 2.0}"});
+      c.diags.push_back(
+          {ptr, "\"gamma\" needs its cv: write {\"process\": \"gamma\", \"cv\": 2.0}"});
       return a;
     }
-    c.diags.push_back({ptr, rules::show(v) + " is not an arrival process (accepted: \"poisson\", \"constant\", "
-                                              "or {\"process\": \"gamma\", \"cv\": ...})"});
+    c.diags.push_back({ptr, rules::show(v) +
+                                " is not an arrival process (accepted: \"poisson\", \"constant\", "
+                                "or {\"process\": \"gamma\", \"cv\": ...})"});
     return a;
   }
   FieldReader r(v, ptr, c.diags, keys::kArrival,
@@ -118,8 +140,10 @@ Load decode_load(const json& v, const std::string& ptr, DecodeContext& c) {
   if (!r.valid()) return load;
   const int kinds = int(r.has("rate")) + int(r.has("stages")) + int(r.has("concurrency"));
   if (kinds != 1) {
-    c.diags.push_back({ptr, kinds == 0 ? "needs one of rate (req/s), stages or concurrency"
-                                       : "gives more than one of rate, stages and concurrency; expected exactly one"});
+    c.diags.push_back(
+        {ptr, kinds == 0
+                  ? "needs one of rate (req/s), stages or concurrency"
+                  : "gives more than one of rate, stages and concurrency; expected exactly one"});
   }
   if (r.has("rate")) {
     load.kind = Load::Kind::kRate;
@@ -127,16 +151,19 @@ Load decode_load(const json& v, const std::string& ptr, DecodeContext& c) {
   } else if (const json* stages = r.raw("stages")) {
     load.kind = Load::Kind::kStages;
     if (!stages->is_array() || stages->empty()) {
-      r.error("stages", rules::show(*stages) + " is " + (stages->is_array() ? std::string("empty") : rules::describe_type(*stages)) +
-                            ", expected a non-empty array of {rate, duration_s}");
+      r.error("stages",
+              rules::show(*stages) + " is " +
+                  (stages->is_array() ? std::string("empty") : rules::describe_type(*stages)) +
+                  ", expected a non-empty array of {rate, duration_s}");
     } else {
       for (std::size_t i = 0; i < stages->size(); ++i) {
-        FieldReader s((*stages)[i], json_pointer_append(r.pointer("stages"), i), c.diags, keys::kStage,
-                      "an object ({rate, duration_s})");
+        FieldReader s((*stages)[i], json_pointer_append(r.pointer("stages"), i), c.diags,
+                      keys::kStage, "an object ({rate, duration_s})");
         if (!s.valid()) continue;
         LoadStage st;
         st.rate = s.number("rate", 0.0, true, 1e9, "a rate in requests/s > 0").value_or(0);
-        st.duration_s = s.number("duration_s", 0.0, true, 1e9, "a number of seconds > 0").value_or(0);
+        st.duration_s =
+            s.number("duration_s", 0.0, true, 1e9, "a number of seconds > 0").value_or(0);
         if (!s.has("rate")) s.missing("rate", "a rate in requests/s > 0");
         if (!s.has("duration_s")) s.missing("duration_s", "a number of seconds > 0");
         s.report_unknown_keys();
@@ -145,8 +172,10 @@ Load decode_load(const json& v, const std::string& ptr, DecodeContext& c) {
     }
   } else if (r.has("concurrency")) {
     load.kind = Load::Kind::kConcurrency;
-    load.concurrency = static_cast<std::int32_t>(
-        r.integer("concurrency", 1, 1000000, "an integer >= 1 (simultaneous users, at most 1000000)").value_or(0));
+    load.concurrency =
+        static_cast<std::int32_t>(r.integer("concurrency", 1, 1000000,
+                                            "an integer >= 1 (simultaneous users, at most 1000000)")
+                                      .value_or(0));
   }
   if (auto t = r.number("think_time_s", 0.0, false, 1e9, "a number of seconds >= 0")) {
     if (load.kind != Load::Kind::kConcurrency) {
@@ -156,7 +185,9 @@ Load decode_load(const json& v, const std::string& ptr, DecodeContext& c) {
   }
   if (const json* a = r.raw("arrival")) {
     if (load.kind == Load::Kind::kConcurrency) {
-      r.error("arrival", "arrival is not used with concurrency: a closed loop sends the next request when one finishes");
+      r.error("arrival",
+              "arrival is not used with concurrency: a closed loop sends the next request when one "
+              "finishes");
     } else {
       load.arrival = decode_arrival(*a, r.pointer("arrival"), c);
     }
@@ -169,8 +200,10 @@ PrefixGroups decode_prefix(const json& v, const std::string& ptr, DecodeContext&
   PrefixGroups p;
   FieldReader r(v, ptr, c.diags, keys::kPrefix, "an object ({groups, tokens})");
   if (!r.valid()) return p;
-  p.groups = static_cast<std::int32_t>(r.integer("groups", 1, 1000000, "an integer >= 1").value_or(0));
-  p.tokens = static_cast<std::int32_t>(r.integer("tokens", 1, kInt32Max, "an integer >= 1 (tokens)").value_or(0));
+  p.groups = static_cast<std::int32_t>(
+      r.integer("groups", 1, kMaxUsers, "an integer in [1, 10000000]").value_or(0));
+  p.tokens = static_cast<std::int32_t>(
+      r.integer("tokens", 1, kMaxTraceTokens, kTokensExpected).value_or(0));
   if (!r.has("groups")) r.missing("groups", "an integer >= 1 (shared system prompts)");
   if (!r.has("tokens")) r.missing("tokens", "an integer >= 1 (tokens per shared prompt)");
   r.report_unknown_keys();
@@ -181,19 +214,25 @@ SharedPrefix decode_shared_prefix(const json& v, const std::string& ptr, DecodeC
   SharedPrefix sp;
   FieldReader r(v, ptr, c.diags, keys::kSharedPrefix, "an object (inference-perf shared_prefix)");
   if (!r.valid()) return sp;
-  const auto field = [&](const char* key, std::int64_t min, std::int32_t& out) {
-    const std::string expected = min == 0 ? "an integer >= 0" : "an integer >= 1";
-    if (auto n = r.integer(key, min, kInt32Max, expected)) {
+  const auto field = [&](const char* key, std::int64_t min, std::int64_t max, std::int32_t& out) {
+    const std::string expected =
+        "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+    if (auto n = r.integer(key, min, max, expected)) {
       out = static_cast<std::int32_t>(*n);
     } else if (!r.has(key)) {
       r.missing(key, expected);
     }
   };
-  field("system_prompts", 1, sp.system_prompts);
-  field("users_per_prompt", 1, sp.users_per_prompt);
-  field("system_prompt_tokens", 0, sp.system_prompt_tokens);
-  field("question_tokens", 1, sp.question_tokens);
-  field("output_tokens", 1, sp.output_tokens);
+  // The workload generates every user up front: at most 10 million of them.
+  field("system_prompts", 1, kMaxUsers, sp.system_prompts);
+  field("users_per_prompt", 1, kMaxUsers, sp.users_per_prompt);
+  field("system_prompt_tokens", 0, kMaxTraceTokens, sp.system_prompt_tokens);
+  field("question_tokens", 1, kMaxTraceTokens, sp.question_tokens);
+  field("output_tokens", 1, kMaxTraceTokens, sp.output_tokens);
+  if (static_cast<std::int64_t>(sp.system_prompts) * sp.users_per_prompt > kMaxUsers) {
+    r.error("users_per_prompt", std::to_string(sp.users_per_prompt) +
+                                    ": system_prompts x users_per_prompt is above 10000000 users");
+  }
   if (auto b = r.boolean("multi_turn")) sp.multi_turn = *b;
   r.report_unknown_keys();
   return sp;
@@ -209,34 +248,46 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
   const bool lengths = r.has("prompt_tokens") || r.has("output_tokens");
   const int shapes = int(lengths) + int(r.has("shared_prefix")) + int(r.has("trace"));
   if (shapes != 1) {
-    c.diags.push_back({ptr, shapes == 0 ? "needs a request shape: prompt_tokens and output_tokens, shared_prefix, or trace"
-                                        : "gives more than one request shape (prompt_tokens/output_tokens, "
-                                          "shared_prefix, trace); expected exactly one"});
+    c.diags.push_back(
+        {ptr,
+         shapes == 0
+             ? "needs a request shape: prompt_tokens and output_tokens, shared_prefix, or trace"
+             : "gives more than one request shape (prompt_tokens/output_tokens, "
+               "shared_prefix, trace); expected exactly one"});
   }
   if (lengths) {
-    if (const json* p = r.raw("prompt_tokens")) cl.prompt_tokens = decode_dist(*p, r.pointer("prompt_tokens"), c);
-    else r.missing("prompt_tokens", "a token-count distribution (with output_tokens)");
-    if (const json* o = r.raw("output_tokens")) cl.output_tokens = decode_dist(*o, r.pointer("output_tokens"), c);
-    else r.missing("output_tokens", "a token-count distribution (with prompt_tokens)");
+    if (const json* p = r.raw("prompt_tokens"))
+      cl.prompt_tokens = decode_dist(*p, r.pointer("prompt_tokens"), c);
+    else
+      r.missing("prompt_tokens", "a token-count distribution (with output_tokens)");
+    if (const json* o = r.raw("output_tokens"))
+      cl.output_tokens = decode_dist(*o, r.pointer("output_tokens"), c);
+    else
+      r.missing("output_tokens", "a token-count distribution (with prompt_tokens)");
   }
   if (const json* p = r.raw("prefix")) {
     if (!lengths) {
-      r.error("prefix", "prefix goes with prompt_tokens/output_tokens (shared_prefix and trace bring their own)");
+      r.error(
+          "prefix",
+          "prefix goes with prompt_tokens/output_tokens (shared_prefix and trace bring their own)");
     } else {
       cl.prefix = decode_prefix(*p, r.pointer("prefix"), c);
     }
   }
-  if (const json* s = r.raw("shared_prefix")) cl.shared_prefix = decode_shared_prefix(*s, r.pointer("shared_prefix"), c);
+  if (const json* s = r.raw("shared_prefix"))
+    cl.shared_prefix = decode_shared_prefix(*s, r.pointer("shared_prefix"), c);
   if (const json* t = r.raw("trace")) {
     cl.trace = decode_trace(*t, r.pointer("trace"), c);
-    if (r.has("load")) r.error("load", "a trace carries its own arrival times; remove load from this client");
+    if (r.has("load"))
+      r.error("load", "a trace carries its own arrival times; remove load from this client");
   } else if (const json* l = r.raw("load")) {
     cl.load = decode_load(*l, r.pointer("load"), c);
   } else {
     r.missing("load", "an object with rate (req/s), stages or concurrency");
   }
   if (auto b = r.boolean("ignore_eos")) cl.ignore_eos = *b;
-  if (auto p = r.integer("priority", -kInt32Max, kInt32Max, "an integer (lower = sooner with scheduling_policy priority)")) {
+  if (auto p = r.integer("priority", -kInt32Max, kInt32Max,
+                         "an integer (lower = sooner with scheduling_policy priority)")) {
     cl.priority = static_cast<std::int32_t>(*p);
   }
   if (auto s = r.string("slo_class", "the name of one of slo_classes")) cl.slo_class = *s;
@@ -259,20 +310,21 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
   Trace t;
   t.path = r.string("path", "a file path (relative to the scenario file)").value_or("");
   const auto csv = r.string("csv", "the CSV text");
-  std::string csv_ptr = r.pointer("csv");
   if (csv) {
     t.csv = *csv;
   } else if (!t.path.empty()) {
-    csv_ptr = r.pointer("path");
     if (!c.options.read_file) {
-      r.error("path", "\"" + t.path + "\": trace files cannot be read here (no file access, e.g. in the browser); "
-                                      "give the CSV inline as \"csv\"");
+      r.error("path",
+              "\"" + t.path +
+                  "\": trace files cannot be read here (no file access, e.g. in the browser); "
+                  "give the CSV inline as \"csv\"");
       return std::nullopt;
     }
     std::string err;
     const auto text = c.options.read_file(t.path, &err);
     if (!text) {
-      r.error("path", "\"" + t.path + "\": cannot read the trace: " + (err.empty() ? "unknown error" : err));
+      r.error("path", "\"" + t.path +
+                          "\": cannot read the trace: " + (err.empty() ? "unknown error" : err));
       return std::nullopt;
     }
     t.csv = *text;
@@ -280,7 +332,7 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
     c.diags.push_back({ptr, "needs path (a CSV file) or csv (the CSV text inline)"});
     return std::nullopt;
   }
-  TraceParse parsed = parse_trace_csv(t.csv, csv_ptr);
+  TraceParse parsed = parse_trace_csv(t.csv, r.has("csv") ? r.pointer("csv") : r.pointer("path"));
   if (!parsed.diagnostics.empty()) {
     for (auto& d : parsed.diagnostics) c.diags.push_back(std::move(d));
     return std::nullopt;
@@ -295,23 +347,28 @@ Workload decode_workload(const json& v, const std::string& ptr, DecodeContext& c
   const json* clients = r.raw("clients");
   const json* trace = r.raw("trace_csv");
   if (clients && trace) {
-    c.diags.push_back({ptr, "gives both clients and trace_csv; expected one (trace_csv replays a whole trace instead of clients)"});
+    c.diags.push_back({ptr,
+                       "gives both clients and trace_csv; expected one (trace_csv replays a whole "
+                       "trace instead of clients)"});
   }
   if (!clients && !trace) {
     c.diags.push_back({ptr, "needs clients (a non-empty array) or trace_csv"});
   }
   if (clients) {
     if (!clients->is_array() || clients->empty()) {
-      r.error("clients", rules::show(*clients) + " is " +
-                             (clients->is_array() ? std::string("empty") : rules::describe_type(*clients)) +
-                             ", expected a non-empty array of clients");
+      r.error("clients",
+              rules::show(*clients) + " is " +
+                  (clients->is_array() ? std::string("empty") : rules::describe_type(*clients)) +
+                  ", expected a non-empty array of clients");
     } else {
       std::set<std::string> names;
       for (std::size_t i = 0; i < clients->size(); ++i) {
         const std::string p = json_pointer_append(r.pointer("clients"), i);
         Client cl = decode_client((*clients)[i], p, i, c);
         if (!cl.name.empty() && !names.insert(cl.name).second) {
-          c.diags.push_back({p + "/name", "\"" + cl.name + "\" is used by another client, expected unique names"});
+          c.diags.push_back(
+              {p + "/name",
+               "\"" + cl.name + "\" is used by another client, expected unique names"});
         }
         w.clients.push_back(std::move(cl));
       }

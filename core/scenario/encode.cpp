@@ -16,7 +16,9 @@ ojson opt(const std::optional<T>& v) {
   return v ? ojson(*v) : ojson(nullptr);
 }
 
-ojson str_or_null(const std::string& s) { return s.empty() ? ojson(nullptr) : ojson(s); }
+ojson str_or_null(const std::string& s) {
+  return s.empty() ? ojson(nullptr) : ojson(s);
+}
 
 ojson encode_slo_fields(const Slo& s, ojson o = ojson::object()) {
   o["ttft_ms"] = opt(s.ttft_ms);
@@ -71,7 +73,8 @@ ojson encode_load(const Load& l) {
       break;
     case Load::Kind::kStages: {
       ojson stages = ojson::array();
-      for (const auto& s : l.stages) stages.push_back({{"rate", s.rate}, {"duration_s", s.duration_s}});
+      for (const auto& s : l.stages)
+        stages.push_back({{"rate", s.rate}, {"duration_s", s.duration_s}});
       o["stages"] = stages;
       o["arrival"] = encode_arrival(l.arrival);
       break;
@@ -84,7 +87,9 @@ ojson encode_load(const Load& l) {
   return o;
 }
 
-ojson encode_trace(const Trace& t) { return {{"path", str_or_null(t.path)}, {"csv", t.csv}}; }
+ojson encode_trace(const Trace& t) {
+  return {{"path", str_or_null(t.path)}, {"csv", t.csv}};
+}
 
 ojson encode_client(const Client& c) {
   ojson o;
@@ -170,7 +175,8 @@ ojson encode_pool(const Pool& p) {
   o["hardware"] = p.hardware;
   o["model"] = p.model;
   o["parallelism"] = {{"tp", p.parallelism.tp}, {"pp", p.parallelism.pp}, {"dp", p.parallelism.dp}};
-  o["engine"] = {{"kind", p.engine.kind}, {"release", p.engine.release}, {"args", encode_args(p.engine.args)}};
+  o["engine"] = {
+      {"kind", p.engine.kind}, {"release", p.engine.release}, {"args", encode_args(p.engine.args)}};
   return o;
 }
 
@@ -199,7 +205,8 @@ std::string encode_scenario(const Scenario& s) {
   ojson router = {{"policy", s.router.policy}};
   if (s.router.policy == "weighted") {
     ojson scorers = ojson::array();
-    for (const auto& sc : s.router.scorers) scorers.push_back({{"name", sc.name}, {"weight", sc.weight}});
+    for (const auto& sc : s.router.scorers)
+      scorers.push_back({{"name", sc.name}, {"weight", sc.weight}});
     router["scorers"] = scorers;
   }
   router["signal_staleness_ms"] = s.router.signal_staleness_ms;
@@ -216,7 +223,8 @@ std::string encode_scenario(const Scenario& s) {
   o["workload"] = workload;
   o["slo"] = encode_slo_fields(s.slo);
   ojson classes = ojson::array();
-  for (const auto& c : s.slo_classes) classes.push_back(encode_slo_fields(c.slo, ojson{{"name", c.name}}));
+  for (const auto& c : s.slo_classes)
+    classes.push_back(encode_slo_fields(c.slo, ojson{{"name", c.name}}));
   o["slo_classes"] = classes;
   o["outputs"] = {{"timeseries_interval_ms", s.outputs.timeseries_interval_ms},
                   {"per_request", s.outputs.per_request}};

@@ -2,7 +2,8 @@
 
 namespace blis::scenario {
 
-void line_and_column(const std::string& text, std::size_t offset, std::size_t& line, std::size_t& column) {
+void line_and_column(const std::string& text, std::size_t offset, std::size_t& line,
+                     std::size_t& column) {
   line = 1;
   column = 1;
   const std::size_t end = offset < text.size() ? offset : text.size();
@@ -55,30 +56,55 @@ std::optional<std::size_t> too_deep(const std::string& text, std::size_t max_dep
 
 // nlohmann's message without its "[json.exception...] parse error at line L, column C: "
 // prefix (we compute the position ourselves, counting characters).
+// Long tokens (a 10000-digit number, a megabyte string) are cut so the message stays a line.
 std::string detail_of(const std::string& what) {
+  std::string d = what;
   const auto col = what.find("column ");
-  if (col != std::string::npos) {
-    const auto colon = what.find(": ", col);
-    if (colon != std::string::npos) return what.substr(colon + 2);
+  const auto colon = col == std::string::npos ? std::string::npos : what.find(": ", col);
+  if (colon != std::string::npos) {
+    d = what.substr(colon + 2);
+  } else if (const auto bracket = what.find("] "); bracket != std::string::npos) {
+    d = what.substr(bracket + 2);
   }
-  const auto bracket = what.find("] ");
-  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+  constexpr std::size_t kMax = 160;
+  if (d.size() > kMax) d = d.substr(0, kMax) + "...";
+  return d;
 }
+
+// A DOM builder that records the first error instead of throwing: nlohmann reports
+// syntax errors and number overflow (out_of_range 406, e.g. 1e400) through parse_error,
+// with the byte position either way.
+struct Builder : nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+  explicit Builder(nlohmann::json& j) : json_sax_dom_parser(j, false) {}
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string&, const Exception& ex) {
+    failed = true;
+    where = position;
+    what = ex.what();
+    return false;
+  }
+  bool failed = false;
+  std::size_t where = 0;
+  std::string what;
+};
 
 }  // namespace
 
 JsonText parse_json_text(const std::string& text, std::size_t max_depth) {
   JsonText out;
   if (const auto deep = too_deep(text, max_depth)) {
-    out.error = Diagnostic{"", "nesting deeper than " + std::to_string(max_depth) + " levels at " + at(text, *deep) +
-                                   " (no scenario needs that; is the document truncated or generated wrong?)"};
+    out.error = Diagnostic{
+        "", "nesting deeper than " + std::to_string(max_depth) + " levels at " + at(text, *deep) +
+                " (no scenario needs that; is the document truncated or generated wrong?)"};
     return out;
   }
-  try {
-    out.value = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    out.error = Diagnostic{"", "malformed JSON at " + at(text, offset) + ": " + detail_of(e.what())};
+  Builder builder(out.value);
+  const bool ok = nlohmann::json::sax_parse(text, &builder);
+  if (!ok || builder.failed) {
+    const std::size_t offset = builder.where > 0 ? builder.where - 1 : 0;
+    out.error =
+        Diagnostic{"", "malformed JSON at " + at(text, offset) + ": " + detail_of(builder.what)};
+    out.value = nullptr;
   }
   return out;
 }

@@ -23,6 +23,7 @@ struct JsonText {
 JsonText parse_json_text(const std::string& text, std::size_t max_depth = kMaxJsonDepth);
 
 // 1-based line and column (in characters) of byte offset `offset` of `text`.
-void line_and_column(const std::string& text, std::size_t offset, std::size_t& line, std::size_t& column);
+void line_and_column(const std::string& text, std::size_t offset, std::size_t& line,
+                     std::size_t& column);
 
 }  // namespace blis::scenario

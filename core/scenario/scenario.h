@@ -139,7 +139,7 @@ struct VllmArgs {
   bool enable_lora = false;
   std::int32_t max_loras = 1;
   std::int32_t max_lora_rank = 16;
-  std::int32_t max_cpu_loras = 1;        // resolved: unset = max_loras
+  std::int32_t max_cpu_loras = 1;  // resolved: unset = max_loras
   std::string performance_mode = "balanced";
   bool enforce_eager = false;
   std::optional<SpeculativeConfig> speculative_config;

@@ -4,26 +4,30 @@
 
 namespace blis::scenario::keys {
 
-const std::vector<std::string> kRoot = {"schema",   "name",     "seed", "horizon", "catalog",     "pools",
-                                        "router",   "fabric",   "workload", "slo", "slo_classes", "outputs"};
+const std::vector<std::string> kRoot = {"schema",   "name",  "seed",        "horizon",
+                                        "catalog",  "pools", "router",      "fabric",
+                                        "workload", "slo",   "slo_classes", "outputs"};
 const std::vector<std::string> kHorizon = {"duration_s", "max_requests", "drain"};
 const std::vector<std::string> kCatalog = {"gpus", "models", "fabrics"};
-const std::vector<std::string> kPool = {"name", "role", "instances", "hardware", "model", "parallelism", "engine"};
+const std::vector<std::string> kPool = {"name",  "role",        "instances", "hardware",
+                                        "model", "parallelism", "engine"};
 const std::vector<std::string> kParallelism = {"tp", "pp", "dp"};
 const std::vector<std::string> kEngine = {"kind", "release", "args"};
 const std::vector<std::string> kRouter = {"policy", "scorers", "signal_staleness_ms"};
 const std::vector<std::string> kScorer = {"name", "weight"};
 const std::vector<std::string> kWorkload = {"clients", "trace_csv"};
-const std::vector<std::string> kClient = {"name",  "load",      "prompt_tokens", "output_tokens", "prefix",
-                                          "shared_prefix", "trace", "ignore_eos", "priority", "slo_class", "lora",
-                                          "timeout_s"};
+const std::vector<std::string> kClient = {
+    "name",  "load",       "prompt_tokens", "output_tokens", "prefix", "shared_prefix",
+    "trace", "ignore_eos", "priority",      "slo_class",     "lora",
+     "timeout_s"};
 const std::vector<std::string> kLoad = {"rate", "stages", "concurrency", "think_time_s", "arrival"};
 const std::vector<std::string> kStage = {"rate", "duration_s"};
 const std::vector<std::string> kArrival = {"process", "cv"};
 const std::vector<std::string> kDist = {"dist", "value", "mean", "std", "min", "max"};
 const std::vector<std::string> kPrefix = {"groups", "tokens"};
-const std::vector<std::string> kSharedPrefix = {"system_prompts",  "users_per_prompt", "system_prompt_tokens",
-                                                "question_tokens", "output_tokens",    "multi_turn"};
+const std::vector<std::string> kSharedPrefix = {"system_prompts",       "users_per_prompt",
+                                                "system_prompt_tokens", "question_tokens",
+                                                "output_tokens",        "multi_turn"};
 const std::vector<std::string> kTrace = {"path", "csv"};
 const std::vector<std::string> kSlo = {"ttft_ms", "itl_ms", "e2e_ms"};
 const std::vector<std::string> kSloClass = {"name", "ttft_ms", "itl_ms", "e2e_ms"};

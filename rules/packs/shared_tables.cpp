@@ -72,6 +72,14 @@ Pack shared_v029_to_v032() {
                             "int8_per_channel_weight_only",
                             "nvfp4_per_token",
                             "mxfp8"};
+  // vllm/config/quantization.py ONLINE_QUANT_SHORTHAND_NAMES (fp8_per_tensor, fp8_per_block,
+  // fp8_per_channel, int8_per_channel_weight_only, nvfp4_per_token, mxfp8, "online"), plus the
+  // in-flight methods that need no quantized checkpoint (bitsandbytes, experts_int8, inc,
+  // torchao). "fp8" is handled per release (fp8_online_refused).
+  p.online_quantization_methods = {
+      "fp8_per_tensor",  "fp8_per_block", "fp8_per_channel", "int8_per_channel_weight_only",
+      "nvfp4_per_token", "mxfp8",         "online",          "bitsandbytes",
+      "experts_int8",    "inc",           "torchao"};
   // vllm/config/lora.py MaxLoRARanks (pinned at v0.26.0 by idx:63623082014; same literal in
   // every newer copy in the index).
   p.max_lora_ranks = {1, 8, 16, 32, 64, 128, 256, 320, 512};
@@ -85,19 +93,36 @@ Pack shared_v029_to_v032() {
 
   // vllm/config/speculative.py SpeculativeMethod with EagleModelTypes (MTP types, dflash),
   // NgramGPUTypes and DSparkModelTypes (idx:57350804838, the newest copy in the index).
-  const std::vector<std::string> mtp = {
-      "deepseek_mtp",     "mimo_mtp",          "mimo_v2_mtp",         "glm4_moe_mtp",
-      "glm4_moe_lite_mtp", "glm_ocr_mtp",      "ernie_mtp",           "nemotron_h_mtp",
-      "exaone_moe_mtp",   "exaone4_5_mtp",     "qwen3_next_mtp",      "qwen3_5_mtp",
-      "longcat_flash_mtp", "bailing_hybrid_v3_mtp", "minimax_m3_mtp", "bailing_hybrid_mtp",
-      "mtp",              "kimi_k3_mtp",       "pangu_ultra_moe_mtp", "step3p5_mtp",
-      "hy_v3_mtp",        "hy_v4_mtp",         "gemma4_mtp",          "inkling_mtp",
-      "glm5_next_mtp"};
+  const std::vector<std::string> mtp = {"deepseek_mtp",
+                                        "mimo_mtp",
+                                        "mimo_v2_mtp",
+                                        "glm4_moe_mtp",
+                                        "glm4_moe_lite_mtp",
+                                        "glm_ocr_mtp",
+                                        "ernie_mtp",
+                                        "nemotron_h_mtp",
+                                        "exaone_moe_mtp",
+                                        "exaone4_5_mtp",
+                                        "qwen3_next_mtp",
+                                        "qwen3_5_mtp",
+                                        "longcat_flash_mtp",
+                                        "bailing_hybrid_v3_mtp",
+                                        "minimax_m3_mtp",
+                                        "bailing_hybrid_mtp",
+                                        "mtp",
+                                        "kimi_k3_mtp",
+                                        "pangu_ultra_moe_mtp",
+                                        "step3p5_mtp",
+                                        "hy_v3_mtp",
+                                        "hy_v4_mtp",
+                                        "gemma4_mtp",
+                                        "inkling_mtp",
+                                        "glm5_next_mtp"};
   std::vector<std::string> eagle = {"eagle", "eagle3", "extract_hidden_states"};
   eagle.insert(eagle.end(), mtp.begin(), mtp.end());
   eagle.push_back("dflash");
-  p.speculative_methods = {"ngram", "medusa", "mlp_speculator", "draft_model", "suffix",
-                           "custom_class"};
+  p.speculative_methods = {"ngram",       "medusa", "mlp_speculator",
+                           "draft_model", "suffix", "custom_class"};
   p.speculative_methods.insert(p.speculative_methods.end(), eagle.begin(), eagle.end());
   p.speculative_methods.push_back("ngram_gpu");
   p.speculative_methods.push_back("dspark");
@@ -194,7 +219,8 @@ Pack shared_v029_to_v032() {
 
   p.rules = {
       {"args.block_size", "error",
-       "block_size must be > 0 and a multiple of 16 (the CUDA attention backends' kernel block size)",
+       "block_size must be > 0 and a multiple of 16 (the CUDA attention backends' kernel block "
+       "size)",
        "vllm/config/cache.py@002f10e0 CacheConfig.block_size; "
        "vllm/v1/attention/backends/flash_attn.py FlashAttentionBackend.supports_block_size"},
       {"args.gpu_memory_utilization", "error", "gpu_memory_utilization must be in (0, 1]",
@@ -273,7 +299,8 @@ Pack shared_v029_to_v032() {
        "enable_lora)"},
       {"speculative.num_tokens", "error", "num_speculative_tokens must be > 0",
        "vllm/config/speculative.py SpeculativeConfig.num_speculative_tokens Field(gt=0)"},
-      {"speculative.method", "error", "method must be one of the release's SpeculativeMethod values",
+      {"speculative.method", "error",
+       "method must be one of the release's SpeculativeMethod values",
        "vllm/config/speculative.py SpeculativeMethod"},
       {"kv_transfer.role", "error", "kv_role outside kv_producer/kv_consumer/kv_both",
        "vllm/config/kv_transfer.py@007c643b KVTransferConfig.__post_init__"},
@@ -294,6 +321,14 @@ Pack shared_v029_to_v032() {
        "kv_offloading_size (GiB) with backend native -> OffloadingConnector, kv_role kv_both, "
        "cpu_bytes_to_use = size * 2^30; it replaces any kv_connector given",
        "vllm/config/vllm.py@000fc94b VllmConfig._post_init_kv_transfer_config"},
+      {"quantization.checkpoint", "error",
+       "a method other than the online ones needs a checkpoint quantized with it; a quantized "
+       "checkpoint refuses a different method (its _marlin kernel variant aside)",
+       "vllm/config/model.py ModelConfig._verify_quantization; "
+       "vllm/model_executor/model_loader/weight_utils.py get_quant_config"},
+      {"cuda.flashmla_block_size", "default",
+       "MLA models on Hopper/Blackwell use FlashMLA: block_size defaults to (and is forced to) 64",
+       "vllm/platforms/cuda.py CudaPlatform.check_and_update_config"},
       {"kv_cache_memory_bytes.overrides", "warning",
        "kv_cache_memory_bytes set: gpu_memory_utilization is ignored",
        "vllm/config/cache.py@002f10e0 CacheConfig.kv_cache_memory_bytes"},

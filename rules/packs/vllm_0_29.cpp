@@ -18,10 +18,11 @@ const Pack& vllm_0_29() {
     // weight_utils.py (v0.30.0): "--quantization fp8 is deprecated for online quantization;
     // use --quantization fp8_per_tensor instead."
     p.fp8_online_refused = false;
-    p.rules.push_back({"quantization.fp8_online", "warning",
-                       "quantization=fp8 on an unquantized checkpoint is a deprecated alias of "
-                       "fp8_per_tensor",
-                       "vllm/model_executor/model_loader/weight_utils.py (v0.30.0, idx:70161627715)"});
+    p.rules.push_back(
+        {"quantization.fp8_online", "warning",
+         "quantization=fp8 on an unquantized checkpoint is a deprecated alias of "
+         "fp8_per_tensor",
+         "vllm/model_executor/model_loader/weight_utils.py (v0.30.0, idx:70161627715)"});
     return p;
   }();
   return pack;

@@ -15,9 +15,10 @@ const Pack& vllm_0_31() {
         "quantization of an unquantized checkpoint and names fp8_per_tensor (pinned at v0.31.0, "
         "vllm/model_executor/layers/quantization/fp8.py, by idx:71251476385 and idx:71506996998).";
     p.fp8_online_refused = true;
-    p.rules.push_back({"quantization.fp8_online", "error",
-                       "quantization=fp8 on an unquantized checkpoint is refused; use fp8_per_tensor",
-                       "vllm/model_executor/layers/quantization/fp8.py@v0.31.0 Fp8Config"});
+    p.rules.push_back(
+        {"quantization.fp8_online", "error",
+         "quantization=fp8 on an unquantized checkpoint is refused; use fp8_per_tensor",
+         "vllm/model_executor/layers/quantization/fp8.py@v0.31.0 Fp8Config"});
     return p;
   }();
   return pack;

@@ -16,10 +16,11 @@ const Pack& vllm_0_32() {
         "(cache.py and arg_utils.py@002f10e0, config/vllm.py@000fc94b, scheduler.py@1f8758d5). "
         "The refusal of online `fp8` carries over from v0.31.0 (fp8.py).";
     p.fp8_online_refused = true;
-    p.rules.push_back({"quantization.fp8_online", "error",
-                       "quantization=fp8 on an unquantized checkpoint is refused; use fp8_per_tensor",
-                       "vllm/model_executor/layers/quantization/fp8.py@v0.31.0 Fp8Config (kept in "
-                       "0.32.0)"});
+    p.rules.push_back(
+        {"quantization.fp8_online", "error",
+         "quantization=fp8 on an unquantized checkpoint is refused; use fp8_per_tensor",
+         "vllm/model_executor/layers/quantization/fp8.py@v0.31.0 Fp8Config (kept in "
+         "0.32.0)"});
     return p;
   }();
   return pack;

@@ -45,6 +45,17 @@ ensure_web_packages() {
   echo "$want" > "$stamp"
 }
 
+# ensure_docs_packages: `npm ci` in docs/ (VitePress) when node_modules does not match its lock.
+ensure_docs_packages() {
+  local stamp="$ROOT/docs/node_modules/.blis-lock-sha"
+  local want
+  want=$(sha256sum "$ROOT/docs/package-lock.json" | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  log "installing docs packages (npm ci)"
+  (cd "$ROOT/docs" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed in docs/"
+  echo "$want" > "$stamp"
+}
+
 # run_logged NAME CMD...: runs CMD with its output in build/logs/NAME.log; shows the log's
 # tail on failure.
 run_logged() {

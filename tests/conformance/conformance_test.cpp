@@ -20,7 +20,9 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-std::string data_dir() { return std::string(BLIS_SOURCE_DIR) + "/tests/conformance/data/"; }
+std::string data_dir() {
+  return std::string(BLIS_SOURCE_DIR) + "/tests/conformance/data/";
+}
 
 class GoldenTrace : public ::testing::TestWithParam<const char*> {};
 
@@ -37,29 +39,30 @@ TEST_P(GoldenTrace, MatchesVllm) {
   const auto actual = nlohmann::json::parse(out.trace_json);
   const auto mismatch = testing::compare_traces(expected, actual);
   if (mismatch) {
-    ADD_FAILURE() << "case " << name << ", step " << (mismatch->step.empty() ? "-" : mismatch->step) << ": "
-                  << mismatch->pointer << ": " << mismatch->message;
+    ADD_FAILURE() << "case " << name << ", step " << (mismatch->step.empty() ? "-" : mismatch->step)
+                  << ": " << mismatch->pointer << ": " << mismatch->message;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, GoldenTrace,
-                         ::testing::Values("01-simple", "02-max-num-seqs", "03-tight-budget-chunked",
-                                           "04-long-prefill-threshold", "05-prefix-cache",
-                                           "06-kv-pressure-fcfs", "07-priority-preemption", "08-aborts",
-                                           "09-max-tokens-1", "10-no-prefix-caching",
-                                           "11-no-chunked-prefill", "12-random-mix-300", "14-max-model-len",
-                                           "15-no-reserve-full-isl", "16-reserve-full-isl", "17-async-simple",
-                                           "18-async-prefix", "19-async-pressure"),
-                         [](const ::testing::TestParamInfo<const char*>& i) {
-                           std::string n = i.param;
-                           for (char& ch : n) {
-                             if (ch == '-') ch = '_';
-                           }
-                           return "case_" + n;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Cases, GoldenTrace,
+    ::testing::Values("01-simple", "02-max-num-seqs", "03-tight-budget-chunked",
+                      "04-long-prefill-threshold", "05-prefix-cache", "06-kv-pressure-fcfs",
+                      "07-priority-preemption", "08-aborts", "09-max-tokens-1",
+                      "10-no-prefix-caching", "11-no-chunked-prefill", "12-random-mix-300",
+                      "14-max-model-len", "15-no-reserve-full-isl", "16-reserve-full-isl",
+                      "17-async-simple", "18-async-prefix", "19-async-pressure"),
+    [](const ::testing::TestParamInfo<const char*>& i) {
+      std::string n = i.param;
+      for (char& ch : n) {
+        if (ch == '-') ch = '_';
+      }
+      return "case_" + n;
+    });
 
 TEST(TraceCompare, NamesTheStepAndTheFirstDifferingField) {
-  const auto e = nlohmann::json::parse(R"({"provenance":1,"steps":[{"step":0,"a":1},{"step":1,"kv":0.5,"b":[1,2]}]})");
+  const auto e = nlohmann::json::parse(
+      R"({"provenance":1,"steps":[{"step":0,"a":1},{"step":1,"kv":0.5,"b":[1,2]}]})");
   auto a = e;
   a["provenance"] = 2;
   EXPECT_FALSE(testing::compare_traces(e, a));
@@ -91,14 +94,19 @@ TEST(ConformInput, BadInputIsNamedByJsonPointer) {
     const vllm::ConformOutcome o = vllm::run_conformance(text);
     return o.ok ? std::string("ok") : format_diagnostic(o.diagnostics.at(0));
   };
-  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1,2],"max_tokens":2}]})"), "ok");
+  EXPECT_EQ(
+      first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1,2],"max_tokens":2}]})"),
+      "ok");
   EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[],"max_tokens":2}]})"),
             "/requests/0/prompt: the prompt cannot be empty");
-  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":-1,"prompt":[1],"max_tokens":2}]})"),
-            "/requests/0/arrival_step: expected an integer in [0, 2147483647], got -1");
-  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":"x"}]})"),
-            "/requests/0/max_tokens: expected an integer, got string");
-  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1,"x":1}]})"),
+  EXPECT_EQ(
+      first(base + R"("requests":[{"id":"a","arrival_step":-1,"prompt":[1],"max_tokens":2}]})"),
+      "/requests/0/arrival_step: expected an integer in [0, 2147483647], got -1");
+  EXPECT_EQ(
+      first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":"x"}]})"),
+      "/requests/0/max_tokens: expected an integer, got string");
+  EXPECT_EQ(first(base +
+                  R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1,"x":1}]})"),
             "/requests/0/x: unknown key");
   EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1},)"
                          R"({"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1}]})"),

@@ -41,19 +41,23 @@ const char* name(Kind k) {
 // A conformance input whose every request can run alone, so the case must complete.
 json make_case(Kind kind, std::uint64_t seed) {
   Rng rng = Rng::stream(seed, name(kind));
-  const std::int32_t bs = std::vector<std::int32_t>{1, 4, 8, 16, 32}[static_cast<std::size_t>(rng.uniform_int(0, 4))];
-  const std::int32_t mml = std::vector<std::int32_t>{64, 128, 256, 512}[static_cast<std::size_t>(rng.uniform_int(0, 3))];
+  const std::int32_t bs =
+      std::vector<std::int32_t>{1, 4, 8, 16, 32}[static_cast<std::size_t>(rng.uniform_int(0, 4))];
+  const std::int32_t mml =
+      std::vector<std::int32_t>{64, 128, 256, 512}[static_cast<std::size_t>(rng.uniform_int(0, 3))];
   const bool chunked = rng.uniform01() < 0.8;
   std::int32_t batched = static_cast<std::int32_t>(rng.uniform_int(16, 256));
   if (!chunked && batched < mml) batched = mml;
-  const std::int32_t seqs = static_cast<std::int32_t>(std::min<std::int64_t>(rng.uniform_int(1, 24), batched));
+  const std::int32_t seqs =
+      static_cast<std::int32_t>(std::min<std::int64_t>(rng.uniform_int(1, 24), batched));
   const bool priority = kind == Kind::kPriorityPressure || rng.uniform01() < 0.25;
   const bool async = kind == Kind::kAsyncAborts || rng.uniform01() < 0.5;
   const bool pressure = kind == Kind::kPriorityPressure || rng.uniform01() < 0.5;
   // Enough blocks for the longest sequence, few enough to force preemptions under pressure.
   const std::int32_t min_blocks = (mml + bs - 1) / bs + 1;
-  const std::int32_t blocks = pressure ? min_blocks + static_cast<std::int32_t>(rng.uniform_int(0, min_blocks))
-                                       : min_blocks * static_cast<std::int32_t>(rng.uniform_int(2, 8));
+  const std::int32_t blocks =
+      pressure ? min_blocks + static_cast<std::int32_t>(rng.uniform_int(0, min_blocks))
+               : min_blocks * static_cast<std::int32_t>(rng.uniform_int(2, 8));
   json cfg = {{"block_size", bs},
               {"num_gpu_blocks", blocks},
               {"max_num_seqs", seqs},
@@ -67,12 +71,14 @@ json make_case(Kind kind, std::uint64_t seed) {
   if (rng.uniform01() < 0.3) cfg["scheduler_reserve_full_isl"] = rng.uniform01() < 0.5;
   if (rng.uniform01() < 0.2) cfg["watermark"] = 0.01 * static_cast<double>(rng.uniform_int(1, 10));
   if (rng.uniform01() < 0.2) cfg["token_fn"] = "per_request";
-  const std::int32_t n = kind == Kind::kTiny ? 150 : static_cast<std::int32_t>(rng.uniform_int(10, 60));
+  const std::int32_t n =
+      kind == Kind::kTiny ? 150 : static_cast<std::int32_t>(rng.uniform_int(10, 60));
   std::vector<std::vector<std::int32_t>> prefixes;
   for (int p = 0; p < 4; ++p) {
     std::vector<std::int32_t> t;
     const auto len = rng.uniform_int(1, mml / 2);
-    for (std::int64_t i = 0; i < len; ++i) t.push_back(static_cast<std::int32_t>(rng.uniform_int(0, 30000)));
+    for (std::int64_t i = 0; i < len; ++i)
+      t.push_back(static_cast<std::int32_t>(rng.uniform_int(0, 30000)));
     prefixes.push_back(t);
   }
   json reqs = json::array();
@@ -80,28 +86,43 @@ json make_case(Kind kind, std::uint64_t seed) {
     const std::int32_t cap = kind == Kind::kTiny ? 6 : mml - 1;
     std::int32_t len = static_cast<std::int32_t>(rng.uniform_int(1, std::min(cap, 200)));
     std::vector<std::int32_t> prompt;
-    if (kind == Kind::kPrefixHeavy || rng.uniform01() < 0.3) prompt = prefixes[static_cast<std::size_t>(rng.uniform_int(0, 3))];
+    if (kind == Kind::kPrefixHeavy || rng.uniform01() < 0.3)
+      prompt = prefixes[static_cast<std::size_t>(rng.uniform_int(0, 3))];
     prompt.resize(std::min<std::size_t>(prompt.size(), static_cast<std::size_t>(len)));
-    while (static_cast<std::int32_t>(prompt.size()) < len) prompt.push_back(static_cast<std::int32_t>(rng.uniform_int(0, 30000)));
+    while (static_cast<std::int32_t>(prompt.size()) < len)
+      prompt.push_back(static_cast<std::int32_t>(rng.uniform_int(0, 30000)));
     // Without chunked prefill a resumed request recomputes prompt + outputs in one step.
-    std::int32_t max_tokens = static_cast<std::int32_t>(rng.uniform_int(1, kind == Kind::kTiny ? 4 : 40));
+    std::int32_t max_tokens =
+        static_cast<std::int32_t>(rng.uniform_int(1, kind == Kind::kTiny ? 4 : 40));
     if (!chunked) max_tokens = std::min(max_tokens, std::max(1, batched - len));
-    const std::int32_t step = static_cast<std::int32_t>(rng.uniform_int(0, kind == Kind::kTiny ? 10 : n / 2));
-    json r = {{"id", "q" + std::to_string(1000 + i)}, {"arrival_step", step}, {"prompt", prompt}, {"max_tokens", max_tokens}};
+    const std::int32_t step =
+        static_cast<std::int32_t>(rng.uniform_int(0, kind == Kind::kTiny ? 10 : n / 2));
+    std::string id = "q";
+    id += std::to_string(1000 + i);  // (not "q" + ...: GCC 12 -Wrestrict false positive)
+    json r = {{"id", id}, {"arrival_step", step}, {"prompt", prompt}, {"max_tokens", max_tokens}};
     if (priority) r["priority"] = rng.uniform_int(0, 4);
-    if (rng.uniform01() < 0.5) r["arrival_time"] = static_cast<double>(step) + 0.001 * static_cast<double>(rng.uniform_int(0, 3));
+    if (rng.uniform01() < 0.5)
+      r["arrival_time"] =
+          static_cast<double>(step) + 0.001 * static_cast<double>(rng.uniform_int(0, 3));
     reqs.push_back(r);
   }
   json aborts = json::array();
   const auto num_aborts = kind == Kind::kAsyncAborts ? n / 3 : rng.uniform_int(0, n / 6);
   for (std::int64_t i = 0; i < num_aborts; ++i) {
-    json a = {{"id", rng.uniform01() < 0.9 ? reqs[static_cast<std::size_t>(rng.uniform_int(0, n - 1))]["id"].get<std::string>() : std::string("unknown")},
-              {"step", rng.uniform_int(0, n)}};
+    json a = {
+        {"id",
+         rng.uniform01() < 0.9
+             ? reqs[static_cast<std::size_t>(rng.uniform_int(0, n - 1))]["id"].get<std::string>()
+             : std::string("unknown")},
+        {"step", rng.uniform_int(0, n)}};
     if (async) a["phase"] = rng.uniform01() < 0.5 ? "input" : "during_step";
     aborts.push_back(a);
   }
-  return {{"description", std::string("stress ") + name(kind)}, {"config", cfg}, {"aborts", aborts},
-          {"max_steps", 100000}, {"requests", reqs}};
+  return {{"description", std::string("stress ") + name(kind)},
+          {"config", cfg},
+          {"aborts", aborts},
+          {"max_steps", 100000},
+          {"requests", reqs}};
 }
 
 class Stress : public ::testing::TestWithParam<Kind> {};
@@ -115,7 +136,8 @@ TEST_P(Stress, ConformNeverFailsAndCompletesDeterministically) {
     const json trace = json::parse(a.trace_json);
     EXPECT_TRUE(trace["completed"].get<bool>()) << name(GetParam()) << " seed " << seed;
     for (const auto& [id, r] : trace["requests"].items()) {
-      EXPECT_FALSE(r["finish_reason"].is_null()) << name(GetParam()) << " seed " << seed << " " << id;
+      EXPECT_FALSE(r["finish_reason"].is_null())
+          << name(GetParam()) << " seed " << seed << " " << id;
     }
     EXPECT_EQ(run_conformance(input).trace_json, a.trace_json) << "not deterministic";
   }
@@ -143,7 +165,8 @@ TEST_P(Stress, InvariantsHoldAfterEveryStep) {
     EngineCore core(cfg);
     std::vector<ReqRef> refs(c["requests"].size());
     std::vector<std::vector<std::int32_t>> prompts;
-    for (const auto& r : c["requests"]) prompts.push_back(r["prompt"].get<std::vector<std::int32_t>>());
+    for (const auto& r : c["requests"])
+      prompts.push_back(r["prompt"].get<std::vector<std::int32_t>>());
     UpdateResult res;
     Rng rng(seed);
     std::int32_t step = 0;
@@ -180,7 +203,8 @@ TEST_P(Stress, InvariantsHoldAfterEveryStep) {
       if (core.can_schedule()) {
         InFlightBatch& b = core.schedule_batch();
         const std::string v = testing::check_scheduler_invariants(core.scheduler());
-        ASSERT_EQ(v, "") << name(GetParam()) << " seed " << seed << " step " << step << " after schedule";
+        ASSERT_EQ(v, "") << name(GetParam()) << " seed " << seed << " step " << step
+                         << " after schedule";
         b.sampled.clear();
         for (const ScheduledRequest& e : b.output.scheduled) {
           const std::int32_t t = static_cast<std::int32_t>(rng.uniform_int(0, 30000));
@@ -188,11 +212,12 @@ TEST_P(Stress, InvariantsHoldAfterEveryStep) {
         }
       }
       // Apply when the queue is full or nothing more can be scheduled (async: sometimes early).
-      if (core.in_flight() > 0 &&
-          (core.in_flight() == core.batch_queue_size() || !core.can_schedule() || rng.uniform01() < 0.5)) {
+      if (core.in_flight() > 0 && (core.in_flight() == core.batch_queue_size() ||
+                                   !core.can_schedule() || rng.uniform01() < 0.5)) {
         core.apply_oldest(res, nullptr);
         const std::string v = testing::check_scheduler_invariants(core.scheduler());
-        ASSERT_EQ(v, "") << name(GetParam()) << " seed " << seed << " step " << step << " after update";
+        ASSERT_EQ(v, "") << name(GetParam()) << " seed " << seed << " step " << step
+                         << " after update";
       }
       if (arrived_all && !core.scheduler().has_requests() && core.in_flight() == 0) break;
     }
@@ -202,8 +227,8 @@ TEST_P(Stress, InvariantsHoldAfterEveryStep) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, Stress,
-                         ::testing::Values(Kind::kRandomMix, Kind::kPriorityPressure, Kind::kAsyncAborts,
-                                           Kind::kTiny, Kind::kPrefixHeavy),
+                         ::testing::Values(Kind::kRandomMix, Kind::kPriorityPressure,
+                                           Kind::kAsyncAborts, Kind::kTiny, Kind::kPrefixHeavy),
                          [](const ::testing::TestParamInfo<Kind>& i) {
                            std::string n = name(i.param);
                            for (char& ch : n) {

@@ -15,7 +15,8 @@ std::string brief(const json& j) {
   return s;
 }
 
-std::optional<std::string> diff(const json& e, const json& a, const std::string& ptr, std::string& where) {
+std::optional<std::string> diff(const json& e, const json& a, const std::string& ptr,
+                                std::string& where) {
   if (e.is_number() && a.is_number() && (e.is_number_float() || a.is_number_float())) {
     if (std::fabs(e.get<double>() - a.get<double>()) <= 1e-12) return std::nullopt;
     where = ptr;
@@ -51,8 +52,8 @@ std::optional<std::string> diff(const json& e, const json& a, const std::string&
     }
     if (e.size() != a.size()) {
       where = ptr;
-      return "expected " + std::to_string(e.size()) + " elements, actual " + std::to_string(a.size()) +
-             " (expected " + brief(e) + ", actual " + brief(a) + ")";
+      return "expected " + std::to_string(e.size()) + " elements, actual " +
+             std::to_string(a.size()) + " (expected " + brief(e) + ", actual " + brief(a) + ")";
     }
     return std::nullopt;
   }
@@ -77,7 +78,8 @@ std::optional<TraceMismatch> compare_traces(const json& expected, const json& ac
   if (where.compare(0, prefix.size(), prefix) == 0) {
     const std::size_t end = where.find('/', prefix.size());
     const std::size_t i = std::stoul(where.substr(prefix.size(), end - prefix.size()));
-    if (expected.contains("steps") && i < expected["steps"].size() && expected["steps"][i].contains("step")) {
+    if (expected.contains("steps") && i < expected["steps"].size() &&
+        expected["steps"][i].contains("step")) {
       m.step = expected["steps"][i]["step"].dump();
     } else {
       m.step = std::to_string(i);

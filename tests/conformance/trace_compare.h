@@ -16,6 +16,7 @@ struct TraceMismatch {
   std::string message;  // what differs
 };
 
-std::optional<TraceMismatch> compare_traces(const nlohmann::json& expected, const nlohmann::json& actual);
+std::optional<TraceMismatch> compare_traces(const nlohmann::json& expected,
+                                            const nlohmann::json& actual);
 
 }  // namespace blis::testing

@@ -44,7 +44,7 @@ TEST(AsyncScheduler, S31_S32_GuardSkipsWhenInFlightStepsReachMaxTokens) {
   h.add_len("a", 5, 2);
   h.add_len("b", 5, 20);
   h.schedule();
-  h.apply();  // a, b: 1 output each
+  h.apply();     // a, b: 1 output each
   h.schedule();  // a's second (last) token is in flight
   const SchedulerOutput& out = h.schedule().output;
   // a is skipped (not a stop: b after it is still scheduled).
@@ -135,9 +135,9 @@ TEST(AsyncScheduler, GeneratedTokenBlocksAreCachedOnlyWhenTheirBatchIsApplied) {
   EXPECT_EQ(cached(), 1);
   h.schedule();  // batch 1 computes output 1 (position 7); its id is not known yet
   EXPECT_EQ(cached(), 1);
-  h.apply();     // batch 0 delivers output 1; batch 1, which computes it, is in flight
+  h.apply();  // batch 0 delivers output 1; batch 1, which computes it, is in flight
   EXPECT_EQ(cached(), 1);
-  h.apply();     // batch 1 applied: block 2 is full of computed, known tokens
+  h.apply();  // batch 1 applied: block 2 is full of computed, known tokens
   EXPECT_EQ(cached(), 2);
 }
 

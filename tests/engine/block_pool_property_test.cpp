@@ -17,7 +17,9 @@
 namespace blis::vllm {
 namespace {
 
-BlockHash hash_of(std::int32_t k) { return BlockHash{0x1234u + static_cast<std::uint64_t>(k), static_cast<std::uint64_t>(k) * 977u}; }
+BlockHash hash_of(std::int32_t k) {
+  return BlockHash{0x1234u + static_cast<std::uint64_t>(k), static_cast<std::uint64_t>(k) * 977u};
+}
 
 // The reference model: obviously-correct containers, no intrusive links.
 struct Model {
@@ -25,10 +27,14 @@ struct Model {
   bool caching;
   std::deque<std::int32_t> queue;  // head .. tail
   std::vector<std::int32_t> ref;
-  std::vector<std::int32_t> hash;  // -1 = none
+  std::vector<std::int32_t> hash;                           // -1 = none
   std::map<std::int32_t, std::vector<std::int32_t>> index;  // hash key -> blocks, oldest first
 
-  Model(std::int32_t blocks, bool c) : n(blocks), caching(c), ref(static_cast<std::size_t>(blocks), 0), hash(static_cast<std::size_t>(blocks), -1) {
+  Model(std::int32_t blocks, bool c)
+      : n(blocks),
+        caching(c),
+        ref(static_cast<std::size_t>(blocks), 0),
+        hash(static_cast<std::size_t>(blocks), -1) {
     for (std::int32_t i = 1; i < n; ++i) queue.push_back(i);  // block 0 is the null block
   }
   void evict(std::int32_t b) {
@@ -52,7 +58,8 @@ struct Model {
   }
   void touch(const std::vector<std::int32_t>& bs) {
     for (const std::int32_t b : bs) {
-      if (ref[static_cast<std::size_t>(b)] == 0) queue.erase(std::find(queue.begin(), queue.end(), b));
+      if (ref[static_cast<std::size_t>(b)] == 0)
+        queue.erase(std::find(queue.begin(), queue.end(), b));
       ++ref[static_cast<std::size_t>(b)];
     }
   }
@@ -78,14 +85,19 @@ struct Model {
 
 std::string compare(const BlockPool& p, const Model& m, std::int32_t num_hashes) {
   const auto q = p.free_queue().all_free_blocks();
-  if (!std::equal(q.begin(), q.end(), m.queue.begin(), m.queue.end())) return "free queue order differs";
-  if (p.get_num_free_blocks() != static_cast<std::int32_t>(m.queue.size())) return "free count differs";
+  if (!std::equal(q.begin(), q.end(), m.queue.begin(), m.queue.end()))
+    return "free queue order differs";
+  if (p.get_num_free_blocks() != static_cast<std::int32_t>(m.queue.size()))
+    return "free count differs";
   std::int32_t used = 0;
   for (std::int32_t b = 1; b < m.n; ++b) {
     const KVCacheBlock& blk = p.block(b);
-    if (blk.ref_cnt != m.ref[static_cast<std::size_t>(b)]) return "ref count of block " + std::to_string(b);
-    if (blk.has_hash != (m.hash[static_cast<std::size_t>(b)] >= 0)) return "hash flag of block " + std::to_string(b);
-    if (blk.has_hash && blk.block_hash != hash_of(m.hash[static_cast<std::size_t>(b)])) return "hash of block " + std::to_string(b);
+    if (blk.ref_cnt != m.ref[static_cast<std::size_t>(b)])
+      return "ref count of block " + std::to_string(b);
+    if (blk.has_hash != (m.hash[static_cast<std::size_t>(b)] >= 0))
+      return "hash flag of block " + std::to_string(b);
+    if (blk.has_hash && blk.block_hash != hash_of(m.hash[static_cast<std::size_t>(b)]))
+      return "hash of block " + std::to_string(b);
     if ((blk.ref_cnt == 0) != p.free_queue().contains(b)) return "block both free and referenced";
     used += blk.ref_cnt > 0 ? 1 : 0;
   }
@@ -113,7 +125,8 @@ void run_property(bool caching, std::uint64_t seed, std::int32_t ops) {
       ASSERT_EQ(got, model.get_new(want)) << "op " << op;
       holders.push_back(got);
     } else if (kind <= 4 && !holders.empty()) {  // free a holder, tail first or in order
-      const auto h = static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(holders.size()) - 1));
+      const auto h = static_cast<std::size_t>(
+          rng.uniform_int(0, static_cast<std::int64_t>(holders.size()) - 1));
       std::vector<std::int32_t> blocks = holders[h];
       holders.erase(holders.begin() + static_cast<std::ptrdiff_t>(h));
       if (rng.uniform01() < 0.7) {
@@ -130,15 +143,18 @@ void run_property(bool caching, std::uint64_t seed, std::int32_t ops) {
         const auto k = static_cast<std::int32_t>(rng.uniform_int(0, kHashes - 1));
         const std::int32_t b = pool.get_cached_block(hash_of(k));
         ASSERT_EQ(b, model.lookup(k)) << "op " << op;
-        if (b != kNoBlock && std::find(hits.begin(), hits.end(), b) == hits.end()) hits.push_back(b);
+        if (b != kNoBlock && std::find(hits.begin(), hits.end(), b) == hits.end())
+          hits.push_back(b);
       }
       if (hits.empty()) continue;
       pool.touch(hits);
       model.touch(hits);
       holders.push_back(hits);
     } else if (kind <= 8 && !holders.empty() && caching) {  // cache a full block
-      auto& table = holders[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(holders.size()) - 1))];
-      const auto i = static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(table.size()) - 1));
+      auto& table = holders[static_cast<std::size_t>(
+          rng.uniform_int(0, static_cast<std::int64_t>(holders.size()) - 1))];
+      const auto i =
+          static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(table.size()) - 1));
       const auto k = static_cast<std::int32_t>(rng.uniform_int(0, kHashes - 1));
       const BlockHash hs[] = {hash_of(k)};
       const std::int32_t one[] = {table[i]};
@@ -155,9 +171,13 @@ void run_property(bool caching, std::uint64_t seed, std::int32_t ops) {
   }
 }
 
-TEST(BlockPoolProperty, MatchesTheReferenceModelWithCaching) { run_property(true, 11, 100000); }
+TEST(BlockPoolProperty, MatchesTheReferenceModelWithCaching) {
+  run_property(true, 11, 100000);
+}
 
-TEST(BlockPoolProperty, MatchesTheReferenceModelWithoutCaching) { run_property(false, 12, 20000); }
+TEST(BlockPoolProperty, MatchesTheReferenceModelWithoutCaching) {
+  run_property(false, 12, 20000);
+}
 
 }  // namespace
 }  // namespace blis::vllm

@@ -9,7 +9,9 @@
 namespace blis::vllm {
 namespace {
 
-BlockHash h(std::uint64_t v) { return BlockHash{v, v * 31 + 7}; }
+BlockHash h(std::uint64_t v) {
+  return BlockHash{v, v * 31 + 7};
+}
 
 std::vector<std::int32_t> take(BlockPool& p, std::int32_t n) {
   std::vector<std::int32_t> out;
@@ -79,7 +81,7 @@ TEST(BlockPool, TouchTakesFreeBlocksOutOfTheQueue) {
 }
 
 TEST(BlockPool, UnhashedFreedBlocksGoToTheFrontWithCachingOn) {
-  BlockPool p(6, true);  // 5 usable
+  BlockPool p(6, true);       // 5 usable
   const auto a = take(p, 3);  // 1 2 3; queue 4 5
   const BlockHash hs[] = {h(1)};
   p.cache_full_blocks(hs, a, 0, 1);  // only block 1 is full

@@ -19,7 +19,8 @@ using testing::make_request;
 
 constexpr std::int32_t B = 4;
 
-KVCacheManager make_kv(std::int32_t blocks, bool caching = true, std::int32_t max_len = 1024, double watermark = 0) {
+KVCacheManager make_kv(std::int32_t blocks, bool caching = true, std::int32_t max_len = 1024,
+                       double watermark = 0) {
   KVCacheManagerConfig c;
   c.num_gpu_blocks = blocks;
   c.block_size = B;
@@ -41,7 +42,8 @@ TEST(KvEdgeCases, E01_BlockAlignedPromptFullyCachedRecomputesItsLastBlock) {
   const auto ba = blocks_of(kv, a);
   const auto bb = blocks_of(kv, b);
   ASSERT_EQ(bb.size(), 4u);
-  EXPECT_EQ(std::vector<std::int32_t>(bb.begin(), bb.begin() + 3), std::vector<std::int32_t>(ba.begin(), ba.begin() + 3));
+  EXPECT_EQ(std::vector<std::int32_t>(bb.begin(), bb.begin() + 3),
+            std::vector<std::int32_t>(ba.begin(), ba.begin() + 3));
   EXPECT_NE(bb[3], ba[3]);  // a NEW block although an identical cached one exists
   EXPECT_EQ(testing::check_kv_invariants(kv), "");
 }
@@ -90,8 +92,8 @@ TEST(KvEdgeCases, E05_HitLimitedToTheFirstRequestsScheduledChunk) {
 TEST(KvEdgeCases, E25_EvictableHitBlocksCountAgainstFreeSpace) {
   KVCacheManager kv = make_kv(6);  // 5 usable
   Request a = make_request(0, iota_tokens(2 * B + 1), B);
-  ASSERT_TRUE(admit(kv, a).ok);  // 3 blocks, 2 cached
-  kv.free(a);                    // all 5 free; 2 of them cached hits
+  ASSERT_TRUE(admit(kv, a).ok);                        // 3 blocks, 2 cached
+  kv.free(a);                                          // all 5 free; 2 of them cached hits
   Request b = make_request(1, iota_tokens(5 * B), B);  // hits 2, needs 3 new
   // 3 new + 2 evictable hits = 5 <= 5 free: fits.
   KVCacheManager kv2 = make_kv(6);
@@ -110,7 +112,7 @@ TEST(KvEdgeCases, E26_EvictionRemovesTheHashDeepestBlockFirst) {
   KVCacheManager kv = make_kv(6);  // 5 usable
   Request x = make_request(0, iota_tokens(3 * B + 1), B);
   ASSERT_TRUE(admit(kv, x).ok);  // blocks 1 2 3 (cached) + 4 (partial)
-  kv.free(x);  // reverse order: 4 unhashed -> front; 3, 2, 1 -> tail
+  kv.free(x);                    // reverse order: 4 unhashed -> front; 3, 2, 1 -> tail
   Request filler = make_request(1, iota_tokens(3 * B, 5000), B);
   ASSERT_TRUE(admit(kv, filler).ok);  // takes 4, 5, then evicts 3 (X's deepest)
   Request again = make_request(2, iota_tokens(3 * B + 1), B);

@@ -24,7 +24,9 @@ void run(bool caching, std::uint64_t seed, std::int32_t ops) {
   Rng rng(seed);
   // A few shared prefixes so admissions hit each other's blocks.
   std::vector<std::vector<std::int32_t>> prefixes;
-  for (int p = 0; p < 4; ++p) prefixes.push_back(testing::iota_tokens(static_cast<std::int32_t>(rng.uniform_int(4, 40)), 1000 * (p + 1)));
+  for (int p = 0; p < 4; ++p)
+    prefixes.push_back(
+        testing::iota_tokens(static_cast<std::int32_t>(rng.uniform_int(4, 40)), 1000 * (p + 1)));
   std::vector<Request> reqs(kSlots);
   std::vector<bool> live(kSlots, false);
   std::int64_t admitted = 0, grown = 0, freed = 0;
@@ -34,9 +36,11 @@ void run(bool caching, std::uint64_t seed, std::int32_t ops) {
     if (!live[static_cast<std::size_t>(s)]) {
       // Admit a new request: shared prefix + own tokens, first chunk or whole prompt.
       std::vector<std::int32_t> tokens = prefixes[static_cast<std::size_t>(rng.uniform_int(0, 3))];
-      tokens.resize(static_cast<std::size_t>(rng.uniform_int(1, static_cast<std::int64_t>(tokens.size()))));
+      tokens.resize(
+          static_cast<std::size_t>(rng.uniform_int(1, static_cast<std::int64_t>(tokens.size()))));
       const auto extra = rng.uniform_int(0, 30);
-      for (std::int64_t k = 0; k < extra; ++k) tokens.push_back(static_cast<std::int32_t>(rng.uniform_int(0, 50)));
+      for (std::int64_t k = 0; k < extra; ++k)
+        tokens.push_back(static_cast<std::int32_t>(rng.uniform_int(0, 50)));
       r = testing::make_request(s, tokens, kBlock, caching);
       AllocateSlotsArgs args;
       args.full_sequence_must_fit = rng.uniform01() < 0.5;
@@ -83,9 +87,13 @@ void run(bool caching, std::uint64_t seed, std::int32_t ops) {
   EXPECT_GT(freed, ops / 40);
 }
 
-TEST(KvProperty, HundredThousandOperationsKeepTheInvariantsWithCaching) { run(true, 21, 100000); }
+TEST(KvProperty, HundredThousandOperationsKeepTheInvariantsWithCaching) {
+  run(true, 21, 100000);
+}
 
-TEST(KvProperty, TwentyThousandOperationsKeepTheInvariantsWithoutCaching) { run(false, 22, 20000); }
+TEST(KvProperty, TwentyThousandOperationsKeepTheInvariantsWithoutCaching) {
+  run(false, 22, 20000);
+}
 
 }  // namespace
 }  // namespace blis::vllm

@@ -16,11 +16,12 @@ inline std::vector<std::int32_t> iota_tokens(std::int32_t n, std::int32_t first 
   return t;
 }
 
-inline Request make_request(std::int32_t slot, std::vector<std::int32_t> tokens, std::int32_t block_size,
-                            bool hashes = true) {
+inline Request make_request(std::int32_t slot, std::vector<std::int32_t> tokens,
+                            std::int32_t block_size, bool hashes = true) {
   Request r;
   r.slot = slot;
-  r.request_id = "r" + std::to_string(slot);
+  r.request_id = "r";
+  r.request_id += std::to_string(slot);
   r.key = static_cast<engine::RequestKey>(slot);
   r.all_token_ids = std::move(tokens);
   r.num_prompt_tokens = r.num_tokens();
@@ -37,7 +38,8 @@ struct Admission {
 };
 
 // Admits a WAITING request for up to `budget` tokens (all remaining if budget <= 0).
-inline Admission admit(KVCacheManager& kv, Request& r, std::int32_t budget = 0, AllocateSlotsArgs args = {}) {
+inline Admission admit(KVCacheManager& kv, Request& r, std::int32_t budget = 0,
+                       AllocateSlotsArgs args = {}) {
   Admission a;
   a.hit_tokens = kv.get_computed_blocks(r, a.hits);
   std::int32_t n = r.num_tokens() - a.hit_tokens;

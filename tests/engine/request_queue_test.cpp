@@ -43,7 +43,8 @@ TEST(RequestQueue, FcfsIsADeque) {
 }
 
 TEST(RequestQueue, PriorityOrdersByPriorityArrivalThenId) {
-  const auto reqs = table({{"b", 1, 5.0}, {"a", 1, 5.0}, {"c", 1, 4.0}, {"z", 0, 9.0}, {"y", 2, 0.0}});
+  const auto reqs =
+      table({{"b", 1, 5.0}, {"a", 1, 5.0}, {"c", 1, 4.0}, {"z", 0, 9.0}, {"y", 2, 0.0}});
   auto q = create_request_queue(SchedulingPolicy::kPriority, &reqs);
   for (int i = 0; i < 5; ++i) q->add_request(i);
   EXPECT_EQ(q->in_order(), (std::vector<std::int32_t>{3, 2, 1, 0, 4}));

@@ -38,7 +38,8 @@ class Harness {
   using Options = HarnessOptions;
   explicit Harness(const VllmConfig& cfg) : core_(cfg) {}
 
-  ReqRef add(const std::string& id, std::vector<std::int32_t> prompt, std::int32_t max_tokens, Options o = Options()) {
+  ReqRef add(const std::string& id, std::vector<std::int32_t> prompt, std::int32_t max_tokens,
+             Options o = Options()) {
     NewRequest nr;
     nr.request_id = id;
     nr.key = ids_.size();
@@ -54,8 +55,10 @@ class Harness {
     refs_[id] = ref;
     return ref;
   }
-  ReqRef add_len(const std::string& id, std::int32_t len, std::int32_t max_tokens, Options o = Options()) {
-    return add(id, iota_tokens(len, 10000 * static_cast<std::int32_t>(ids_.size() + 1)), max_tokens, o);
+  ReqRef add_len(const std::string& id, std::int32_t len, std::int32_t max_tokens,
+                 Options o = Options()) {
+    return add(id, iota_tokens(len, 10000 * static_cast<std::int32_t>(ids_.size() + 1)), max_tokens,
+               o);
   }
 
   // Accepted drafts per request id (default: all accepted).
@@ -121,7 +124,8 @@ class Harness {
   }
   std::vector<std::string> waiting_order() {
     std::vector<std::string> v;
-    for (const std::int32_t i : s().skipped_waiting_queue().in_order()) v.push_back(s().slot(i).request_id);
+    for (const std::int32_t i : s().skipped_waiting_queue().in_order())
+      v.push_back(s().slot(i).request_id);
     for (const std::int32_t i : s().waiting_queue().in_order()) v.push_back(s().slot(i).request_id);
     return v;
   }

@@ -22,11 +22,14 @@ VllmConfig cfg(bool async) {
   return c;
 }
 
-engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens, std::int32_t eos = 0) {
+engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens,
+                         std::int32_t eos = 0) {
   engine::RequestSpec s;
   s.key = key;
-  s.id = "req-" + std::to_string(key);
-  for (std::int32_t i = 0; i < len; ++i) s.prompt_token_ids.push_back(100 * static_cast<std::int32_t>(key) + i);
+  s.id = "req-";
+  s.id += std::to_string(key);
+  for (std::int32_t i = 0; i < len; ++i)
+    s.prompt_token_ids.push_back(100 * static_cast<std::int32_t>(key) + i);
   s.max_tokens = max_tokens;
   s.eos_at_output = eos;
   s.output_token_base = 50000;
@@ -124,9 +127,9 @@ TEST_P(VllmEngineModes, AbortsWaitingAndInFlightRequests) {
   ASSERT_EQ(b->requests.size(), 1u);
   EXPECT_EQ(b->requests[0].key, 1u);
   const std::uint64_t id = b->id;
-  e.abort(2, now);  // waiting
-  e.abort(1, now);  // in flight: takes effect before the pass's output
-  e.abort(99, now); // unknown: ignored
+  e.abort(2, now);   // waiting
+  e.abort(1, now);   // in flight: takes effect before the pass's output
+  e.abort(99, now);  // unknown: ignored
   const engine::StepEvents& ev = e.complete(id, {}, now + 10);
   for (const engine::RequestProgress& p : ev.progress) EXPECT_EQ(p.new_tokens, 0);
   EXPECT_TRUE(e.idle());
@@ -157,7 +160,9 @@ TEST_P(VllmEngineModes, PassesCarryPricingShapes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SyncAndAsync, VllmEngineModes, ::testing::Values(false, true),
-                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "Async" : "Sync"; });
+                         [](const ::testing::TestParamInfo<bool>& i) {
+                           return i.param ? "Async" : "Sync";
+                         });
 
 TEST(VllmEngine, SpecDecodeUsesSuppliedAcceptance) {
   VllmConfig c = cfg(false);
@@ -174,7 +179,7 @@ TEST(VllmEngine, SpecDecodeUsesSuppliedAcceptance) {
   o.accepted_drafts = {2};
   const engine::StepEvents& ev = e.complete(b->id, o, now);
   ASSERT_EQ(ev.progress.size(), 1u);
-  EXPECT_EQ(ev.progress[0].new_tokens, 3);  // 2 accepted + the bonus token
+  EXPECT_EQ(ev.progress[0].new_tokens, 3);                          // 2 accepted + the bonus token
   EXPECT_EQ(e.core().scheduler().slot(0).num_computed_tokens, 11);  // 8 + 4 - 1 rejected
 }
 

@@ -6,18 +6,34 @@
 
 namespace blis::rules::testing {
 
-inline HardwareFacts h100() { return {true, "NVIDIA H100 80GB HBM3", 79.65, true}; }
-inline HardwareFacts a100_80() { return {true, "NVIDIA A100-SXM4-80GB", 80.0, false}; }
-inline HardwareFacts b200() { return {true, "NVIDIA B200", 180.0, true}; }
-inline HardwareFacts l40s() { return {true, "NVIDIA L40S", 44.4, true}; }
-inline HardwareFacts mi300x() { return {true, "AMD Instinct MI300X", 178.8, true}; }
+inline HardwareFacts h100() {
+  return {true, "NVIDIA H100 80GB HBM3", 79.65, true};
+}
+inline HardwareFacts a100_80() {
+  return {true, "NVIDIA A100-SXM4-80GB", 80.0, false};
+}
+inline HardwareFacts b200() {
+  return {true, "NVIDIA B200", 180.0, true};
+}
+inline HardwareFacts l40s() {
+  return {true, "NVIDIA L40S", 44.4, true};
+}
+inline HardwareFacts mi300x() {
+  return {true, "AMD Instinct MI300X", 178.8, true};
+}
 
-inline ModelFacts llama31_8b() { return {true, 131072, 32, "", "bfloat16"}; }
-inline ModelFacts llama31_70b() { return {true, 131072, 64, "", "bfloat16"}; }
-inline ModelFacts gptq_model() { return {true, 32768, 32, "gptq", "float16"}; }
+inline ModelFacts llama31_8b() {
+  return {true, 131072, 32, "", "bfloat16"};
+}
+inline ModelFacts llama31_70b() {
+  return {true, 131072, 64, "", "bfloat16"};
+}
+inline ModelFacts gptq_model() {
+  return {true, 32768, 32, "gptq", "float16"};
+}
 
-inline DeploymentFacts deployment(HardwareFacts hw = h100(), ModelFacts m = llama31_8b(), int tp = 1,
-                                  std::string role = "unified") {
+inline DeploymentFacts deployment(HardwareFacts hw = h100(), ModelFacts m = llama31_8b(),
+                                  int tp = 1, std::string role = "unified") {
   DeploymentFacts f;
   f.hardware = hw;
   f.model = m;

@@ -13,7 +13,8 @@ namespace {
 using nlohmann::json;
 using testing::deployment;
 
-Resolved resolve(const std::string& release, const std::string& args, const DeploymentFacts& f = deployment()) {
+Resolved resolve(const std::string& release, const std::string& args,
+                 const DeploymentFacts& f = deployment()) {
   const Pack* p = find_pack(release);
   EXPECT_NE(p, nullptr) << release;
   return resolve_engine_args(*p, json::parse(args), "/pools/0/engine/args", f);
@@ -94,14 +95,16 @@ TEST_P(EveryRelease, ThroughputModeDoublesUnsetDefaults) {
 
 // Spec §E.30: chunked prefill off and the budget unset -> max(max_model_len, default).
 TEST_P(EveryRelease, UnchunkedBudgetHoldsAPrompt) {
-  const Resolved r = resolve(GetParam(), R"({"max_model_len": 32768, "enable_chunked_prefill": false})");
+  const Resolved r =
+      resolve(GetParam(), R"({"max_model_len": 32768, "enable_chunked_prefill": false})");
   EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
   EXPECT_EQ(r.args.max_num_batched_tokens, 32768);
 }
 
 // Spec §E.26: max_num_partial_prefills > 1 and threshold 0 -> int(0.04 * max_model_len).
 TEST_P(EveryRelease, LongPrefillThresholdDefault) {
-  const Resolved r = resolve(GetParam(), R"({"max_num_partial_prefills": 4, "max_model_len": 10000})");
+  const Resolved r =
+      resolve(GetParam(), R"({"max_num_partial_prefills": 4, "max_model_len": 10000})");
   EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
   EXPECT_EQ(r.args.long_prefill_token_threshold, 400);
 }
@@ -134,8 +137,8 @@ TEST_P(EveryRelease, ExplicitValuesAreKept) {
 }
 
 TEST_P(EveryRelease, AsyncStaysOnWithEagle) {
-  const Resolved r =
-      resolve(GetParam(), R"({"speculative_config": {"method": "eagle3", "num_speculative_tokens": 3}})");
+  const Resolved r = resolve(
+      GetParam(), R"({"speculative_config": {"method": "eagle3", "num_speculative_tokens": 3}})");
   EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
   EXPECT_TRUE(r.args.async_scheduling);
   ASSERT_TRUE(r.args.speculative_config);
@@ -144,8 +147,8 @@ TEST_P(EveryRelease, AsyncStaysOnWithEagle) {
 }
 
 TEST_P(EveryRelease, AsyncTurnsOffWithSuffixDecoding) {
-  const Resolved r =
-      resolve(GetParam(), R"({"speculative_config": {"method": "suffix", "num_speculative_tokens": 4}})");
+  const Resolved r = resolve(
+      GetParam(), R"({"speculative_config": {"method": "suffix", "num_speculative_tokens": 4}})");
   EXPECT_FALSE(has_errors(r.diagnostics)) << all(r.diagnostics);
   EXPECT_FALSE(r.args.async_scheduling);
 }
@@ -163,7 +166,8 @@ TEST_P(EveryRelease, OffloadingSizeConfiguresOffloadingConnector) {
 
 TEST_P(EveryRelease, PdPoolsDefaultToNixl) {
   for (const char* role : {"prefill", "decode"}) {
-    const Resolved r = resolve(GetParam(), "{}", deployment(testing::h100(), testing::llama31_8b(), 1, role));
+    const Resolved r =
+        resolve(GetParam(), "{}", deployment(testing::h100(), testing::llama31_8b(), 1, role));
     EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
     ASSERT_TRUE(r.args.kv_transfer_config) << role;
     EXPECT_EQ(r.args.kv_transfer_config->kv_connector, "NixlConnector");
@@ -181,7 +185,9 @@ TEST_P(EveryRelease, RegistryHoldsModelledAndUnmodelledConnectors) {
   EXPECT_GE(p.connectors.size(), 10u);
   for (const auto& rule : p.rules) {
     EXPECT_NE(std::string(rule.source), "") << rule.id;
-    EXPECT_TRUE(rule.severity == "error" || rule.severity == "warning" || rule.severity == "default") << rule.id;
+    EXPECT_TRUE(rule.severity == "error" || rule.severity == "warning" ||
+                rule.severity == "default")
+        << rule.id;
   }
 }
 

@@ -1,10 +1,9 @@
-import { describeResponse, type WorkerResponse } from './protocol';
+// Entry point: styles, the simulation worker, and the app.
+import './styles.css';
+import { App } from './app/app';
 
-const versionEl = document.getElementById('module-version');
 const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
-
-worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
-  if (versionEl) versionEl.textContent = describeResponse(ev.data);
-  document.body.dataset['ready'] = ev.data.kind === 'ready' ? '1' : 'error';
-};
-worker.postMessage({ kind: 'hello' });
+const app = new App(worker);
+// A hook for the browser test's frame-time measurement (read-only numbers).
+(window as unknown as { __blisFrameStats: () => unknown }).__blisFrameStats = () => app.frameStats();
+void app.start();

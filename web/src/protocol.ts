@@ -1,9 +1,100 @@
-// Messages between the page and the simulation worker.
-export type WorkerRequest = { kind: 'hello' };
+// Messages between the page and the simulation worker. The worker owns the WASM module and
+// up to two simulations (slot A, and B in compare mode); the page never calls into WASM.
+//
+// Flow: `load` → `loaded` (diagnostics; on success the series column names); then the page
+// asks `advance` (to a simulated instant, bounded events per message so the worker answers
+// quickly) or `step` (one engine step) and gets `progress` with the rows of the time series
+// added since the previous message. `gen` is chosen by the page at each load/reset and
+// echoed back, so answers to an older run are recognised and dropped.
+
+import type { SeriesDelta } from './lib/series_store';
+
+export type SlotId = 'a' | 'b';
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  pointer: string;  // JSON pointer into the scenario ("" = the document)
+  message: string;
+  severity: Severity;
+}
+
+export type ExportKind = 'summary' | 'requests' | 'metrics';
+
+export type WorkerRequest =
+  | { kind: 'hello' }
+  | { kind: 'validate'; id: number; json: string }
+  | { kind: 'load'; slot: SlotId; gen: number; json: string }
+  | { kind: 'unload'; slot: SlotId }
+  | { kind: 'advance'; slot: SlotId; gen: number; untilUs: number; maxEvents: number; wantSummary: boolean }
+  | { kind: 'step'; slot: SlotId; gen: number }
+  | { kind: 'reset'; slot: SlotId; gen: number }
+  | { kind: 'export'; slot: SlotId; what: ExportKind; instance?: number };
+
+/** What the page needs to know about a run once it finished: latency samples per request. */
+export interface RunLatencies {
+  ttftMs: Float64Array;
+  e2eMs: Float64Array;
+  itlMs: Float64Array;  // per request mean inter-token latency
+}
+
+export interface Progress {
+  kind: 'progress';
+  slot: SlotId;
+  gen: number;
+  nowUs: number;
+  steps: number;
+  events: number;
+  done: boolean;
+  delta: SeriesDelta;
+  /** summary.json as parsed, when asked for (wantSummary) or when the run is done. */
+  summary?: Summary;
+  /** Per-request latencies, once the run is done. */
+  latencies?: RunLatencies;
+}
 
 export type WorkerResponse =
-  | { kind: 'ready'; version: string }
-  | { kind: 'error'; message: string };
+  | { kind: 'ready'; version: string; catalog: { gpus: string[]; models: string[] } }
+  | { kind: 'validated'; id: number; diagnostics: Diagnostic[] }
+  | { kind: 'loaded'; slot: SlotId; gen: number; diagnostics: Diagnostic[]; ok: boolean; columns: string[]; instances: string[] }
+  | Progress
+  | { kind: 'exported'; slot: SlotId; what: ExportKind; files: { name: string; text: string }[] }
+  | { kind: 'error'; slot?: SlotId; gen?: number; message: string };
+
+/** A latency distribution as summary.json reports it (milliseconds). */
+export interface LatencyStats {
+  mean?: number;
+  p50?: number;
+  p90?: number;
+  p95?: number;
+  p99?: number;
+  max?: number;
+}
+
+/** The parts of summary.json the page reads (../shared/design/scenario.md "Results"). */
+export interface Summary {
+  requests?: { arrived?: number; finished?: number; aborted?: number };
+  ttft_ms?: LatencyStats;
+  itl_ms?: LatencyStats;
+  e2e_ms?: LatencyStats;
+  tpot_ms?: LatencyStats;
+  queue_ms?: LatencyStats;
+  throughput?: { requests_per_s?: number; output_tokens_per_s?: number; input_tokens_per_s?: number };
+  goodput_requests_per_s?: number;
+  preemptions?: number;
+  prefix_cache_hit_rate?: number;
+  kv_usage?: { mean?: number; max?: number };
+  sim?: { events?: number; steps?: number; simulated_s?: number };
+  digest?: string;
+  [key: string]: unknown;
+}
+
+/** Transferable buffers of a response, so big arrays move instead of being copied. */
+export function transferablesOf(r: WorkerResponse): Transferable[] {
+  if (r.kind !== 'progress') return [];
+  const out: Transferable[] = r.delta.columns.map((c) => c.buffer);
+  if (r.latencies) out.push(r.latencies.ttftMs.buffer, r.latencies.e2eMs.buffer, r.latencies.itlMs.buffer);
+  return out;
+}
 
 export function describeResponse(r: WorkerResponse): string {
   switch (r.kind) {
@@ -11,5 +102,13 @@ export function describeResponse(r: WorkerResponse): string {
       return r.version;
     case 'error':
       return `error: ${r.message}`;
+    case 'validated':
+      return `${r.diagnostics.length} diagnostics`;
+    case 'loaded':
+      return r.ok ? `loaded ${r.slot}` : `not loaded: ${r.diagnostics.length} errors`;
+    case 'progress':
+      return `${r.slot} at ${(r.nowUs / 1e6).toFixed(3)} s${r.done ? ' (done)' : ''}`;
+    case 'exported':
+      return `exported ${r.files.map((f) => f.name).join(', ')}`;
   }
 }

@@ -34,7 +34,8 @@ InFlightBatch& EngineCore::oldest() {
 void EngineCore::discard_newest_empty() {
   if (count_ == 0) throw std::logic_error("EngineCore: no batch in flight");
   const std::size_t slot = static_cast<std::size_t>((head_ + count_ - 1) % batch_queue_size());
-  if (!ring_[slot].output.scheduled.empty()) throw std::logic_error("EngineCore: newest batch is not empty");
+  if (!ring_[slot].output.scheduled.empty())
+    throw std::logic_error("EngineCore: newest batch is not empty");
   --count_;
 }
 

@@ -40,9 +40,9 @@ void update_block_hashes(Request& r, std::int32_t block_size) {
   const std::int32_t full = r.num_tokens() / block_size;
   for (std::int32_t i = static_cast<std::int32_t>(r.block_hashes.size()); i < full; ++i) {
     const BlockHash* parent = i == 0 ? nullptr : &r.block_hashes[static_cast<std::size_t>(i - 1)];
-    r.block_hashes.push_back(hash_block_tokens(
-        parent, r.all_token_ids.data() + static_cast<std::size_t>(i) * block_size, block_size,
-        r.extra_keys_for_block(i)));
+    r.block_hashes.push_back(
+        hash_block_tokens(parent, r.all_token_ids.data() + static_cast<std::size_t>(i) * block_size,
+                          block_size, r.extra_keys_for_block(i)));
   }
 }
 

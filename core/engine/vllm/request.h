@@ -28,7 +28,9 @@ enum class RequestStatus : std::uint8_t {
   kFinishedRepetition,
 };
 
-inline bool is_finished(RequestStatus s) { return s > RequestStatus::kPreempted; }
+inline bool is_finished(RequestStatus s) {
+  return s > RequestStatus::kPreempted;
+}
 // vllm v1/request.py _FINISHED_REASON_MAP.
 engine::FinishReason finish_reason_of(RequestStatus s);
 const char* finish_reason_name(RequestStatus s);  // "stop", "length", "abort", ...
@@ -42,13 +44,13 @@ struct ReqRef {
 
 struct Request {
   // Identity.
-  std::string request_id;          // vLLM request_id (priority tie-break)
-  engine::RequestKey key = 0;      // the caller's handle
-  std::int32_t slot = -1;          // index in the scheduler's table
-  std::uint32_t gen = 0;           // slot generation
-  std::int32_t priority = 0;       // lower = more important
-  double arrival_time = 0;         // seconds; breaks priority ties
-  std::int32_t lora_id = 0;        // 0 = no adapter
+  std::string request_id;      // vLLM request_id (priority tie-break)
+  engine::RequestKey key = 0;  // the caller's handle
+  std::int32_t slot = -1;      // index in the scheduler's table
+  std::uint32_t gen = 0;       // slot generation
+  std::int32_t priority = 0;   // lower = more important
+  double arrival_time = 0;     // seconds; breaks priority ties
+  std::int32_t lora_id = 0;    // 0 = no adapter
   bool has_cache_salt = false;
   std::uint64_t cache_salt = 0;
   bool skip_reading_prefix_cache = false;
@@ -72,12 +74,12 @@ struct Request {
 
   RequestStatus status = RequestStatus::kWaiting;
   std::int32_t num_computed_tokens = 0;
-  std::int32_t num_output_placeholders = 0;    // async: outputs scheduled, not yet received
-  std::int32_t num_in_flight_tokens = 0;       // tokens of batches not yet applied
-  std::int32_t num_stale_output_tokens = 0;    // in-flight tokens scheduled before a preemption
+  std::int32_t num_output_placeholders = 0;  // async: outputs scheduled, not yet received
+  std::int32_t num_in_flight_tokens = 0;     // tokens of batches not yet applied
+  std::int32_t num_stale_output_tokens = 0;  // in-flight tokens scheduled before a preemption
   bool drop_stale_output = false;
   bool is_prefill_chunk = false;
-  std::int32_t num_cached_tokens = -1;         // prefix hit at first admission
+  std::int32_t num_cached_tokens = -1;  // prefix hit at first admission
   std::int32_t num_preemptions = 0;
 
   std::int32_t num_tokens() const { return static_cast<std::int32_t>(all_token_ids.size()); }

@@ -33,17 +33,21 @@ VllmEngine::VllmEngine(const VllmConfig& cfg)
 }
 
 void VllmEngine::add_request(engine::RequestSpec spec, SimTime now) {
-  if (spec.prompt_token_ids.empty()) throw std::invalid_argument("add_request: the prompt cannot be empty");
+  (void)now;
+  if (spec.prompt_token_ids.empty())
+    throw std::invalid_argument("add_request: the prompt cannot be empty");
   // vLLM's API server rejects a request whose prompt leaves no room for one output token
   // within max_model_len ("maximum context length"); the engine core would never finish it.
   if (static_cast<std::int64_t>(spec.prompt_token_ids.size()) >= cfg_.max_model_len) {
-    throw std::invalid_argument("add_request: the prompt (" + std::to_string(spec.prompt_token_ids.size()) +
+    throw std::invalid_argument("add_request: the prompt (" +
+                                std::to_string(spec.prompt_token_ids.size()) +
                                 " tokens) leaves no room for an output within max_model_len (" +
                                 std::to_string(cfg_.max_model_len) + ")");
   }
   if (spec.max_tokens < 1) throw std::invalid_argument("add_request: max_tokens must be >= 1");
   if (refs_.get(spec.key).index >= 0 && core_.scheduler().find(refs_.get(spec.key)) != nullptr) {
-    throw std::invalid_argument("add_request: request key " + std::to_string(spec.key) + " is already live");
+    throw std::invalid_argument("add_request: request key " + std::to_string(spec.key) +
+                                " is already live");
   }
   NewRequest nr;
   nr.request_id = spec.id.empty() ? std::to_string(spec.key) : std::move(spec.id);
@@ -90,7 +94,8 @@ void VllmEngine::apply_pending_aborts() {
 
 bool VllmEngine::can_schedule(SimTime now) const {
   (void)now;
-  return core_.in_flight() < core_.batch_queue_size() && core_.scheduler().has_unfinished_requests();
+  return core_.in_flight() < core_.batch_queue_size() &&
+         core_.scheduler().has_unfinished_requests();
 }
 
 const engine::Batch* VllmEngine::schedule(SimTime now) {
@@ -100,7 +105,8 @@ const engine::Batch* VllmEngine::schedule(SimTime now) {
   metrics::feed_scheduled(metrics_, b.output, refs_, now);
   if (b.output.scheduled.empty()) {
     // Nothing runs (vLLM would not execute it); keep what it preempted for the next events.
-    pending_preempted_.insert(pending_preempted_.end(), b.output.preempted.begin(), b.output.preempted.end());
+    pending_preempted_.insert(pending_preempted_.end(), b.output.preempted.begin(),
+                              b.output.preempted.end());
     core_.discard_newest_empty();
     return nullptr;
   }
@@ -145,15 +151,18 @@ void VllmEngine::report_preempted(const std::vector<engine::RequestKey>& keys) {
   }
 }
 
-const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id, const engine::StepOutcome& outcome,
-                                               SimTime now) {
+const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
+                                               const engine::StepOutcome& outcome, SimTime now) {
+  (void)now;
   if (core_.in_flight() == 0 || core_.oldest().batch_id != batch_id) {
-    throw std::logic_error("complete: batch " + std::to_string(batch_id) + " is not the oldest in flight");
+    throw std::logic_error("complete: batch " + std::to_string(batch_id) +
+                           " is not the oldest in flight");
   }
   InFlightBatch& b = core_.oldest();
   const SchedulerOutput& out = b.output;
   if (!outcome.accepted_drafts.empty() && outcome.accepted_drafts.size() != out.scheduled.size()) {
-    throw std::invalid_argument("complete: accepted_drafts must have one entry per scheduled request");
+    throw std::invalid_argument(
+        "complete: accepted_drafts must have one entry per scheduled request");
   }
   // The sampled tokens: 1 + accepted drafts for each request that samples, with synthetic
   // ids output_token_base + output index.
@@ -166,10 +175,12 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id, const eng
       continue;
     }
     std::int32_t accepted = e.num_spec_tokens;
-    if (!outcome.accepted_drafts.empty()) accepted = std::clamp(outcome.accepted_drafts[i], 0, e.num_spec_tokens);
+    if (!outcome.accepted_drafts.empty())
+      accepted = std::clamp(outcome.accepted_drafts[i], 0, e.num_spec_tokens);
     const std::int32_t n = 1 + accepted;
     tokens_.clear();
-    for (std::int32_t j = 0; j < n; ++j) tokens_.push_back(r->output_token_base + r->num_output_tokens() + j);
+    for (std::int32_t j = 0; j < n; ++j)
+      tokens_.push_back(r->output_token_base + r->num_output_tokens() + j);
     b.sampled.add(tokens_.data(), n);
   }
   scratch_keys_.assign(out.preempted.begin(), out.preempted.end());
@@ -226,7 +237,9 @@ std::string VllmEngine::metrics_text(SimTime now, const std::string& labels) con
   return metrics_.exposition(labels);
 }
 
-engine::Provenance VllmEngine::provenance() const { return engine_provenance(); }
+engine::Provenance VllmEngine::provenance() const {
+  return engine_provenance();
+}
 
 bool VllmEngine::reset_prefix_cache(bool reset_running_requests) {
   return core_.scheduler().reset_prefix_cache(reset_running_requests);

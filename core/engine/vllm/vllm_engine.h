@@ -40,6 +40,8 @@ class VllmEngine final : public engine::Engine {
 
   // vllm scheduler.py Scheduler.reset_prefix_cache.
   bool reset_prefix_cache(bool reset_running_requests);
+  // Hooks a KV connector (P/D transfer, offloading) into the scheduler; owned by the caller.
+  void set_connector(KVConnector* connector) { core_.scheduler().set_connector(connector); }
   const EngineCore& core() const { return core_; }
   const VllmConfig& config() const { return cfg_; }
   // The frontend's stats: the Prometheus families and the periodic log line (log(now)).
@@ -57,8 +59,8 @@ class VllmEngine final : public engine::Engine {
   engine::Batch batch_;
   engine::StepEvents events_;
   UpdateResult res_;
-  std::vector<engine::RequestKey> pending_aborts_;      // applied before the next schedule
-  std::vector<engine::RequestKey> pending_preempted_;   // preempted by a batch that ran nothing
+  std::vector<engine::RequestKey> pending_aborts_;     // applied before the next schedule
+  std::vector<engine::RequestKey> pending_preempted_;  // preempted by a batch that ran nothing
   std::vector<engine::RequestKey> scratch_keys_;
   std::vector<std::int32_t> tokens_;
   metrics::MetricsRecorder metrics_;

@@ -27,7 +27,8 @@ class Driver {
  public:
   explicit Driver(const conform::Case& c) : c_(c), core_(c.config), tracked_(c.requests.size()) {
     for (std::size_t i = 0; i < c.requests.size(); ++i) index_of_[c.requests[i].id] = i;
-    for (const conform::CaseRequest& r : c.requests) last_arrival_ = std::max(last_arrival_, r.arrival_step);
+    for (const conform::CaseRequest& r : c.requests)
+      last_arrival_ = std::max(last_arrival_, r.arrival_step);
   }
 
   ojson run();
@@ -38,7 +39,8 @@ class Driver {
   const std::string& id_of(engine::RequestKey key) const { return c_.requests[key].id; }
   // FORMAT.md: token = 1000 + output index, or with per_request also + 100000 x position.
   std::int32_t token_for(engine::RequestKey key, std::int32_t output_index) const {
-    const std::int32_t base = c_.token_fn_per_request ? 1000 + 100000 * static_cast<std::int32_t>(key) : 1000;
+    const std::int32_t base =
+        c_.token_fn_per_request ? 1000 + 100000 * static_cast<std::int32_t>(key) : 1000;
     return base + output_index;
   }
 
@@ -52,7 +54,9 @@ class Driver {
   void dispatch_samples(InFlightBatch& b);
   void apply_batch(std::int32_t step, ojson& rec, bool async_fields);
   void record_tail(ojson& rec, bool applied);
-  bool all_done(std::int32_t step) const { return step >= last_arrival_ && !sched().has_requests() && core_.in_flight() == 0; }
+  bool all_done(std::int32_t step) const {
+    return step >= last_arrival_ && !sched().has_requests() && core_.in_flight() == 0;
+  }
   const Scheduler& sched() const { return core_.scheduler(); }
 
   const conform::Case& c_;
@@ -138,7 +142,8 @@ void Driver::record_schedule(const InFlightBatch& b, ojson& rec) {
   ojson blocks = ojson::object();
   auto add_blocks = [&](const ScheduledRequest& e) {
     ojson ids = ojson::array();
-    for (std::int32_t k = e.blocks_begin; k < e.blocks_end; ++k) ids.push_back(out.block_ids[static_cast<std::size_t>(k)]);
+    for (std::int32_t k = e.blocks_begin; k < e.blocks_end; ++k)
+      ids.push_back(out.block_ids[static_cast<std::size_t>(k)]);
     blocks[id_of(e.key)] = ojson::array({ids});
   };
   for (const ScheduledRequest& e : out.scheduled) {
@@ -157,7 +162,8 @@ void Driver::record_schedule(const InFlightBatch& b, ojson& rec) {
     ojson placeholders = ojson::object();
     std::size_t k = 0;
     for (const ScheduledRequest& e : out.scheduled) {
-      if (b.sampled.count(k) > 0) samples[id_of(e.key)] = b.sampled.tokens[static_cast<std::size_t>(b.sampled.offsets[k])];
+      if (b.sampled.count(k) > 0)
+        samples[id_of(e.key)] = b.sampled.tokens[static_cast<std::size_t>(b.sampled.offsets[k])];
       const Request* r = sched().find(e.ref);
       placeholders[id_of(e.key)] = r != nullptr ? r->num_output_placeholders : 0;
       ++k;
@@ -165,10 +171,11 @@ void Driver::record_schedule(const InFlightBatch& b, ojson& rec) {
     rec["batch_samples"] = samples;
     rec["placeholders_after_schedule"] = placeholders;
   }
-  rec["after_schedule"] = {{"num_running", sched().num_running()},
-                           {"num_waiting", sched().num_waiting()},
-                           {"num_free_blocks", sched().kv_cache_manager().num_free_blocks()},
-                           {"num_common_prefix_blocks", ojson::array({out.num_common_prefix_blocks})}};
+  rec["after_schedule"] = {
+      {"num_running", sched().num_running()},
+      {"num_waiting", sched().num_waiting()},
+      {"num_free_blocks", sched().kv_cache_manager().num_free_blocks()},
+      {"num_common_prefix_blocks", ojson::array({out.num_common_prefix_blocks})}};
 }
 
 void Driver::dispatch_samples(InFlightBatch& b) {
@@ -181,7 +188,8 @@ void Driver::dispatch_samples(InFlightBatch& b) {
       b.sampled.add(nullptr, 0);
       continue;
     }
-    const std::int32_t index = r->num_output_tokens() + r->num_output_placeholders - (async() ? 1 : 0);
+    const std::int32_t index =
+        r->num_output_tokens() + r->num_output_placeholders - (async() ? 1 : 0);
     const std::int32_t tok = token_for(e.key, index);
     b.sampled.add(&tok, 1);
   }
@@ -192,14 +200,17 @@ void Driver::apply_batch(std::int32_t step, ojson& rec, bool async_fields) {
   const SchedulerOutput& out = b.output;
   ojson sampled = ojson::object();
   for (std::size_t k = 0; k < out.scheduled.size(); ++k) {
-    if (b.sampled.count(k) > 0) sampled[id_of(out.scheduled[k].key)] = b.sampled.tokens[static_cast<std::size_t>(b.sampled.offsets[k])];
+    if (b.sampled.count(k) > 0)
+      sampled[id_of(out.scheduled[k].key)] =
+          b.sampled.tokens[static_cast<std::size_t>(b.sampled.offsets[k])];
   }
   std::vector<engine::RequestKey> aborted_keys;
   // Snapshot before the aborts queue runs: aborted requests leave the scheduler.
   std::vector<std::pair<std::int32_t, std::int32_t>> before;  // outputs, preemptions
   for (std::size_t i = 0; i < tracked_.size(); ++i) {
     const Request* r = tracked_[i].arrived ? sched().find(tracked_[i].ref) : nullptr;
-    before.emplace_back(r != nullptr ? r->num_output_tokens() : 0, r != nullptr ? r->num_preemptions : 0);
+    before.emplace_back(r != nullptr ? r->num_output_tokens() : 0,
+                        r != nullptr ? r->num_preemptions : 0);
   }
   core_.apply_oldest(res_, &aborted_keys);
   stats_ = sched().make_stats();
@@ -229,8 +240,10 @@ void Driver::apply_batch(std::int32_t step, ojson& rec, bool async_fields) {
       ignored.push_back(id);
       ++tracked_[u.key].num_ignored_samples;
     }
+    // Trace 19: a stale entry is listed even when it sampled nothing (a prefill chunk).
     if (u.stale) stale.push_back(id);
-    if (u.disposition == OutputDisposition::kDelivered || u.disposition == OutputDisposition::kStaleDelivered) {
+    if (u.disposition == OutputDisposition::kDelivered ||
+        u.disposition == OutputDisposition::kStaleDelivered) {
       ojson toks = ojson::array();
       for (std::int32_t t = 0; t < u.num_delivered; ++t) {
         toks.push_back(b.sampled.tokens[static_cast<std::size_t>(b.sampled.offsets[k] + t)]);
@@ -286,7 +299,8 @@ void Driver::record_tail(ojson& rec, bool applied) {
   rec["num_computed_tokens"] = computed;
   if (async()) {
     ojson in_flight = ojson::array();
-    for (std::int32_t k = 0; k < core_.in_flight(); ++k) in_flight.push_back(core_.in_flight_batch(k).batch_id);
+    for (std::int32_t k = 0; k < core_.in_flight(); ++k)
+      in_flight.push_back(core_.in_flight_batch(k).batch_id);
     rec["in_flight"] = in_flight;
     rec["num_output_placeholders"] = placeholders;
     rec["num_stale_output_tokens"] = stale;
@@ -395,11 +409,12 @@ ojson Driver::run() {
                        {"upstream_commit", prov.upstream_commit}};
   doc["config"] = c_.config_echo;
   if (async()) {
-    doc["engine"] = {{"loop", "EngineCore.step_with_batch_queue (vllm/v1/engine/core.py)"},
-                     {"scheduler_class", "AsyncScheduler"},
-                     {"batch_queue_size", core_.batch_queue_size()},
-                     // vllm config/vllm.py max_in_flight_tokens.
-                     {"max_in_flight_tokens", core_.batch_queue_size() * c_.config.max_num_batched_tokens}};
+    doc["engine"] = {
+        {"loop", "EngineCore.step_with_batch_queue (vllm/v1/engine/core.py)"},
+        {"scheduler_class", "AsyncScheduler"},
+        {"batch_queue_size", core_.batch_queue_size()},
+        // vllm config/vllm.py max_in_flight_tokens.
+        {"max_in_flight_tokens", core_.batch_queue_size() * c_.config.max_num_batched_tokens}};
   }
   doc["num_steps"] = static_cast<std::int32_t>(steps.size());
   if (async()) doc["num_batches"] = core_.num_batches_scheduled();

@@ -16,10 +16,11 @@ class Reader {
 
   void error(const std::string& ptr, const std::string& msg) { d_.push_back({ptr, msg}); }
 
-  void check_keys(const json& obj, std::initializer_list<const char*> allowed, const std::string& ptr) {
+  void check_keys(const json& obj, std::initializer_list<const char*> allowed,
+                  const std::string& ptr) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
-      const bool known = std::any_of(allowed.begin(), allowed.end(),
-                                     [&](const char* k) { return it.key() == k; });
+      const bool known =
+          std::any_of(allowed.begin(), allowed.end(), [&](const char* k) { return it.key() == k; });
       if (!known) error(json_pointer_append(ptr, it.key()), "unknown key");
     }
   }
@@ -38,7 +39,8 @@ class Reader {
       return false;
     }
     const std::int64_t v = it->is_number_unsigned()
-                               ? static_cast<std::int64_t>(std::min<std::uint64_t>(it->get<std::uint64_t>(), INT64_MAX))
+                               ? static_cast<std::int64_t>(
+                                     std::min<std::uint64_t>(it->get<std::uint64_t>(), INT64_MAX))
                                : it->get<std::int64_t>();
     if (v < lo || v > hi) {
       error(p, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
@@ -49,7 +51,8 @@ class Reader {
     return true;
   }
 
-  bool get_bool(const json& obj, const char* key, const std::string& ptr, bool required, bool& out) {
+  bool get_bool(const json& obj, const char* key, const std::string& ptr, bool required,
+                bool& out) {
     const std::string p = json_pointer_append(ptr, key);
     const auto it = obj.find(key);
     if (it == obj.end()) {
@@ -64,7 +67,8 @@ class Reader {
     return true;
   }
 
-  bool get_string(const json& obj, const char* key, const std::string& ptr, bool required, std::string& out) {
+  bool get_string(const json& obj, const char* key, const std::string& ptr, bool required,
+                  std::string& out) {
     const std::string p = json_pointer_append(ptr, key);
     const auto it = obj.find(key);
     if (it == obj.end()) {
@@ -103,13 +107,13 @@ constexpr std::int64_t kMaxI32 = std::numeric_limits<std::int32_t>::max();
 
 void decode_config(Reader& rd, const json& c, Case& out) {
   const std::string ptr = "/config";
-  rd.check_keys(c,
-                {"block_size", "num_gpu_blocks", "max_num_seqs", "max_num_batched_tokens",
-                 "max_model_len", "enable_chunked_prefill", "long_prefill_token_threshold",
-                 "enable_prefix_caching", "policy", "async_scheduling", "scheduler_reserve_full_isl",
-                 "watermark", "max_num_scheduled_tokens", "prefix_caching_hash_algo",
-                 "use_v2_model_runner", "token_fn"},
-                ptr);
+  rd.check_keys(
+      c,
+      {"block_size", "num_gpu_blocks", "max_num_seqs", "max_num_batched_tokens", "max_model_len",
+       "enable_chunked_prefill", "long_prefill_token_threshold", "enable_prefix_caching", "policy",
+       "async_scheduling", "scheduler_reserve_full_isl", "watermark", "max_num_scheduled_tokens",
+       "prefix_caching_hash_algo", "use_v2_model_runner", "token_fn"},
+      ptr);
   VllmConfig& cfg = out.config;
   rd.get_int(c, "block_size", ptr, true, 1, 1 << 20, cfg.block_size);
   rd.get_int(c, "num_gpu_blocks", ptr, true, 2, 1 << 26, cfg.num_gpu_blocks);
@@ -117,7 +121,8 @@ void decode_config(Reader& rd, const json& c, Case& out) {
   rd.get_int(c, "max_num_batched_tokens", ptr, true, 1, kMaxI32, cfg.max_num_batched_tokens);
   rd.get_int(c, "max_model_len", ptr, true, 1, 1 << 28, cfg.max_model_len);
   rd.get_bool(c, "enable_chunked_prefill", ptr, true, cfg.enable_chunked_prefill);
-  rd.get_int(c, "long_prefill_token_threshold", ptr, true, 0, kMaxI32, cfg.long_prefill_token_threshold);
+  rd.get_int(c, "long_prefill_token_threshold", ptr, true, 0, kMaxI32,
+             cfg.long_prefill_token_threshold);
   rd.get_bool(c, "enable_prefix_caching", ptr, true, cfg.enable_prefix_caching);
   std::string policy;
   if (rd.get_string(c, "policy", ptr, true, policy)) {
@@ -133,13 +138,14 @@ void decode_config(Reader& rd, const json& c, Case& out) {
   cfg.scheduler_reserve_full_isl = true;
   rd.get_bool(c, "scheduler_reserve_full_isl", ptr, false, cfg.scheduler_reserve_full_isl);
   cfg.watermark = 0.0;
-  if (rd.get_number(c, "watermark", ptr, cfg.watermark) && !(cfg.watermark >= 0.0 && cfg.watermark < 1.0)) {
+  if (rd.get_number(c, "watermark", ptr, cfg.watermark) &&
+      !(cfg.watermark >= 0.0 && cfg.watermark < 1.0)) {
     rd.error(ptr + "/watermark", "expected a number in [0, 1)");
   }
   bool scheduled_tokens_set = false;
   if (c.contains("max_num_scheduled_tokens") && !c["max_num_scheduled_tokens"].is_null()) {
-    scheduled_tokens_set =
-        rd.get_int(c, "max_num_scheduled_tokens", ptr, false, 1, kMaxI32, cfg.max_num_scheduled_tokens);
+    scheduled_tokens_set = rd.get_int(c, "max_num_scheduled_tokens", ptr, false, 1, kMaxI32,
+                                      cfg.max_num_scheduled_tokens);
   }
   std::string algo = "sha256";
   if (rd.get_string(c, "prefix_caching_hash_algo", ptr, false, algo)) {
@@ -156,7 +162,8 @@ void decode_config(Reader& rd, const json& c, Case& out) {
     if (token_fn == "per_request") {
       out.token_fn_per_request = true;
     } else if (token_fn != "index") {
-      rd.error(ptr + "/token_fn", "expected \"index\" or \"per_request\", got \"" + token_fn + "\"");
+      rd.error(ptr + "/token_fn",
+               "expected \"index\" or \"per_request\", got \"" + token_fn + "\"");
     }
   }
 
@@ -175,8 +182,9 @@ void decode_config(Reader& rd, const json& c, Case& out) {
   e["async_scheduling"] = cfg.async_scheduling;
   e["scheduler_reserve_full_isl"] = cfg.scheduler_reserve_full_isl;
   e["watermark"] = cfg.watermark;
-  e["max_num_scheduled_tokens"] =
-      scheduled_tokens_set ? nlohmann::ordered_json(cfg.max_num_scheduled_tokens) : nlohmann::ordered_json(nullptr);
+  e["max_num_scheduled_tokens"] = scheduled_tokens_set
+                                      ? nlohmann::ordered_json(cfg.max_num_scheduled_tokens)
+                                      : nlohmann::ordered_json(nullptr);
   e["prefix_caching_hash_algo"] = algo;
   e["use_v2_model_runner"] = cfg.use_v2_model_runner;
   e["token_fn"] = token_fn;
@@ -191,14 +199,16 @@ void decode_requests(Reader& rd, const json& rs, Case& out) {
       rd.error(ptr, "expected an object");
       continue;
     }
-    rd.check_keys(j, {"id", "arrival_step", "prompt", "max_tokens", "priority", "arrival_time"}, ptr);
+    rd.check_keys(j, {"id", "arrival_step", "prompt", "max_tokens", "priority", "arrival_time"},
+                  ptr);
     CaseRequest r;
     if (rd.get_string(j, "id", ptr, true, r.id) && !ids.insert(r.id).second) {
       rd.error(ptr + "/id", "duplicate request id \"" + r.id + "\"");
     }
     rd.get_int(j, "arrival_step", ptr, true, 0, kMaxI32, r.arrival_step);
     rd.get_int(j, "max_tokens", ptr, true, 1, kMaxI32, r.max_tokens);
-    rd.get_int(j, "priority", ptr, false, std::numeric_limits<std::int32_t>::min(), kMaxI32, r.priority);
+    rd.get_int(j, "priority", ptr, false, std::numeric_limits<std::int32_t>::min(), kMaxI32,
+               r.priority);
     r.arrival_time = static_cast<double>(r.arrival_step);  // FORMAT.md: defaults to the step
     rd.get_number(j, "arrival_time", ptr, r.arrival_time);
     const auto p = j.find("prompt");
@@ -211,8 +221,10 @@ void decode_requests(Reader& rd, const json& rs, Case& out) {
       r.prompt.reserve(p->size());
       for (std::size_t t = 0; t < p->size(); ++t) {
         const json& tok = (*p)[t];
-        if (!tok.is_number_integer() || tok.get<std::int64_t>() < 0 || tok.get<std::int64_t>() > kMaxI32) {
-          rd.error(json_pointer_append(ptr + "/prompt", t), "expected a token id (integer in [0, 2^31))");
+        if (!tok.is_number_integer() || tok.get<std::int64_t>() < 0 ||
+            tok.get<std::int64_t>() > kMaxI32) {
+          rd.error(json_pointer_append(ptr + "/prompt", t),
+                   "expected a token id (integer in [0, 2^31))");
           break;
         }
         r.prompt.push_back(static_cast<std::int32_t>(tok.get<std::int64_t>()));

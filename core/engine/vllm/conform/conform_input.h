@@ -32,7 +32,7 @@ struct CaseAbort {
 struct Case {
   VllmConfig config;
   nlohmann::ordered_json config_echo;  // the config with every default filled in
-  bool token_fn_per_request = false;    // "token_fn": "per_request" (default "index")
+  bool token_fn_per_request = false;   // "token_fn": "per_request" (default "index")
   std::vector<CaseRequest> requests;
   std::vector<CaseAbort> aborts;
   std::int32_t max_steps = 0;

@@ -53,16 +53,18 @@ BlockHash hash_block_tokens(const BlockHash* parent, const std::int32_t* tokens,
   l.absorb(static_cast<std::uint64_t>(static_cast<std::uint32_t>(n)));
   std::int32_t i = 0;
   for (; i + 1 < n; i += 2) {
-    const std::uint64_t w = static_cast<std::uint64_t>(static_cast<std::uint32_t>(tokens[i])) |
-                            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tokens[i + 1]))
-                             << 32);
+    const std::uint64_t w =
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(tokens[i])) |
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tokens[i + 1])) << 32);
     l.absorb(w);
   }
-  if (i < n) l.absorb(static_cast<std::uint64_t>(static_cast<std::uint32_t>(tokens[i])) | (1ull << 63));
+  if (i < n)
+    l.absorb(static_cast<std::uint64_t>(static_cast<std::uint32_t>(tokens[i])) | (1ull << 63));
   // Extra keys: a tag word says which keys are present, so (no keys) differs from any tuple.
   const std::uint64_t tag = (extra.lora_id != 0 ? 1u : 0u) | (extra.has_cache_salt ? 2u : 0u);
   l.absorb(0x65787472616b6579ull ^ tag);
-  if (extra.lora_id != 0) l.absorb(static_cast<std::uint64_t>(static_cast<std::uint32_t>(extra.lora_id)));
+  if (extra.lora_id != 0)
+    l.absorb(static_cast<std::uint64_t>(static_cast<std::uint32_t>(extra.lora_id)));
   if (extra.has_cache_salt) l.absorb(extra.cache_salt);
   return BlockHash{finish(l.a, l.b), finish(l.b, l.a ^ kQ1)};
 }

@@ -35,7 +35,9 @@ class BlockHashIndex {
     std::int32_t head = kNoBlock;  // kNoBlock = empty slot
     std::int32_t tail = kNoBlock;
   };
-  std::size_t home(const BlockHash& h) const { return static_cast<std::size_t>(h.lo ^ (h.hi >> 17)) & mask_; }
+  std::size_t home(const BlockHash& h) const {
+    return static_cast<std::size_t>(h.lo ^ (h.hi >> 17)) & mask_;
+  }
   std::size_t find_slot(const BlockHash& h) const;  // slot holding h, or an empty slot
   void erase_slot(std::size_t i);
   KVCacheBlock& blk(std::int32_t i) { return (*blocks_)[static_cast<std::size_t>(i)]; }

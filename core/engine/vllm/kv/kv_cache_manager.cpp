@@ -27,7 +27,8 @@ KVCacheManager::KVCacheManager(const KVCacheManagerConfig& cfg)
       pool_(cfg.num_gpu_blocks, cfg.enable_caching),
       manager_(&pool_, cfg.block_size) {
   if (cfg.block_size < 1) throw std::invalid_argument("KVCacheManager: block_size must be >= 1");
-  if (cfg.max_model_len < 1) throw std::invalid_argument("KVCacheManager: max_model_len must be >= 1");
+  if (cfg.max_model_len < 1)
+    throw std::invalid_argument("KVCacheManager: max_model_len must be >= 1");
 }
 
 std::int32_t KVCacheManager::get_computed_blocks(const Request& r,

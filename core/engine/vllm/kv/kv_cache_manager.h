@@ -3,6 +3,7 @@
 // Prefix lookup (get_computed_blocks), slot allocation with admission checks
 // (allocate_slots), freeing, caching of full blocks, usage and prefix-cache statistics.
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -64,12 +65,19 @@ class KVCacheManager {
   bool allocate_slots(const Request& r, std::int32_t num_new_tokens, const AllocateSlotsArgs& args,
                       std::vector<std::int32_t>* new_blocks);
   void free(const Request& r);
+  // Sizes the request's block table for up to max_tokens tokens (no allocation later).
+  void reserve(const Request& r, std::int32_t max_tokens) {
+    manager_.reserve(r.slot,
+                     (std::min(max_tokens, max_model_len_) + block_size_ - 1) / block_size_);
+  }
   void cache_blocks(const Request& r, std::int32_t num_tokens);
   bool reset_prefix_cache();
 
-  std::span<const std::int32_t> get_blocks(const Request& r) const { return manager_.blocks(r.slot); }
+  std::span<const std::int32_t> get_blocks(const Request& r) const {
+    return manager_.blocks(r.slot);
+  }
   // Without prefix caching vLLM uses KVCacheCoordinatorNoPrefixCache, which reports no
-  // common prefix (kv_cache_coordinator.py).
+  // common prefix (kv_cache_coordinator.py). The spec did not say so; traces 15 and 16 do.
   std::int32_t get_num_common_prefix_blocks(const Request& r) const {
     return enable_caching_ ? manager_.get_num_common_prefix_blocks(r.slot) : 0;
   }

@@ -6,7 +6,9 @@
 namespace blis::vllm {
 namespace {
 
-std::int32_t cdiv(std::int32_t a, std::int32_t b) { return (a + b - 1) / b; }
+std::int32_t cdiv(std::int32_t a, std::int32_t b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace
 
@@ -15,7 +17,8 @@ FullAttentionManager::FullAttentionManager(BlockPool* pool, std::int32_t block_s
 
 FullAttentionManager::Entry& FullAttentionManager::entry(std::int32_t slot) {
   if (slot < 0) throw std::logic_error("FullAttentionManager: invalid request slot");
-  if (static_cast<std::size_t>(slot) >= entries_.size()) entries_.resize(static_cast<std::size_t>(slot) + 1);
+  if (static_cast<std::size_t>(slot) >= entries_.size())
+    entries_.resize(static_cast<std::size_t>(slot) + 1);
   Entry& e = entries_[static_cast<std::size_t>(slot)];
   if (!e.live) {
     // vLLM's req_to_blocks is a defaultdict: first access creates the (empty) entry.
@@ -72,8 +75,8 @@ void FullAttentionManager::allocate_external_computed_blocks(std::int32_t slot,
   // vllm single_type_kv_cache_manager.py allocate_external_computed_blocks.
   if (num_external_computed <= 0) return;
   Entry& e = entry(slot);
-  const std::int32_t n =
-      cdiv(num_local_computed + num_external_computed, block_size_) - static_cast<std::int32_t>(e.blocks.size());
+  const std::int32_t n = cdiv(num_local_computed + num_external_computed, block_size_) -
+                         static_cast<std::int32_t>(e.blocks.size());
   if (n > 0) pool_->get_new_blocks(n, e.blocks);
 }
 
@@ -85,7 +88,8 @@ void FullAttentionManager::allocate_new_blocks(std::int32_t slot, std::int32_t n
   if (n <= 0) return;
   const std::size_t first = e.blocks.size();
   pool_->get_new_blocks(n, e.blocks);
-  if (out != nullptr) out->insert(out->end(), e.blocks.begin() + static_cast<std::ptrdiff_t>(first), e.blocks.end());
+  if (out != nullptr)
+    out->insert(out->end(), e.blocks.begin() + static_cast<std::ptrdiff_t>(first), e.blocks.end());
 }
 
 void FullAttentionManager::cache_blocks(const Request& r, std::int32_t num_tokens) {
@@ -137,13 +141,22 @@ std::int32_t FullAttentionManager::get_num_common_prefix_blocks(std::int32_t slo
   return n;
 }
 
+void FullAttentionManager::reserve(std::int32_t slot, std::int32_t num_blocks) {
+  if (slot < 0) return;
+  if (static_cast<std::size_t>(slot) >= entries_.size())
+    entries_.resize(static_cast<std::size_t>(slot) + 1);
+  entries_[static_cast<std::size_t>(slot)].blocks.reserve(static_cast<std::size_t>(num_blocks));
+}
+
 std::span<const std::int32_t> FullAttentionManager::blocks(std::int32_t slot) const {
   const Entry* e = find(slot);
   if (e == nullptr) return {};
   return e->blocks;
 }
 
-bool FullAttentionManager::has_blocks_entry(std::int32_t slot) const { return find(slot) != nullptr; }
+bool FullAttentionManager::has_blocks_entry(std::int32_t slot) const {
+  return find(slot) != nullptr;
+}
 
 std::int32_t FullAttentionManager::num_cached_blocks(std::int32_t slot) const {
   const Entry* e = find(slot);

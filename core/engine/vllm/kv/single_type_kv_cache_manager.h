@@ -30,7 +30,8 @@ class FullAttentionManager {
   void allocate_external_computed_blocks(std::int32_t slot, std::int32_t num_local_computed,
                                          std::int32_t num_external_computed);
   // Grows the table to ceil(num_tokens / block_size) blocks; new ids appended to `out`.
-  void allocate_new_blocks(std::int32_t slot, std::int32_t num_tokens, std::vector<std::int32_t>* out);
+  void allocate_new_blocks(std::int32_t slot, std::int32_t num_tokens,
+                           std::vector<std::int32_t>* out);
   // Caches every block that is full within the first num_tokens tokens (cache_blocks).
   void cache_blocks(const Request& r, std::int32_t num_tokens);
   // Frees the request's blocks, last block first (free).
@@ -43,6 +44,8 @@ class FullAttentionManager {
   // (FullAttentionManager.get_num_common_prefix_blocks).
   std::int32_t get_num_common_prefix_blocks(std::int32_t slot) const;
 
+  // Grows the slot's table capacity to `num_blocks`, so later steps never allocate.
+  void reserve(std::int32_t slot, std::int32_t num_blocks);
   std::span<const std::int32_t> blocks(std::int32_t slot) const;
   bool has_blocks_entry(std::int32_t slot) const;
   std::int32_t num_requests_with_blocks() const { return num_entries_; }

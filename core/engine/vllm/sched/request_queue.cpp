@@ -74,7 +74,9 @@ class FcfsRequestQueue final : public RequestQueue {
 
  private:
   std::size_t mask() const { return buf_.size() - 1; }
-  std::int32_t at(std::int32_t k) const { return buf_[(head_ + static_cast<std::size_t>(k)) & mask()]; }
+  std::int32_t at(std::int32_t k) const {
+    return buf_[(head_ + static_cast<std::size_t>(k)) & mask()];
+  }
   void grow_if_full() {
     if (static_cast<std::size_t>(size_) < buf_.size()) return;
     std::vector<std::int32_t> bigger(buf_.empty() ? 16 : buf_.size() * 2);
@@ -115,8 +117,9 @@ class PriorityRequestQueue final : public RequestQueue {
   }
   void remove_requests(const std::vector<std::int32_t>& rs) override {
     if (rs.empty()) return;
-    heap_.erase(std::remove_if(heap_.begin(), heap_.end(),
-                               [&](std::int32_t r) { return std::find(rs.begin(), rs.end(), r) != rs.end(); }),
+    heap_.erase(std::remove_if(
+                    heap_.begin(), heap_.end(),
+                    [&](std::int32_t r) { return std::find(rs.begin(), rs.end(), r) != rs.end(); }),
                 heap_.end());
     std::make_heap(heap_.begin(), heap_.end(), greater());
   }
@@ -129,9 +132,8 @@ class PriorityRequestQueue final : public RequestQueue {
   void clear() override { heap_.clear(); }
   std::vector<std::int32_t> in_order() const override {
     std::vector<std::int32_t> out = heap_;
-    std::sort(out.begin(), out.end(), [this](std::int32_t a, std::int32_t b) {
-      return request_less(req(a), req(b));
-    });
+    std::sort(out.begin(), out.end(),
+              [this](std::int32_t a, std::int32_t b) { return request_less(req(a), req(b)); });
     return out;
   }
 
@@ -141,7 +143,8 @@ class PriorityRequestQueue final : public RequestQueue {
   struct Greater {
     const std::vector<Request>* reqs;
     bool operator()(std::int32_t a, std::int32_t b) const {
-      return request_less((*reqs)[static_cast<std::size_t>(b)], (*reqs)[static_cast<std::size_t>(a)]);
+      return request_less((*reqs)[static_cast<std::size_t>(b)],
+                          (*reqs)[static_cast<std::size_t>(a)]);
     }
   };
   Greater greater() const { return Greater{reqs_}; }
@@ -153,7 +156,8 @@ class PriorityRequestQueue final : public RequestQueue {
 
 std::unique_ptr<RequestQueue> create_request_queue(SchedulingPolicy policy,
                                                    const std::vector<Request>* requests) {
-  if (policy == SchedulingPolicy::kPriority) return std::make_unique<PriorityRequestQueue>(requests);
+  if (policy == SchedulingPolicy::kPriority)
+    return std::make_unique<PriorityRequestQueue>(requests);
   return std::make_unique<FcfsRequestQueue>();
 }
 

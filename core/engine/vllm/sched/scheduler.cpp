@@ -112,6 +112,16 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   r.num_prompt_tokens = static_cast<std::int32_t>(nr.prompt_token_ids.size());
   r.block_hashes = std::move(hashes);
   r.block_hashes.clear();
+  // Size the token list, hashes and block table for the whole sequence (plus lookahead
+  // slots) now, so steps never allocate.
+  std::int64_t max_outputs = nr.max_tokens;
+  if (nr.eos_at_output > 0)
+    max_outputs = std::min<std::int64_t>(max_outputs, std::max(nr.eos_at_output, nr.min_tokens));
+  const auto max_len = static_cast<std::int32_t>(std::min<std::int64_t>(
+      static_cast<std::int64_t>(r.num_prompt_tokens) + max_outputs, cfg_.max_model_len));
+  r.all_token_ids.reserve(static_cast<std::size_t>(max_len));
+  r.block_hashes.reserve(static_cast<std::size_t>(max_len / cfg_.block_size + 1));
+  kv_.reserve(r, max_len + cfg_.num_lookahead_tokens() + cfg_.num_speculative_tokens);
   // The request block hasher exists when prefix caching is on (engine/core.py).
   if (cfg_.enable_prefix_caching) update_block_hashes(r, cfg_.block_size);
   r.status = RequestStatus::kWaiting;
@@ -126,7 +136,9 @@ bool Scheduler::has_unfinished_requests() const {
 bool Scheduler::has_requests() const {
   // vllm sched/interface.py has_requests: unfinished requests, or finished ids still to be
   // sent with the next SchedulerOutput.
-  return has_unfinished_requests() || !finished_req_ids_.empty();
+  // With a connector, finished requests whose blocks it still holds keep the engine alive
+  // (scheduler.py has_finished_requests).
+  return has_unfinished_requests() || !finished_req_ids_.empty() || !delayed_free_.empty();
 }
 
 RequestQueue& Scheduler::select_waiting_queue() {
@@ -157,8 +169,7 @@ void Scheduler::schedule(SchedulerOutput& out) {
 
   std::int32_t total = 0;
   for (const ScheduledRequest& e : out.scheduled) total += e.num_tokens;
-  if (total > cfg_.token_budget() || token_budget < 0 ||
-      num_running() > cfg_.max_num_seqs) {
+  if (total > cfg_.token_budget() || token_budget < 0 || num_running() > cfg_.max_num_seqs) {
     throw std::logic_error("Scheduler::schedule: scheduling constraints violated");
   }
   out.total_num_scheduled_tokens = total;
@@ -182,15 +193,16 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
     if (input_budget <= kDraftSlots) break;
     // Async guard: skip a request whose in-flight steps already reach max_tokens, even if
     // every in-flight draft were rejected (scheduler.py, "Avoid scheduling an extra step").
-    if (r.num_output_placeholders > 0 &&
-        r.num_computed_tokens + 2 - r.num_output_placeholders >= r.num_prompt_tokens + r.max_tokens) {
+    if (r.num_output_placeholders > 0 && r.num_computed_tokens + 2 - r.num_output_placeholders >=
+                                             r.num_prompt_tokens + r.max_tokens) {
       ++i;
       continue;
     }
     std::int32_t n = r.num_tokens_with_spec() + r.num_output_placeholders - r.num_computed_tokens;
     if (threshold > 0 && threshold < n) n = threshold;  // long-prefill cap
     n = std::min({n, token_budget, input_budget - kDraftSlots});
-    // Position cap: keep one position for the sampled token (FORMAT.md difference 10).
+    // Position cap: keep one position for the sampled token (FORMAT.md difference 10;
+    // upstream writes it as max_model_len - computed - num_sampled_tokens_per_step).
     n = std::min(n, cfg_.max_model_len - r.num_computed_tokens - 1);
     if (n <= 0) {  // nothing to do now: skip, do not stop the loop
       ++i;
@@ -283,6 +295,7 @@ void Scheduler::preempt_request(std::int32_t index, bool drop_stale_output) {
     throw std::logic_error("preempt_request: only running requests can be preempted");
   }
   kv_.free(r);  // the blocks keep their hashes: they stay cached until evicted
+  erase_value(inflight_prefills_, index);
   r.status = RequestStatus::kPreempted;
   r.num_computed_tokens = 0;
   r.num_spec_tokens = 0;
@@ -312,7 +325,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
   if (lora_enabled) {
     for (const ScheduledRequest& e : out.scheduled) {
       const std::int32_t id = req(e.ref.index).lora_id;
-      if (id > 0 && std::find(scheduled_loras_.begin(), scheduled_loras_.end(), id) == scheduled_loras_.end()) {
+      if (id > 0 && std::find(scheduled_loras_.begin(), scheduled_loras_.end(), id) ==
+                        scheduled_loras_.end()) {
         scheduled_loras_.push_back(id);
       }
     }
@@ -327,6 +341,13 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     const std::int32_t index = queue.peek_request();
     Request& r = req(index);
 
+    // A request waiting for its async KV load stays parked until the load lands
+    // (scheduler.py _try_promote_blocked_waiting_request); it never blocks the queue.
+    if (r.status == RequestStatus::kWaitingForRemoteKvs && !try_promote_blocked(index)) {
+      queue.pop_request();
+      step_skipped_->prepend_request(index);
+      continue;
+    }
     // Deliverable stale output still in flight: resuming now could resample a position that
     // output later delivers. Skip it; it drains within the pipeline depth.
     if (r.num_stale_output_tokens > 0 && !r.drop_stale_output) {
@@ -337,7 +358,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     // max_loras: a request whose adapter would be one too many is skipped, not blocking.
     if (lora_enabled && r.lora_id > 0 &&
         static_cast<std::int32_t>(scheduled_loras_.size()) == cfg_.max_loras &&
-        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) == scheduled_loras_.end()) {
+        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) ==
+            scheduled_loras_.end()) {
       queue.pop_request();
       step_skipped_->prepend_request(index);
       continue;
@@ -345,47 +367,81 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
 
     hits_.clear();
     std::int32_t num_local_computed = 0;
+    std::int32_t num_external = 0;
+    bool load_async = false;
     std::int32_t num_computed;
     const bool did_lookup = r.num_computed_tokens == 0;
     if (did_lookup) {
       num_local_computed = kv_.get_computed_blocks(r, hits_);
-      num_computed = num_local_computed;
+      if (connector_ != nullptr) {
+        // Tokens beyond the local hit the connector can supply (get_num_new_matched_tokens);
+        // undecided requests are skipped and asked again next step.
+        const MatchedTokens m = connector_->get_num_new_matched_tokens(r, num_local_computed);
+        if (!m.decided) {
+          queue.pop_request();
+          step_skipped_->prepend_request(index);
+          continue;
+        }
+        num_external = m.num_external;
+        load_async = m.load_async && num_external > 0;
+      }
+      num_computed = num_local_computed + num_external;
     } else {
       // A KV connector finished an async load: the request arrives with computed tokens.
       num_computed = r.num_computed_tokens;
     }
 
     const std::int32_t request_token_budget = std::min(token_budget, input_budget - kDraftSlots);
-    // num_tokens (not the prompt) so resumed requests recompute their outputs too.
-    std::int32_t n = r.num_tokens() - num_computed;
+    std::int32_t n = 0;  // an async KV load computes nothing this step
     bool pad_spec_decode = false;
-    // Pad a new one-token decode to the uniform spec-decode size (keeps full CUDA graphs).
-    if (num_spec > 0 && n == 1 && !prefill_scheduled && (scheduled_running || num_computed > 0)) {
-      const std::int32_t padded = 1 + num_spec;
-      if (num_computed + padded + 1 <= cfg_.max_model_len) {
-        if (padded > request_token_budget) break;  // rather not schedule than un-padded
-        n = padded;
-        pad_spec_decode = true;
+    if (!load_async) {
+      // num_tokens (not the prompt) so resumed requests recompute their outputs too.
+      n = r.num_tokens() - num_computed;
+      // Pad a new one-token decode to the uniform spec-decode size (keeps full CUDA graphs).
+      if (num_spec > 0 && n == 1 && !prefill_scheduled && (scheduled_running || num_computed > 0)) {
+        const std::int32_t padded = 1 + num_spec;
+        if (num_computed + padded + 1 <= cfg_.max_model_len) {
+          if (padded > request_token_budget) break;  // rather not schedule than un-padded
+          n = padded;
+          pad_spec_decode = true;
+        }
       }
+      if (threshold > 0 && threshold < n) n = threshold;
+      // Without chunked prefill a prompt that does not fit stops the loop (head of line).
+      if (!cfg_.enable_chunked_prefill && n > request_token_budget) break;
+      n = std::min(n, request_token_budget);
+      if (n <= 0) break;
     }
-    if (threshold > 0 && threshold < n) n = threshold;
-    // Without chunked prefill a prompt that does not fit stops the loop (head of line).
-    if (!cfg_.enable_chunked_prefill && n > request_token_budget) break;
-    n = std::min(n, request_token_budget);
-    if (n <= 0) break;
 
     AllocateSlotsArgs args;
     args.num_new_computed_tokens = num_local_computed;
     args.new_computed_blocks = hits_;
-    args.num_lookahead_tokens = cfg_.num_lookahead_tokens();
+    // The target commit reserves lookahead slots at admission too (only async KV loads skip
+    // them); the older code the spec read used 0 here.
+    args.num_lookahead_tokens = load_async ? 0 : cfg_.num_lookahead_tokens();
+    args.num_external_computed_tokens = num_external;
+    args.delay_cache_blocks = load_async;
     args.full_sequence_must_fit = cfg_.scheduler_reserve_full_isl;  // FORMAT.md difference 5
+    // An async load holds its blocks with no progress and cannot be preempted here: admit it
+    // only if it leaves the in-flight prefills their remaining blocks (no deadlock).
+    args.reserved_blocks = load_async ? inflight_prefill_reserved_blocks() : 0;
     args.has_scheduled_reqs = !running_.empty();
     // A failed allocation never preempts from the waiting phase: the loop ends.
     if (!kv_.allocate_slots(r, n, args, nullptr)) break;
+    if (connector_ != nullptr)
+      connector_->update_state_after_alloc(r, kv_.get_blocks(r), num_external);
     // Counted at admission, so lookups that failed to allocate are not (FORMAT.md 9).
     if (did_lookup) kv_.record_prefix_cache_stats(r, num_local_computed);
 
     queue.pop_request();
+    if (load_async) {
+      // The blocks are allocated now; the request waits, parked, until the load lands.
+      r.status = RequestStatus::kWaitingForRemoteKvs;
+      step_skipped_->prepend_request(index);
+      r.num_computed_tokens = num_computed;
+      add_unique(inflight_prefills_, index);
+      continue;
+    }
     running_.push_back(index);
     ScheduledRequest e;
     if (r.status == RequestStatus::kWaiting) {
@@ -396,7 +452,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
       throw std::logic_error("schedule: invalid status of a waiting request");
     }
     if (lora_enabled && r.lora_id > 0 &&
-        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) == scheduled_loras_.end()) {
+        std::find(scheduled_loras_.begin(), scheduled_loras_.end(), r.lora_id) ==
+            scheduled_loras_.end()) {
       scheduled_loras_.push_back(r.lora_id);
     }
     e.ref = r.ref();
@@ -412,11 +469,17 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     r.status = RequestStatus::kRunning;
     r.num_computed_tokens = num_computed;  // the prefix hit is committed here
     if (r.num_cached_tokens < 0) r.num_cached_tokens = num_computed;
+    // Track requests that will still be prefilling after this chunk (reservations).
+    if (connector_ != nullptr && num_computed + n < r.num_tokens())
+      add_unique(inflight_prefills_, index);
     e.num_prefill_tokens = prefill_tokens_of(r, num_computed, n);
     if (pad_spec_decode) e.num_spec_tokens = num_spec;
     out.scheduled.push_back(e);
   }
-  // Requests skipped in this pass go back ahead of older skipped ones.
+  // Requests skipped in this pass go back ahead of older skipped ones. Each skip was a
+  // prepend and prepend_requests keeps the step queue's order, so under FCFS the requests
+  // skipped in one pass come back in reverse order (the spec assumed the two reversals
+  // cancel; upstream's extendleft(reversed(...)) does not).
   if (!step_skipped_->empty()) skipped_waiting_->prepend_requests(*step_skipped_);
 }
 
@@ -429,6 +492,8 @@ void Scheduler::update_after_schedule(SchedulerOutput& out) {
     r.num_in_flight_tokens += e.num_tokens;
     r.is_prefill_chunk = r.num_computed_tokens < r.num_tokens() + r.num_output_placeholders;
     e.samples = !r.is_prefill_chunk;
+    if (!r.is_prefill_chunk && !inflight_prefills_.empty())
+      erase_value(inflight_prefills_, e.ref.index);
   }
 }
 
@@ -476,7 +541,8 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
     }
     // Aborted (or finished) while the model ran: its output is ignored.
     if (r == nullptr || is_finished(r->status)) {
-      u.disposition = u.num_sampled > 0 ? OutputDisposition::kIgnored : OutputDisposition::kNoOutput;
+      u.disposition =
+          u.num_sampled > 0 ? OutputDisposition::kIgnored : OutputDisposition::kNoOutput;
       u.status = r != nullptr ? r->status : RequestStatus::kFinishedAborted;
       res.updates.push_back(u);
       continue;
@@ -512,8 +578,9 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
     u.num_cached_tokens = r->num_cached_tokens;
     u.num_preemptions = r->num_preemptions;
     if (stopped) {
-      free_request(e.ref.index);
-      (status_before == RequestStatus::kRunning ? stopped_running_ : stopped_preempted_).push_back(e.ref.index);
+      free_request(e.ref.index, false);
+      (status_before == RequestStatus::kRunning ? stopped_running_ : stopped_preempted_)
+          .push_back(e.ref.index);
       res.finished.push_back(e.key);
     }
     res.updates.push_back(u);
@@ -523,8 +590,9 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
   if (!stopped_running_.empty()) {
     running_.erase(std::remove_if(running_.begin(), running_.end(),
                                   [&](std::int32_t s) {
-                                    return std::find(stopped_running_.begin(), stopped_running_.end(), s) !=
-                                           stopped_running_.end();
+                                    return std::find(stopped_running_.begin(),
+                                                     stopped_running_.end(),
+                                                     s) != stopped_running_.end();
                                   }),
                    running_.end());
   }
@@ -536,14 +604,78 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
   to_release_.clear();
 }
 
-void Scheduler::free_request(std::int32_t index) {
+void Scheduler::free_request(std::int32_t index, bool delay_free_blocks) {
   // vllm scheduler.py Scheduler._free_request: report the id with the next output and free
-  // the blocks (they keep their hashes). The slot itself is released once no queue refers
-  // to it (at the end of update_from_output, or right away for aborts).
+  // the blocks (they keep their hashes) unless the connector keeps them for a transfer. The
+  // slot itself is released once no queue refers to it (at the end of update_from_output, or
+  // right away for aborts).
   Request& r = req(index);
+  erase_value(inflight_prefills_, index);
+  if (connector_ != nullptr && connector_->request_finished(r, kv_.get_blocks(r)))
+    delay_free_blocks = true;
   finished_req_ids_.push_back(r.key);
+  if (delay_free_blocks) {
+    delayed_free_.push_back(index);
+    return;
+  }
   kv_.free(r);
   to_release_.push_back(index);
+}
+
+void Scheduler::erase_value(std::vector<std::int32_t>& v, std::int32_t x) {
+  const auto it = std::find(v.begin(), v.end(), x);
+  if (it != v.end()) v.erase(it);
+}
+
+void Scheduler::add_unique(std::vector<std::int32_t>& v, std::int32_t x) {
+  if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+}
+
+bool Scheduler::try_promote_blocked(std::int32_t index) {
+  // vllm scheduler.py Scheduler._update_waiting_for_remote_kv: once the load landed, the
+  // loaded blocks are cached; a fully loaded sequence recomputes its last token for logits.
+  const auto it = std::find(finished_recving_.begin(), finished_recving_.end(), index);
+  if (it == finished_recving_.end()) return false;
+  finished_recving_.erase(it);
+  Request& r = req(index);
+  const std::int32_t held = static_cast<std::int32_t>(kv_.get_blocks(r).size());
+  std::int32_t computed = std::min(held * cfg_.block_size, r.num_tokens());
+  if (computed == r.num_tokens()) --computed;
+  kv_.cache_blocks(r, computed);
+  r.num_computed_tokens = computed;
+  r.status = r.num_preemptions > 0 ? RequestStatus::kPreempted : RequestStatus::kWaiting;
+  return true;
+}
+
+std::int32_t Scheduler::inflight_prefill_reserved_blocks() const {
+  // vllm scheduler.py Scheduler._inflight_prefill_reserved_blocks.
+  std::int32_t total = 0;
+  for (const std::int32_t i : inflight_prefills_)
+    total += kv_.remaining_blocks(reqs_[static_cast<std::size_t>(i)]);
+  return total;
+}
+
+void Scheduler::finished_recving(ReqRef ref) {
+  Request* r = find(ref);
+  if (r == nullptr) return;
+  erase_value(inflight_prefills_, ref.index);
+  if (is_finished(r->status)) {
+    // Aborted during the load: its blocks were kept until the load ended.
+    finished_sending(ref);
+    return;
+  }
+  add_unique(finished_recving_, ref.index);
+}
+
+void Scheduler::finished_sending(ReqRef ref) {
+  // vllm scheduler.py Scheduler._update_from_kv_xfer_finished: free the held blocks now.
+  Request* r = find(ref);
+  if (r == nullptr || !is_finished(r->status)) return;
+  const auto it = std::find(delayed_free_.begin(), delayed_free_.end(), ref.index);
+  if (it == delayed_free_.end()) return;
+  delayed_free_.erase(it);
+  kv_.free(*r);
+  release_slot(ref.index);
 }
 
 void Scheduler::remove_from_running(std::int32_t index) {
@@ -562,9 +694,16 @@ bool Scheduler::finish_request(ReqRef ref, RequestStatus status) {
     waiting_->remove_request(ref.index);
     skipped_waiting_->remove_request(ref.index);
   }
+  // An abort during an async KV load keeps the blocks until the load ends.
+  bool delay = false;
+  if (r->status == RequestStatus::kWaitingForRemoteKvs) {
+    const auto it = std::find(finished_recving_.begin(), finished_recving_.end(), ref.index);
+    delay = it == finished_recving_.end();
+    if (!delay) finished_recving_.erase(it);
+  }
   r->status = status;
   to_release_.clear();
-  free_request(ref.index);
+  free_request(ref.index, delay);
   for (const std::int32_t s : to_release_) release_slot(s);
   to_release_.clear();
   return true;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/vllm/connector/kv_connector.h"
 #include "engine/vllm/kv/kv_cache_manager.h"
 #include "engine/vllm/request.h"
 #include "engine/vllm/sched/request_queue.h"
@@ -66,6 +67,13 @@ class Scheduler {
   bool reset_prefix_cache(bool reset_running_requests);
   SchedulerStats make_stats();
 
+  // KV connector hooks (P/D transfer, offloading): the connector is owned by the caller.
+  void set_connector(KVConnector* connector) { connector_ = connector; }
+  // A connector's async load for this request landed (KVConnectorOutput.finished_recving).
+  void finished_recving(ReqRef ref);
+  // A connector finished sending a finished request's blocks (finished_sending): free them.
+  void finished_sending(ReqRef ref);
+
   // True while requests are unfinished or finished ids are still to be reported.
   bool has_requests() const;
   bool has_unfinished_requests() const;
@@ -100,16 +108,20 @@ class Scheduler {
   void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget,
                       std::int32_t& input_budget);
   void preempt_request(std::int32_t index, bool drop_stale_output);
-  void free_request(std::int32_t index);
+  void free_request(std::int32_t index, bool delay_free_blocks);
   RequestQueue& select_waiting_queue();
+  bool try_promote_blocked(std::int32_t index);
+  std::int32_t inflight_prefill_reserved_blocks() const;
+  static void erase_value(std::vector<std::int32_t>& v, std::int32_t x);
+  static void add_unique(std::vector<std::int32_t>& v, std::int32_t x);
   void remove_from_running(std::int32_t index);
   std::int32_t alloc_slot();
   void release_slot(std::int32_t index);
 
   VllmConfig cfg_;
   KVCacheManager kv_;
-  std::vector<Request> reqs_;            // slot table (the requests dict)
-  std::vector<std::uint8_t> live_;       // slot in use
+  std::vector<Request> reqs_;       // slot table (the requests dict)
+  std::vector<std::uint8_t> live_;  // slot in use
   std::vector<std::int32_t> free_slots_;
   std::int32_t num_live_ = 0;
   std::vector<std::int32_t> running_;
@@ -117,6 +129,10 @@ class Scheduler {
   std::unique_ptr<RequestQueue> skipped_waiting_;
   std::unique_ptr<RequestQueue> step_skipped_;
   std::vector<engine::RequestKey> finished_req_ids_;
+  KVConnector* connector_ = nullptr;
+  std::vector<std::int32_t> finished_recving_;   // slots whose async KV load landed
+  std::vector<std::int32_t> inflight_prefills_;  // still prefilling (async-load reservations)
+  std::vector<std::int32_t> delayed_free_;       // finished, blocks kept for the connector
   std::uint64_t total_preemptions_ = 0;
   std::uint64_t next_step_id_ = 0;
   // Per-step scratch, kept to avoid allocation.

@@ -33,8 +33,8 @@ struct SchedulerOutput {
   std::uint64_t step_id = 0;
   std::vector<ScheduledRequest> scheduled;
   std::vector<std::int32_t> block_ids;
-  std::vector<engine::RequestKey> preempted;          // in preemption order
-  std::vector<engine::RequestKey> finished_req_ids;   // finished since the previous schedule
+  std::vector<engine::RequestKey> preempted;         // in preemption order
+  std::vector<engine::RequestKey> finished_req_ids;  // finished since the previous schedule
   std::int32_t total_num_scheduled_tokens = 0;
   std::int32_t num_common_prefix_blocks = 0;
 

@@ -1,0 +1,556 @@
+// The playground: wires the preset gallery, the scenario form and JSON editor, the controls,
+// the charts, the summary cards and the exports to the runs in the worker. Everything the
+// user sees is reproducible from the URL.
+
+import { ChartPanel } from '../charts/chart_panel';
+import { cdfView, kvView, latencyView, queueView, throughputView, type RunData } from '../charts/views';
+import type { JsonEditor } from '../editor/json_editor';
+import { syntaxDiagnostics } from '../lib/syntax';
+import { ScenarioForm } from '../editor/scenario_form';
+import { readUrlState, writeUrlState, type UrlState } from '../lib/url_state';
+import type { Diagnostic, SlotId } from '../protocol';
+import type { Json } from '../scenario/knobs';
+import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/presets';
+import { download, mimeFor } from '../ui/download';
+import { fmtSimSeconds } from '../ui/format';
+import { PresetGallery } from '../ui/preset_gallery';
+import { renderCards } from '../ui/summary_cards';
+import { DEFAULT_SPEED, PlaybackClock, SPEEDS, speedLabel } from './playback';
+import { Run } from './run';
+import { SimClient } from './sim_client';
+
+function $(id: string): HTMLElement {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`missing #${id}`);
+  return e;
+}
+
+const APPLY_DELAY_MS = 300;
+
+export class App {
+  private readonly client: SimClient;
+  private readonly runs: Record<SlotId, Run>;
+  private readonly texts: Record<SlotId, string> = { a: '', b: '' };
+  private readonly diags: Record<SlotId, Diagnostic[]> = { a: [], b: [] };
+  private editing: SlotId = 'a';
+  private compare = false;
+  private preset?: Preset;
+  private speed = DEFAULT_SPEED;
+  private playing = false;
+  private embed = false;
+  private lastFrame = 0;
+  private drawnVersion = '';
+  private lastCardsAt = 0;
+  private lastChartsAt = 0;
+  private chartsStateKey = '';
+  private chartsRowsKey = '';
+  private applyTimer?: number;
+  private urlTimer?: number;
+
+  private editor?: JsonEditor;  // not loaded in embed mode (CodeMirror is most of the bundle)
+  private readonly form: ScenarioForm;
+  private readonly gallery: PresetGallery;
+  private readonly charts: Record<'kv' | 'queue' | 'latency' | 'throughput' | 'cdf', ChartPanel>;
+  private readonly frameTimes: number[] = [];
+  private readonly clock = new PlaybackClock();
+  private exportFills: (() => void)[] = [];
+
+  constructor(worker: Worker) {
+    this.client = new SimClient(worker);
+    this.client.setFatalHandler((m) => this.showBanner(`The simulator failed: ${m}`));
+    const onChange = () => this.onRunChange();
+    this.runs = { a: new Run('a', this.client, onChange), b: new Run('b', this.client, onChange) };
+
+    this.gallery = new PresetGallery($('presets'), PRESETS, (p) => this.choosePreset(p));
+    this.form = new ScenarioForm($('scenario-form') as HTMLFormElement, (doc) => this.onFormEdit(doc));
+
+    const host = $('charts');
+    // Embed mode (docs pages) has less room: shorter plots.
+    const h = new URLSearchParams(location.search).get('embed') === '1' ? 140 : 190;
+    this.charts = {
+      kv: new ChartPanel(host, { title: 'KV cache usage', subtitle: '% of GPU KV blocks in use', testid: 'chart-kv', height: h, empty: 'Press play to start the simulation' }),
+      queue: new ChartPanel(host, { title: 'Running and waiting', subtitle: 'requests per instance', testid: 'chart-queue', height: h, empty: 'Press play to start the simulation' }),
+      latency: new ChartPanel(host, { title: 'Latency over time', subtitle: 'TTFT (left) and ITL (right), sliding window', testid: 'chart-latency', height: h, empty: 'Latencies appear as requests finish' }),
+      throughput: new ChartPanel(host, { title: 'Throughput', subtitle: 'tokens per second', testid: 'chart-throughput', height: h, empty: 'Press play to start the simulation' }),
+      cdf: new ChartPanel(host, { title: 'Latency distribution', subtitle: 'per request, at the end of the run', testid: 'chart-cdf', empty: 'Shown when the run is done', height: 220 }),
+    };
+    this.charts.cdf.el.classList.add('full');
+    this.charts.cdf.el.hidden = true;
+
+    this.wireControls();
+  }
+
+  async start(): Promise<void> {
+    let state: UrlState;
+    try {
+      state = await readUrlState(location.search);
+    } catch (e) {
+      this.showBanner(e instanceof Error ? e.message : String(e));
+      state = { embed: false, autoplay: false };
+    }
+    this.embed = state.embed;
+    document.body.classList.toggle('embed', this.embed);
+    if (state.speed !== undefined) this.speed = state.speed;
+    this.renderSpeeds();
+    if (!this.embed) {
+      const { JsonEditor } = await import('../editor/json_editor');
+      this.editor = new JsonEditor($('editor'), '', (text) => this.onEditorEdit(text));
+    }
+
+    const preset = findPreset(state.preset ?? '') ?? (state.scenario === undefined ? findPreset(DEFAULT_PRESET) : undefined);
+    if (state.preset && !findPreset(state.preset)) this.showBanner(`There is no preset named “${state.preset}”; showing the default.`);
+    this.preset = state.scenario === undefined ? preset : undefined;
+    this.texts.a = state.scenario ?? preset!.scenario;
+    const bPreset = findPreset(state.comparePreset ?? '');
+    const b = state.compare ?? bPreset?.scenario ?? (this.preset?.compare && state.scenario === undefined ? this.preset.compare.scenario : undefined);
+    this.compare = b !== undefined;
+    if (b !== undefined) this.texts.b = b;
+    this.gallery.select(this.preset?.name);
+
+    const version = await this.client.ready.catch((e: Error) => {
+      this.showBanner(`The simulator module did not load: ${e.message}`);
+      return undefined;
+    });
+    if (version === undefined) return;
+    $('module-version').textContent = version;
+    this.form.setSuggestions(this.client.catalog);
+    this.renderCompare();
+    this.showEditing();
+    requestAnimationFrame((t) => this.frame(t));
+    await this.loadAll();
+    await this.writeUrl();
+    document.body.dataset['ready'] = '1';
+    if (state.autoplay) this.play();
+  }
+
+  /** Frame-time samples (ms between animation frames) while playing, for the perf check. */
+  frameStats(): { n: number; p95: number; max: number } {
+    const s = [...this.frameTimes].sort((x, y) => x - y);
+    return { n: s.length, p95: s[Math.floor(0.95 * (s.length - 1))] ?? 0, max: s[s.length - 1] ?? 0 };
+  }
+
+  // ---- runs ----
+
+  private activeSlots(): SlotId[] {
+    return this.compare ? ['a', 'b'] : ['a'];
+  }
+
+  private async loadAll(): Promise<void> {
+    await Promise.all(this.activeSlots().map((s) => this.applyText(s)));
+  }
+
+  /** Validates a slot's text and, when it has no errors, (re)loads its run. */
+  private async applyText(slot: SlotId): Promise<void> {
+    const text = this.texts[slot];
+    const syntax = syntaxDiagnostics(text);
+    if (syntax.length) {
+      this.setDiagnostics(slot, syntax);
+      return;
+    }
+    const diagnostics = await this.client.validate(text);
+    if (this.texts[slot] !== text) return;  // edited again meanwhile
+    if (diagnostics.some((d) => d.severity === 'error')) {
+      this.runs[slot].invalidate(diagnostics);
+      this.setDiagnostics(slot, diagnostics);
+      this.updateControls();
+      return;
+    }
+    this.clock.reset();
+    await this.runs[slot].load(text);  // keeps playing if it was: the new run starts at 0
+    if (this.texts[slot] !== text) return;
+    this.setDiagnostics(slot, this.runs[slot].diagnostics);
+  }
+
+  private onRunChange(): void {
+    // Drawing happens in the animation frame; here only what must not wait.
+    this.updateControls();
+    for (const fill of this.exportFills) fill();
+  }
+
+  // ---- editing ----
+
+  private scheduleApply(slot: SlotId, delay = APPLY_DELAY_MS): void {
+    window.clearTimeout(this.applyTimer);
+    this.applyTimer = window.setTimeout(() => void this.applyText(slot), delay);
+    this.scheduleUrl();
+  }
+
+  private onEditorEdit(text: string): void {
+    this.texts[this.editing] = text;
+    this.preset = this.matchingPreset();
+    this.gallery.select(this.preset?.name);
+    try {
+      this.form.render(JSON.parse(text) as Json);
+    } catch {
+      // the form keeps its last values until the text parses again
+    }
+    this.scheduleApply(this.editing);
+  }
+
+  private onFormEdit(doc: Json): void {
+    const text = JSON.stringify(doc, null, 2);
+    this.texts[this.editing] = text;
+    this.editor?.setText(text);
+    this.preset = this.matchingPreset();
+    this.gallery.select(this.preset?.name);
+    this.scheduleApply(this.editing, 150);
+  }
+
+  private matchingPreset(): Preset | undefined {
+    return PRESETS.find((p) => p.scenario === this.texts.a && (this.compare ? p.compare?.scenario === this.texts.b : !p.compare));
+  }
+
+  private choosePreset(p: Preset): void {
+    this.pause();
+    this.preset = p;
+    this.texts.a = p.scenario;
+    this.compare = p.compare !== undefined;
+    if (p.compare) this.texts.b = p.compare.scenario;
+    else this.runs.b.unload();
+    this.editing = 'a';
+    this.gallery.select(p.name);
+    this.renderCompare();
+    this.showEditing();
+    void this.loadAll();
+    this.scheduleUrl();
+  }
+
+  private toggleCompare(): void {
+    this.pause();
+    this.compare = !this.compare;
+    if (this.compare) {
+      this.texts.b = this.texts.a;
+      void this.applyText('b');
+    } else {
+      this.runs.b.unload();
+      this.editing = 'a';
+      this.showEditing();
+    }
+    this.preset = this.matchingPreset();
+    this.gallery.select(this.preset?.name);
+    this.renderCompare();
+    this.scheduleUrl();
+  }
+
+  private showEditing(): void {
+    const text = this.texts[this.editing];
+    this.editor?.setText(text);
+    try {
+      this.form.render(JSON.parse(text) as Json);
+    } catch {
+      this.form.render(undefined);
+    }
+    this.renderDiagnostics();
+    document.querySelectorAll<HTMLButtonElement>('.slot-tab').forEach((t) => {
+      t.setAttribute('aria-selected', String(t.dataset['slot'] === this.editing));
+      t.tabIndex = t.dataset['slot'] === this.editing ? 0 : -1;
+    });
+  }
+
+  private setDiagnostics(slot: SlotId, d: Diagnostic[]): void {
+    this.diags[slot] = d;
+    if (slot === this.editing) this.renderDiagnostics();
+  }
+
+  private renderDiagnostics(): void {
+    const d = this.diags[this.editing];
+    this.editor?.showDiagnostics(d);
+    this.form.markInvalid(d.filter((x) => x.severity === 'error').map((x) => x.pointer));
+    const list = $('validation-errors');
+    list.replaceChildren();
+    list.dataset['count'] = String(d.filter((x) => x.severity === 'error').length);
+    for (const x of d) {
+      const li = document.createElement('li');
+      li.className = x.severity;
+      li.dataset['pointer'] = x.pointer;
+      li.tabIndex = 0;
+      const code = document.createElement('code');
+      code.textContent = x.pointer === '#syntax' ? 'JSON' : x.pointer || '/';
+      li.append(code, document.createTextNode(x.message));
+      const go = () => x.pointer !== '#syntax' && this.editor?.reveal(x.pointer);
+      li.addEventListener('click', go);
+      li.addEventListener('keydown', (e) => e.key === 'Enter' && go());
+      list.append(li);
+    }
+    if (d.length === 0 && this.runs[this.editing].status !== 'loading') {
+      const li = document.createElement('li');
+      li.className = 'ok';
+      li.textContent = 'Scenario is valid.';
+      list.append(li);
+    }
+  }
+
+  // ---- URL ----
+
+  private scheduleUrl(): void {
+    window.clearTimeout(this.urlTimer);
+    this.urlTimer = window.setTimeout(() => void this.writeUrl(), 250);
+  }
+
+  private async urlState(embed: boolean): Promise<string> {
+    const s: UrlState = { embed, autoplay: false };
+    if (this.preset) s.preset = this.preset.name;
+    else {
+      s.scenario = this.texts.a;
+      if (this.compare) s.compare = this.texts.b;
+    }
+    if (this.speed !== DEFAULT_SPEED) s.speed = this.speed;
+    return writeUrlState(s);
+  }
+
+  private async writeUrl(): Promise<void> {
+    const q = await this.urlState(this.embed);
+    history.replaceState(null, '', `${location.pathname}${q}`);
+    ($('open-full') as HTMLAnchorElement).href = `${location.pathname}${await this.urlState(false)}`;
+  }
+
+  // ---- controls ----
+
+  private wireControls(): void {
+    $('play').addEventListener('click', () => this.play());
+    $('pause').addEventListener('click', () => this.pause());
+    $('step').addEventListener('click', () => this.step());
+    $('reset').addEventListener('click', () => this.reset());
+    $('compare').addEventListener('click', () => this.toggleCompare());
+    $('speed').addEventListener('change', (e) => {
+      this.speed = Number((e.target as HTMLSelectElement).value);
+      this.scheduleUrl();
+    });
+    $('share').addEventListener('click', async () => {
+      await this.writeUrl();
+      const btn = $('share');
+      try {
+        await navigator.clipboard.writeText(location.href);
+        btn.textContent = 'Link copied';
+      } catch {
+        btn.textContent = 'Link in the address bar';
+      }
+      setTimeout(() => (btn.textContent = 'Copy link'), 1800);
+    });
+    document.addEventListener('keydown', (e) => {
+      const t = e.target as HTMLElement;
+      if (t.closest('.cm-editor, input, select, textarea, button') || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === ' ') {
+        e.preventDefault();
+        if (this.playing) this.pause();
+        else this.play();
+      } else if (e.key === '.') this.step();
+      else if (e.key === 'r' || e.key === 'R') this.reset();
+    });
+  }
+
+  private renderSpeeds(): void {
+    const sel = $('speed') as HTMLSelectElement;
+    sel.replaceChildren(...SPEEDS.map((s) => new Option(`${speedLabel(s)}${Number.isFinite(s) ? '' : ''}`, String(s))));
+    if (!SPEEDS.includes(this.speed as (typeof SPEEDS)[number])) sel.append(new Option(speedLabel(this.speed), String(this.speed)));
+    sel.value = String(this.speed);
+  }
+
+  private renderCompare(): void {
+    const btn = $('compare');
+    btn.setAttribute('aria-pressed', String(this.compare));
+    const tabs = $('slot-tabs');
+    tabs.hidden = !this.compare;
+    if (tabs.childElementCount === 0) {
+      for (const slot of ['a', 'b'] as SlotId[]) {
+        const t = document.createElement('button');
+        t.type = 'button';
+        t.className = 'slot-tab';
+        t.setAttribute('role', 'tab');
+        t.dataset['slot'] = slot;
+        t.dataset['testid'] = `edit-${slot}`;
+        t.textContent = slot.toUpperCase();
+        t.setAttribute('aria-label', `Edit scenario ${slot.toUpperCase()}`);
+        t.addEventListener('click', () => {
+          this.editing = slot;
+          this.showEditing();
+        });
+        t.addEventListener('keydown', (e) => {
+          if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+          this.editing = this.editing === 'a' ? 'b' : 'a';
+          this.showEditing();
+          tabs.querySelector<HTMLButtonElement>(`[data-slot="${this.editing}"]`)?.focus();
+        });
+        tabs.append(t);
+      }
+    }
+    this.renderExports();
+    this.drawnVersion = '';
+  }
+
+  private runsShown(): Run[] {
+    return this.activeSlots().map((s) => this.runs[s]);
+  }
+
+  private play(): void {
+    if (!this.runsShown().some((r) => r.status === 'ready' || r.status === 'running')) return;
+    this.playing = true;
+    this.lastFrame = 0;
+    this.updateControls();
+  }
+
+  private pause(): void {
+    this.playing = false;
+    this.updateControls();
+  }
+
+  private step(): void {
+    this.pause();
+    for (const r of this.runsShown()) r.step();
+  }
+
+  private reset(): void {
+    this.pause();
+    this.clock.reset();
+    for (const r of this.runsShown()) r.reset();
+    this.charts.cdf.el.hidden = true;
+  }
+
+  private updateControls(): void {
+    const runs = this.runsShown();
+    const runnable = runs.some((r) => r.status === 'ready' || r.status === 'running');
+    ($('play') as HTMLButtonElement).disabled = this.playing || !runnable;
+    ($('pause') as HTMLButtonElement).disabled = !this.playing;
+    ($('step') as HTMLButtonElement).disabled = !runnable || runs.some((r) => r.busy && !this.playing);
+    ($('reset') as HTMLButtonElement).disabled = !runs.some((r) => r.active);
+    const a = this.runs.a;
+    const status = runs.some((r) => r.status === 'failed') ? 'failed'
+      : runs.some((r) => r.status === 'invalid') ? 'invalid'
+      : runs.some((r) => r.status === 'loading') ? 'loading'
+      : runs.every((r) => r.status === 'done') ? 'done'
+      : this.playing ? 'running' : a.nowUs > 0 ? 'paused' : 'ready';
+    const st = $('run-status');
+    st.textContent = status;
+    st.dataset['status'] = status;
+    const failed = runs.find((r) => r.error);
+    if (failed) this.showBanner(`Run ${failed.slot.toUpperCase()} stopped: ${failed.error}`);
+  }
+
+  private showBanner(text: string, info = false): void {
+    const b = $('banner');
+    b.textContent = text;
+    b.classList.toggle('info', info);
+    b.hidden = false;
+  }
+
+  // ---- exports ----
+
+  private renderExports(): void {
+    const host = $('exports');
+    host.replaceChildren();
+    this.exportFills = [];
+    for (const slot of this.activeSlots()) {
+      const row = document.createElement('div');
+      row.className = 'export-row';
+      if (this.compare) {
+        const s = document.createElement('span');
+        s.className = 'slot';
+        s.textContent = slot.toUpperCase();
+        row.append(s);
+      }
+      const button = (label: string, what: 'summary' | 'requests' | 'metrics', instSel?: HTMLSelectElement) => {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'btn btn-small';
+        b.textContent = label;
+        b.dataset['testid'] = `export-${what}${slot === 'b' ? '-b' : ''}`;
+        b.addEventListener('click', () => this.exportFiles(slot, what, instSel ? Number(instSel.value) : undefined));
+        return b;
+      };
+      const sel = document.createElement('select');
+      sel.setAttribute('aria-label', `Instance for the Prometheus export${this.compare ? ` of ${slot.toUpperCase()}` : ''}`);
+      sel.dataset['testid'] = `export-instance${slot === 'b' ? '-b' : ''}`;
+      const fill = () => {
+        const names = this.runs[slot].instances;
+        if (sel.options.length === names.length && names.every((n, i) => sel.options[i]!.text === n)) return;
+        sel.replaceChildren(...names.map((n, i) => new Option(n, String(i))));
+      };
+      this.exportFills.push(fill);
+      fill();
+      row.append(button('summary.json', 'summary'), button('requests.csv', 'requests'), button('metrics.prom', 'metrics', sel), sel);
+      host.append(row);
+    }
+  }
+
+  private async exportFiles(slot: SlotId, what: 'summary' | 'requests' | 'metrics', instance?: number): Promise<void> {
+    const run = this.runs[slot];
+    if (!run.active) return;
+    for (const f of await run.export(what, instance)) download(f.name, f.text, mimeFor(f.name));
+  }
+
+  // ---- drawing ----
+
+  private frame(t: number): void {
+    const dt = this.lastFrame ? t - this.lastFrame : 16;
+    this.lastFrame = t;
+    if (this.playing) {
+      if (this.frameTimes.length < 100000) this.frameTimes.push(dt);
+      // One clock for every run shown, paced by the slowest unfinished one, so A and B are
+      // compared at the same simulated instant.
+      const moving = this.runsShown().filter((r) => r.runnable);
+      if (moving.length > 0) {
+        const slowest = Math.min(...moving.map((r) => r.nowUs));
+        const target = this.clock.tick(dt, this.speed, slowest);
+        for (const r of moving) r.advanceTo(target);
+      }
+      if (this.runsShown().every((r) => r.done || r.status === 'invalid' || r.status === 'failed')) this.pause();
+    }
+    this.draw(t);
+    requestAnimationFrame((tt) => this.frame(tt));
+  }
+
+  private draw(t: number): void {
+    const runs = this.runsShown();
+    const version = `${this.compare}|${runs.map((r) => `${r.slot}${r.gen}.${r.version}.${r.status}`).join('|')}`;
+    if (version === this.drawnVersion) return;
+    this.drawnVersion = version;
+    const a = this.runs.a;
+    $('sim-time').textContent = fmtSimSeconds(a.nowUs);
+    $('sim-steps').textContent = String(runs.reduce((n, r) => n + r.steps, 0));
+    // Charts: only when rows were added or a run changed state, and at most every 100 ms
+    // while playing (10 updates a second read as smooth and leave the frame budget free).
+    const stateKey = `${this.compare}|${runs.map((r) => `${r.slot}${r.gen}.${r.status}.${r.latencies ? 1 : 0}`).join('|')}`;
+    const rowsKey = runs.map((r) => r.store.length).join('|');
+    const stateChanged = stateKey !== this.chartsStateKey;
+    if (stateChanged || (rowsKey !== this.chartsRowsKey && (!this.playing || t - this.lastChartsAt >= 100))) {
+      this.chartsStateKey = stateKey;
+      this.chartsRowsKey = rowsKey;
+      this.lastChartsAt = t;
+      this.drawCharts(runs);
+    }
+    const doneNow = runs.every((r) => r.done);
+    if (doneNow || t - this.lastCardsAt > 250 || !this.playing) {
+      this.lastCardsAt = t;
+      renderCards($('cards'), runs.map((r) => ({ label: r.slot.toUpperCase(), ...(r.summary ? { summary: r.summary } : {}) })),
+        this.preset?.measured, this.embed);
+    }
+    this.updateControls();
+  }
+
+  private drawCharts(runs: Run[]): void {
+    const data: RunData[] = runs.filter((r) => r.active).map((r) => ({
+      label: this.compare ? r.slot.toUpperCase() : '',
+      columns: r.columns,
+      instances: r.instances,
+      column: (name: string) => r.store.column(name),
+      ...(r.latencies ? { latencies: r.latencies } : {}),
+    }));
+    if (data.length === 0) {
+      for (const c of Object.values(this.charts)) c.clear();
+      this.charts.cdf.el.hidden = true;
+    } else {
+      const maxPoints = 1600;
+      const kv = kvView(data, maxPoints);
+      this.charts.kv.draw(kv.spec, kv.data);
+      const q = queueView(data, maxPoints);
+      this.charts.queue.draw(q.spec, q.data);
+      const l = latencyView(data, maxPoints);
+      this.charts.latency.draw(l.spec, l.data);
+      const th = throughputView(data, maxPoints);
+      this.charts.throughput.draw(th.spec, th.data);
+      const cdf = runs.every((r) => r.done) ? cdfView(data) : undefined;
+      this.charts.cdf.el.hidden = !cdf;
+      if (cdf) this.charts.cdf.draw(cdf.spec, cdf.data);
+    }
+  }
+}

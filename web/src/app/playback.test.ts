@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { EventBudget, MAX_SPEED_LEAD_US, PlaybackClock, speedLabel } from './playback';
+
+describe('PlaybackClock', () => {
+  it('advances the target by speed × wall time', () => {
+    const c = new PlaybackClock();
+    expect(c.tick(16, 10, 0)).toBe(160000);  // 16 ms × 10 = 0.16 s simulated
+    expect(c.tick(16, 10, 160000)).toBe(320000);
+  });
+
+  it('never runs further ahead of the simulation than the lead', () => {
+    const c = new PlaybackClock();
+    for (let i = 0; i < 100; i++) c.tick(16, 10, 0);  // the worker is stuck at 0
+    expect(c.targetUs).toBe(1e6);  // 0.1 s of playback at 10×
+  });
+
+  it('clamps a long frame gap (background tab)', () => {
+    const c = new PlaybackClock();
+    expect(c.tick(10000, 1, 0)).toBe(100000);  // 250 ms at most, then the 0.1 s lead
+  });
+
+  it('runs a bounded lead ahead at max speed', () => {
+    const c = new PlaybackClock();
+    expect(c.tick(16, Infinity, 0)).toBe(MAX_SPEED_LEAD_US);
+    expect(c.tick(16, Infinity, 7_000_000)).toBe(7_000_000 + MAX_SPEED_LEAD_US);
+    expect(speedLabel(Infinity)).toBe('max');
+    expect(speedLabel(30)).toBe('30×');
+  });
+});
+
+describe('EventBudget', () => {
+  it('doubles when fast and fully used, halves when slow, within bounds', () => {
+    const b = new EventBudget(1000, 250, 4000, 10);
+    expect(b.update(2, 1000)).toBe(2000);
+    expect(b.update(2, 500)).toBe(2000);  // not used up: the run was not limited by it
+    expect(b.update(2, 2000)).toBe(4000);
+    expect(b.update(2, 4000)).toBe(4000);
+    expect(b.update(50, 4000)).toBe(2000);
+    for (let i = 0; i < 10; i++) b.update(50, 0);
+    expect(b.value).toBe(250);
+  });
+});

@@ -1,0 +1,58 @@
+// Playback pacing on the main thread: how far the simulation should have got (the target
+// simulated instant) after each animation frame, and how many events one worker message
+// may process so each answer comes back within a frame or two.
+
+export const SPEEDS = [1, 2, 5, 10, 30, 100, 300, Infinity] as const;
+export const DEFAULT_SPEED = 10;
+/** At max speed, how far ahead of the slowest run the target may be (simulated µs). */
+export const MAX_SPEED_LEAD_US = 2_000_000;
+
+export function speedLabel(speed: number): string {
+  return Number.isFinite(speed) ? `${speed}×` : 'max';
+}
+
+export class PlaybackClock {
+  /** Simulated µs the run should reach. */
+  targetUs = 0;
+
+  /**
+   * Moves the target on by `speed` simulated seconds per wall second over `dtMs`, but
+   * keeps it at most `maxLeadS` wall seconds of playback ahead of where the run is
+   * (`simNowUs`), so a slow machine does not build a backlog it then rushes through.
+   */
+  tick(dtMs: number, speed: number, simNowUs: number, maxLeadS = 0.1): number {
+    if (!Number.isFinite(speed)) {
+      // As fast as the worker goes; a bounded lead keeps runs compared side by side in step.
+      this.targetUs = simNowUs + MAX_SPEED_LEAD_US;
+      return this.targetUs;
+    }
+    const dt = Math.max(0, Math.min(dtMs, 250));  // a background tab resumes gently
+    const leadUs = speed * maxLeadS * 1e6;
+    this.targetUs = Math.min(Math.max(this.targetUs, simNowUs) + speed * dt * 1e3, simNowUs + leadUs);
+    this.targetUs = Math.floor(this.targetUs);
+    return this.targetUs;
+  }
+
+  reset(): void {
+    this.targetUs = 0;
+  }
+}
+
+/**
+ * Events per advance message, adapted to the measured round trip: doubles while answers
+ * come back fast, halves when one takes longer than the target, within [min, max].
+ */
+export class EventBudget {
+  constructor(
+    public value = 2000,
+    private readonly min = 200,
+    private readonly max = 500000,
+    private readonly targetMs = 12,
+  ) {}
+
+  update(roundTripMs: number, eventsUsed: number): number {
+    if (roundTripMs > this.targetMs * 2) this.value = Math.max(this.min, Math.floor(this.value / 2));
+    else if (roundTripMs < this.targetMs / 2 && eventsUsed >= this.value) this.value = Math.min(this.max, this.value * 2);
+    return this.value;
+  }
+}

@@ -1,0 +1,196 @@
+// One simulation run as the page sees it (slot A or B): its time series, progress, summary
+// and, once done, per-request latencies. Talks to the worker through SimClient and keeps at
+// most one request in flight, so the worker never queues up stale work.
+
+import { SeriesStore } from '../lib/series_store';
+import type { Diagnostic, ExportKind, Progress, RunLatencies, SlotId, Summary } from '../protocol';
+import { EventBudget } from './playback';
+import type { RunResponse, SimClient } from './sim_client';
+
+export type RunStatus = 'empty' | 'loading' | 'invalid' | 'ready' | 'running' | 'done' | 'failed';
+
+export class Run {
+  status: RunStatus = 'empty';
+  gen = 0;
+  columns: string[] = [];
+  instances: string[] = [];
+  store = new SeriesStore([]);
+  nowUs = 0;
+  steps = 0;
+  events = 0;
+  summary?: Summary;
+  latencies?: RunLatencies;
+  diagnostics: Diagnostic[] = [];
+  error?: string;
+  /** Bumped whenever what the charts show changed. */
+  version = 0;
+
+  private inflight = false;
+  private sentAt = 0;
+  private lastSummaryAt = 0;
+  private readonly budget = new EventBudget();
+  private loadWaiters: ((ok: boolean) => void)[] = [];
+  private exportWaiters: ((files: { name: string; text: string }[]) => void)[] = [];
+
+  constructor(readonly slot: SlotId, private readonly client: SimClient, private readonly onChange: (run: Run) => void) {
+    client.listen(slot, (r) => this.receive(r));
+  }
+
+  get active(): boolean {
+    return this.status === 'ready' || this.status === 'running' || this.status === 'done';
+  }
+
+  get done(): boolean {
+    return this.status === 'done';
+  }
+
+  /** Loads a scenario; resolves true when it is valid and the run is ready at time 0. */
+  load(json: string): Promise<boolean> {
+    this.gen++;
+    this.status = 'loading';
+    this.inflight = false;
+    this.clearResults();
+    this.client.post({ kind: 'load', slot: this.slot, gen: this.gen, json });
+    this.onChange(this);
+    return new Promise((resolve) => this.loadWaiters.push(resolve));
+  }
+
+  /** The scenario has errors: drop the run and keep its diagnostics. */
+  invalidate(diagnostics: Diagnostic[]): void {
+    this.unload();
+    this.diagnostics = diagnostics;
+    this.status = 'invalid';
+    this.onChange(this);
+  }
+
+  unload(): void {
+    this.gen++;
+    this.status = 'empty';
+    this.inflight = false;
+    this.clearResults();
+    this.client.post({ kind: 'unload', slot: this.slot });
+    this.onChange(this);
+  }
+
+  /** True while the run can still move forward (loaded, not finished). */
+  get runnable(): boolean {
+    return this.status === 'ready' || this.status === 'running';
+  }
+
+  /**
+   * Called every animation frame while playing: asks the worker to advance towards
+   * `targetUs` (simulated µs), unless an answer is still outstanding.
+   */
+  advanceTo(targetUs: number): void {
+    if (!this.runnable || this.inflight || targetUs <= this.nowUs) return;
+    const now = performance.now();
+    const wantSummary = now - this.lastSummaryAt > 500;
+    if (wantSummary) this.lastSummaryAt = now;
+    this.status = 'running';
+    this.send({ kind: 'advance', slot: this.slot, gen: this.gen, untilUs: Math.floor(targetUs), maxEvents: this.budget.value, wantSummary });
+  }
+
+  step(): void {
+    if (!(this.status === 'ready' || this.status === 'running') || this.inflight) return;
+    this.status = 'running';
+    this.send({ kind: 'step', slot: this.slot, gen: this.gen });
+  }
+
+  reset(): void {
+    if (!this.active) return;
+    this.gen++;
+    this.inflight = false;
+    this.clearResults();
+    this.status = 'ready';
+    this.send({ kind: 'reset', slot: this.slot, gen: this.gen });
+    this.onChange(this);
+  }
+
+  /** Asks the worker for export files (summary.json, requests.csv, an instance's metrics). */
+  export(what: ExportKind, instance?: number): Promise<{ name: string; text: string }[]> {
+    return new Promise((resolve) => {
+      this.exportWaiters.push(resolve);
+      this.client.post({ kind: 'export', slot: this.slot, what, ...(instance !== undefined ? { instance } : {}) });
+    });
+  }
+
+  get busy(): boolean {
+    return this.inflight;
+  }
+
+  private send(req: Parameters<SimClient['post']>[0]): void {
+    this.inflight = true;
+    this.sentAt = performance.now();
+    this.client.post(req);
+  }
+
+  private clearResults(): void {
+    this.store = new SeriesStore(this.columns);
+    this.nowUs = 0;
+    this.steps = 0;
+    this.events = 0;
+    this.summary = undefined;
+    this.latencies = undefined;
+    this.error = undefined;
+    this.version++;
+  }
+
+  private receive(r: RunResponse): void {
+    if (r.kind === 'error') {
+      if (r.gen !== undefined && r.gen !== this.gen) return;
+      if (r.gen === undefined && this.exportWaiters.length) {
+        this.exportWaiters.shift()?.([]);
+        this.error = r.message;
+        this.onChange(this);
+        return;
+      }
+      this.inflight = false;
+      this.status = 'failed';
+      this.error = r.message;
+      const waiters = this.loadWaiters;
+      this.loadWaiters = [];
+      waiters.forEach((w) => w(false));
+      this.onChange(this);
+      return;
+    }
+    if ('gen' in r && r.gen !== this.gen) return;  // an answer about an older run
+    switch (r.kind) {
+      case 'loaded': {
+        this.diagnostics = r.diagnostics;
+        this.columns = r.columns;
+        this.instances = r.instances;
+        this.status = r.ok ? 'ready' : 'invalid';
+        this.clearResults();
+            const waiters = this.loadWaiters;
+        this.loadWaiters = [];
+        waiters.forEach((w) => w(r.ok));
+        this.onChange(this);
+        return;
+      }
+      case 'progress':
+        this.applyProgress(r);
+        return;
+      case 'exported':
+        this.exportWaiters.shift()?.(r.files);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private applyProgress(p: Progress): void {
+    const eventsBefore = this.events;
+    this.inflight = false;
+    this.budget.update(performance.now() - this.sentAt, p.events - eventsBefore);
+    this.store.append(p.delta);
+    this.nowUs = p.nowUs;
+    this.steps = p.steps;
+    this.events = p.events;
+    if (p.summary) this.summary = p.summary;
+    if (p.latencies) this.latencies = p.latencies;
+    if (p.done) this.status = 'done';
+    else if (this.status === 'done') this.status = 'ready';  // after a reset
+    this.version++;
+    this.onChange(this);
+  }
+}

@@ -1,0 +1,75 @@
+// The page's side of the worker: posts requests, routes answers. Validation requests are
+// answered by id (a promise each); run answers go to the listener of their slot.
+
+import type { Diagnostic, SlotId, WorkerRequest, WorkerResponse } from '../protocol';
+
+type RunResponse = Extract<WorkerResponse, { slot: SlotId }> | Extract<WorkerResponse, { kind: 'error' }>;
+
+export class SimClient {
+  readonly ready: Promise<string>;
+  /** The built-in catalog's GPU and model ids (known once ready). */
+  catalog: { gpus: string[]; models: string[] } = { gpus: [], models: [] };
+  private nextId = 1;
+  private readonly pending = new Map<number, (d: Diagnostic[]) => void>();
+  private readonly listeners = new Map<SlotId, (r: RunResponse) => void>();
+  private onFatal: (message: string) => void = () => {};
+
+  constructor(private readonly worker: Worker) {
+    let resolveReady!: (v: string) => void;
+    let rejectReady!: (e: Error) => void;
+    this.ready = new Promise((res, rej) => {
+      resolveReady = res;
+      rejectReady = rej;
+    });
+    worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
+      const r = ev.data;
+      switch (r.kind) {
+        case 'ready':
+          this.catalog = r.catalog;
+          resolveReady(r.version);
+          return;
+        case 'validated':
+          this.pending.get(r.id)?.(r.diagnostics);
+          this.pending.delete(r.id);
+          return;
+        case 'error':
+          if (r.slot) this.listeners.get(r.slot)?.(r);
+          else {
+            rejectReady(new Error(r.message));
+            this.onFatal(r.message);
+          }
+          return;
+        default:
+          this.listeners.get(r.slot)?.(r);
+      }
+    };
+    worker.onerror = (ev) => {
+      const message = ev.message || 'the simulation worker failed to start';
+      rejectReady(new Error(message));
+      this.onFatal(message);
+    };
+    this.post({ kind: 'hello' });
+  }
+
+  setFatalHandler(fn: (message: string) => void): void {
+    this.onFatal = fn;
+  }
+
+  listen(slot: SlotId, fn: (r: RunResponse) => void): void {
+    this.listeners.set(slot, fn);
+  }
+
+  post(req: WorkerRequest): void {
+    this.worker.postMessage(req);
+  }
+
+  validate(json: string): Promise<Diagnostic[]> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.post({ kind: 'validate', id, json });
+    });
+  }
+}
+
+export type { RunResponse };

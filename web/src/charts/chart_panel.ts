@@ -1,0 +1,164 @@
+// One chart: a titled panel holding a uPlot canvas that follows its container's width. The
+// series set can change (instances, compare mode); the plot is rebuilt only when it does.
+
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface SeriesSpec {
+  label: string;
+  color: string;
+  dash?: number[];
+  width?: number;
+  scale?: string;  // 'y' (default) or a second scale shown on the right axis
+}
+
+export interface AxisSpec {
+  label: string;
+  format?: (v: number) => string;
+  range?: [number | null, number | null];
+  log?: boolean;
+}
+
+export interface ChartSpec {
+  x: AxisSpec;
+  y: AxisSpec;
+  y2?: AxisSpec;  // scale 'y2', right-hand axis
+  series: SeriesSpec[];
+}
+
+const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const AXIS_STROKE = '#5b6472';
+const GRID = { stroke: '#e6e9ef', width: 1 };
+
+function specKey(spec: ChartSpec): string {
+  return JSON.stringify([spec.series, spec.x.label, spec.y.label, spec.y2?.label, spec.x.log, spec.y.range]);
+}
+
+export class ChartPanel {
+  readonly el: HTMLElement;
+  private readonly plotEl: HTMLElement;
+  private readonly emptyEl: HTMLElement;
+  private plot?: uPlot;
+  private key = '';
+  private readonly height: number;
+
+  constructor(parent: HTMLElement, opts: { title: string; subtitle: string; testid: string; height?: number; empty: string }) {
+    this.height = opts.height ?? 190;  // plot area in px; the legend adds below
+    this.el = document.createElement('section');
+    this.el.className = 'chart';
+    this.el.dataset['testid'] = opts.testid;
+    this.el.dataset['points'] = '0';
+    this.el.setAttribute('aria-label', opts.title);
+    const head = document.createElement('header');
+    const h = document.createElement('h3');
+    h.textContent = opts.title;
+    const sub = document.createElement('span');
+    sub.className = 'chart-sub';
+    sub.textContent = opts.subtitle;
+    head.append(h, sub);
+    this.plotEl = document.createElement('div');
+    this.plotEl.className = 'plot';
+    this.plotEl.style.minHeight = `${this.height + 30}px`;
+    this.emptyEl = document.createElement('p');
+    this.emptyEl.className = 'chart-empty';
+    this.emptyEl.textContent = opts.empty;
+    this.plotEl.append(this.emptyEl);
+    this.el.append(head, this.plotEl);
+    parent.append(this.el);
+    new ResizeObserver(() => this.resize()).observe(this.plotEl);
+  }
+
+  setSubtitle(text: string): void {
+    const sub = this.el.querySelector('.chart-sub');
+    if (sub) sub.textContent = text;
+  }
+
+  /** Draws `data` (x first, then one array per series of `spec`). */
+  draw(spec: ChartSpec, data: uPlot.AlignedData): void {
+    const rows = data[0]?.length ?? 0;
+    this.el.dataset['points'] = String(rows);
+    this.emptyEl.hidden = rows > 0;
+    const key = specKey(spec);
+    if (!this.plot || key !== this.key) {
+      this.plot?.destroy();
+      this.key = key;
+      this.plot = new uPlot(this.options(spec), data, this.plotEl);
+      return;
+    }
+    this.plot.setData(data);
+  }
+
+  clear(): void {
+    this.plot?.destroy();
+    this.plot = undefined;
+    this.key = '';
+    this.el.dataset['points'] = '0';
+    this.emptyEl.hidden = false;
+  }
+
+  private width(): number {
+    return Math.max(240, Math.floor(this.plotEl.clientWidth));
+  }
+
+  private resize(): void {
+    this.plot?.setSize({ width: this.width(), height: this.height });
+  }
+
+  private options(spec: ChartSpec): uPlot.Options {
+    const axis = (a: AxisSpec, side?: number): uPlot.Axis => ({
+      label: a.label,
+      labelFont: FONT,
+      font: FONT,
+      stroke: AXIS_STROKE,
+      grid: side === 1 ? { show: false } : GRID,
+      ticks: { stroke: '#cfd5df', width: 1, size: 4 },
+      size: 52,
+      labelSize: 18,
+      ...(side !== undefined ? { side } : {}),
+      ...(a.format ? { values: (_u: uPlot, vals: number[]) => vals.map((v) => (v == null ? '' : a.format!(v))) } : {}),
+    });
+    const scales: uPlot.Scales = {
+      x: { time: false, ...(spec.x.log ? { distr: 3 } : {}) },
+      y: { ...(spec.y.range ? { range: rangeFn(spec.y.range) } : {}), ...(spec.y.log ? { distr: 3 } : {}) },
+    };
+    const axes: uPlot.Axis[] = [axis(spec.x), axis(spec.y)];
+    if (spec.y2) {
+      scales['y2'] = { ...(spec.y2.range ? { range: rangeFn(spec.y2.range) } : {}) };
+      axes.push({ ...axis(spec.y2, 1), scale: 'y2' });
+    }
+    return {
+      width: this.width(),
+      height: this.height,
+      scales,
+      axes,
+      cursor: { drag: { x: true, y: false }, points: { size: 6 } },
+      legend: { live: true },
+      series: [
+        { label: spec.x.label, value: (_u, v) => (v == null ? '–' : spec.x.format ? spec.x.format(v) : String(v)) },
+        ...spec.series.map((s): uPlot.Series => {
+          const fmt = s.scale === 'y2' ? spec.y2?.format : spec.y.format;
+          return {
+            label: s.label,
+            stroke: s.color,
+            width: s.width ?? 1.6,
+            scale: s.scale ?? 'y',
+            spanGaps: true,
+            points: { show: false },
+            value: (_u, v) => (v == null ? '–' : fmt ? fmt(v) : v.toFixed(1)),
+            ...(s.dash ? { dash: s.dash } : {}),
+          };
+        }),
+      ],
+    };
+  }
+}
+
+function rangeFn(r: [number | null, number | null]): uPlot.Range.Function {
+  return (_u, min, max) => {
+    const dataMin = Number.isFinite(min) ? min : 0;
+    const dataMax = Number.isFinite(max) ? max : 1;
+    const lo = r[0] ?? dataMin;
+    const hi = r[1] === null ? dataMax * 1.05 : Math.max(r[1], dataMax);
+    return [lo, hi > lo ? hi : lo + 1];
+  };
+}

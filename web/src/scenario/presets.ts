@@ -1,0 +1,101 @@
+// The preset gallery: scenario documents shipped with the app (src/presets/*.json and one of
+// the repository's examples/). A preset
+// with `compare` opens compare mode with that document as scenario B.
+
+import singleInstance from '../presets/single-instance.json?raw';
+import routerRoundRobin from '../presets/router-round-robin.json?raw';
+import routerPrefixAware from '../presets/router-prefix-aware.json?raw';
+import prefixOn from '../presets/prefix-cache-on.json?raw';
+import prefixOff from '../presets/prefix-cache-off.json?raw';
+import overload from '../presets/overload.json?raw';
+import longContext from '../presets/long-context.json?raw';
+import chunked512 from '../presets/chunked-prefill-512.json?raw';
+import chunked8192 from '../presets/chunked-prefill-8192.json?raw';
+import preemption from '../presets/preemption.json?raw';
+// The real H100 run is the cluster's example of it (examples/ at the repository root).
+import h100General from '../../../examples/20260217-231439-llama-2-7b-tp1-general.json?raw';
+
+/** Client-side measurements of a real vLLM run (seconds in the source; ms here). */
+export interface Measured {
+  source: string;
+  ttftMs: { mean: number; p50: number; p99: number };
+  e2eMs: { mean: number; p50: number; p99: number };
+  tpotMs: { mean: number; p50: number; p99: number };
+}
+
+export interface Preset {
+  name: string;
+  title: string;
+  blurb: string;
+  scenario: string;
+  compare?: { label: string; scenario: string };
+  measured?: Measured;
+}
+
+export const PRESETS: readonly Preset[] = [
+  {
+    name: 'single-instance',
+    title: 'One H100, chat traffic',
+    blurb: 'Llama-3.1-8B on one H100 at 12 req/s: the baseline to tweak.',
+    scenario: singleInstance,
+  },
+  {
+    name: 'router-comparison',
+    title: 'Router: round-robin vs prefix-aware',
+    blurb: 'Four instances, 160 shared 4k-token prefixes. B routes by prefix-cache affinity.',
+    scenario: routerRoundRobin,
+    compare: { label: 'prefix-aware weighted', scenario: routerPrefixAware },
+  },
+  {
+    name: 'prefix-cache',
+    title: 'Prefix caching on vs off',
+    blurb: '3000-token system prompts shared by many users. B turns caching off.',
+    scenario: prefixOn,
+    compare: { label: 'prefix caching off', scenario: prefixOff },
+  },
+  {
+    name: 'overload',
+    title: 'Overload ramp',
+    blurb: '10 → 25 → 45 req/s on one H100: watch the waiting queue and TTFT take off.',
+    scenario: overload,
+  },
+  {
+    name: 'long-context',
+    title: 'Long context',
+    blurb: '16k–30k token prompts: prefill dominates and KV fills fast.',
+    scenario: longContext,
+  },
+  {
+    name: 'chunked-prefill',
+    title: 'Chunked prefill budget',
+    blurb: 'Long prompts with a 512-token step budget; B uses 8192. ITL vs TTFT.',
+    scenario: chunked512,
+    compare: { label: 'max_num_batched_tokens 8192', scenario: chunked8192 },
+  },
+  {
+    name: 'preemption',
+    title: 'Preemption under KV pressure',
+    blurb: 'A small KV cache and long outputs: running requests get preempted.',
+    scenario: preemption,
+  },
+  {
+    name: 'h100-llama2-7b-general',
+    title: 'Real H100 run: Llama-2-7B',
+    blurb: 'inference-perf shared-prefix traffic, 8 then 20 req/s, 20 min; measured results beside.',
+    scenario: h100General,
+    // ../shared/data/vllm-h100-runs/20260217-231439-llama-2-7b-tp1-general/results/
+    // summary_lifecycle_metrics.json (16800 successes).
+    measured: {
+      source: 'vLLM on H100 SXM, inference-perf (inference-sim/training default_args, 2026-02-17)',
+      ttftMs: { mean: 44.78, p50: 47.45, p99: 70.98 },
+      e2eMs: { mean: 3558.0, p50: 3950.8, p99: 5189.9 },
+      tpotMs: { mean: 7.07, p50: 7.85, p99: 10.31 },
+    },
+  },
+];
+
+export const DEFAULT_PRESET = 'single-instance';
+
+export function findPreset(name: string): Preset | undefined {
+  return PRESETS.find((p) => p.name === name);
+}

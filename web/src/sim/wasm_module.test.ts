@@ -1,0 +1,53 @@
+// The browser build of the WASM module, loaded in node: the real validator over every preset,
+// and its diagnostics mapped onto the JSON text the editor shows.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { locateJson } from '../lib/json_locate';
+import { PRESETS } from '../scenario/presets';
+import createBlisModule, { type BlisModule } from '../wasm/blis.mjs';
+
+let blis: BlisModule;
+beforeAll(async () => {
+  const wasmBinary = readFileSync(fileURLToPath(new URL('../wasm/blis.wasm', import.meta.url)));
+  blis = await createBlisModule({ wasmBinary });
+});
+
+describe('the validator behind the editor', () => {
+  it('accepts every preset (A and B) without errors', () => {
+    for (const p of PRESETS) {
+      for (const text of [p.scenario, p.compare?.scenario].filter((t): t is string => !!t)) {
+        const errors = blis.validateScenario(text).filter((d) => d.severity === 'error');
+        expect(errors, `${p.name}: ${JSON.stringify(errors)}`).toEqual([]);
+      }
+    }
+  });
+
+  it('locates a bad value at its pointer in the text', () => {
+    const text = PRESETS[0]!.scenario.replace('"max_num_seqs": 256', '"max_num_seqs": -3');
+    const d = blis.validateScenario(text).find((x) => x.pointer === '/pools/0/engine/args/max_num_seqs');
+    expect(d?.severity).toBe('error');
+    const r = locateJson(text).locate(d!.pointer);
+    expect(text.slice(r.from, r.to)).toBe('-3');
+  });
+
+  it('locates an unknown key', () => {
+    const text = PRESETS[0]!.scenario.replace('"seed": 1,', '"seed": 1,\n  "sede": 2,');
+    const d = blis.validateScenario(text).find((x) => x.pointer === '/sede');
+    expect(d, JSON.stringify(blis.validateScenario(text))).toBeDefined();
+    const r = locateJson(text).locate(d!.pointer);
+    expect(text.slice(r.from, r.to)).toBe('2');
+  });
+
+  it('reports malformed JSON as an error, not a crash', () => {
+    const d = blis.validateScenario('{"schema": ');
+    expect(d.length).toBeGreaterThan(0);
+    expect(d[0]!.severity).toBe('error');
+  });
+
+  it('lists the catalog ids the form suggests', () => {
+    const ids = blis.catalogIds();
+    expect(ids.gpus).toContain('H100-SXM-80GB');
+    expect(ids.models).toContain('meta-llama/Llama-3.1-8B-Instruct');
+  });
+});
