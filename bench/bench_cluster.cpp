@@ -1,7 +1,9 @@
 // Cluster event throughput as the instance count grows. Each instance gets the same load
-// (10 requests/s of a chat workload on Llama-3.1-8B / H100), so the work per instance is
-// constant: if the per-event cost does not grow with the instance count, events/s stays flat
-// from 1 to 64 instances. Run: build/native/bench/blis_bench --benchmark_filter=Cluster
+// (10 requests/s of a chat workload on Llama-3.1-8B / H100, 4 prefix groups per instance), so
+// the work per instance is constant: if the per-event cost does not grow with the instance
+// count, events/s stays flat from 1 to 64 instances. The weighted router scores every
+// instance per request (allowed: O(instances) per routing decision, not per event).
+// Run: build/native/bench/blis_bench --benchmark_filter=Cluster
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -21,12 +23,14 @@ std::string scenario_json(int instances, const char* policy_json) {
       "hardware": "H100-SXM-80GB", "model": "meta-llama/Llama-3.1-8B-Instruct",
       "parallelism": {"tp": 1, "pp": 1, "dp": 1},
       "engine": {"kind": "vllm", "release": "0.32.0", "args": {"max_model_len": 8192}}}],
-    "router": )" + policy_json + R"(,
+    "router": )" +
+         policy_json + R"(,
     "workload": {"clients": [{"name": "chat", "load": {"rate": )" +
          std::to_string(rate) + R"(, "arrival": "poisson"},
       "prompt_tokens": {"dist": "lognormal", "mean": 800, "std": 300, "min": 16, "max": 4000},
       "output_tokens": {"dist": "lognormal", "mean": 200, "std": 100, "min": 4, "max": 1000},
-      "prefix": {"groups": 16, "tokens": 500}}]},
+      "prefix": {"groups": )" +
+         std::to_string(4 * instances) + R"(, "tokens": 500}}]},
     "outputs": {"timeseries_interval_ms": 1000, "per_request": false}
   })";
 }

@@ -84,10 +84,11 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
   const auto s = nlohmann::json::parse(summary_text);
   const auto& r = s["requests"];
   std::printf("%s\n", s["scenario"].get<std::string>().c_str());
-  std::printf("  requests    %llu finished, %llu aborted, %llu arrived; %.1f s simulated in %.2f s\n",
-              r["finished"].get<unsigned long long>(), r["aborted"].get<unsigned long long>(),
-              r["arrived"].get<unsigned long long>(), s["sim"]["simulated_s"].get<double>(),
-              s["sim"]["wall_s"].get<double>());
+  std::printf(
+      "  requests    %llu finished, %llu aborted, %llu arrived; %.1f s simulated in %.2f s\n",
+      r["finished"].get<unsigned long long>(), r["aborted"].get<unsigned long long>(),
+      r["arrived"].get<unsigned long long>(), s["sim"]["simulated_s"].get<double>(),
+      s["sim"]["wall_s"].get<double>());
   for (const char* key : {"ttft_ms", "itl_ms", "e2e_ms"}) {
     const auto& m = s[key];
     std::printf("  %-11s mean %.1f  p50 %.1f  p90 %.1f  p99 %.1f\n", key, m["mean"].get<double>(),
@@ -99,9 +100,10 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
               s["goodput_requests_per_s"].get<double>());
   std::printf("  preemptions %llu; prefix-cache hit rate %.1f%%; KV usage mean %.1f%% max %.1f%%\n",
               s["preemptions"].get<unsigned long long>(),
-              100 * s["prefix_cache_hit_rate"].get<double>(), 100 * s["kv_usage"]["mean"].get<double>(),
-              100 * s["kv_usage"]["max"].get<double>());
-  std::printf("  results in %s (digest %s)\n", out_dir.c_str(), s["digest"].get<std::string>().c_str());
+              100 * s["prefix_cache_hit_rate"].get<double>(),
+              100 * s["kv_usage"]["mean"].get<double>(), 100 * s["kv_usage"]["max"].get<double>());
+  std::printf("  results in %s (digest %s)\n", out_dir.c_str(),
+              s["digest"].get<std::string>().c_str());
 }
 
 int run_run(const std::vector<std::string>& args) {
@@ -124,7 +126,8 @@ int run_run(const std::vector<std::string>& args) {
     } else if (o.scenario.empty()) {
       o.scenario = a;
     } else {
-      std::fprintf(stderr, "blis run: more than one scenario given ('%s')\n%s\n", a.c_str(), kUsage);
+      std::fprintf(stderr, "blis run: more than one scenario given ('%s')\n%s\n", a.c_str(),
+                   kUsage);
       return 2;
     }
   }
@@ -173,6 +176,7 @@ int run_run(const std::vector<std::string>& args) {
   const double horizon_s = decoded.scenario->horizon.duration_s.value_or(0.0);
   const auto t0 = std::chrono::steady_clock::now();
   double last_report = 0;
+  std::uint64_t reported_events = 0;
   const double report_every = tty ? 0.25 : 2.0;
   while (!sim.done()) {
     sim.advance(kSimTimeNever, 200'000);
@@ -181,11 +185,15 @@ int run_run(const std::vector<std::string>& args) {
     if (wall - last_report >= report_every) {
       print_progress(sim, wall, sim.events_processed(), horizon_s, tty);
       last_report = wall;
+      reported_events = sim.events_processed();
     }
   }
   const double wall_s = wall_seconds_since(t0);
   if (show_progress) {
-    print_progress(sim, wall_s, sim.events_processed(), horizon_s, tty);
+    // The final state, unless the last line already showed it.
+    if (reported_events != sim.events_processed() || tty) {
+      print_progress(sim, wall_s, sim.events_processed(), horizon_s, tty);
+    }
     if (tty) std::fprintf(stderr, "\n");
   }
 

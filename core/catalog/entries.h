@@ -130,7 +130,8 @@ struct GpuCoefficients {
   double allreduce_bus_efficiency = 0.81;
   double misc_bytes_per_hidden = 12;  // norm/residual/rope/act bytes per token per layer, in units
                                       // of hidden_size * activation bytes
-  double host_step_us = 60;           // CPU work per step not hidden by async scheduling
+  double host_step_us = 60;           // engine-core CPU work per step (the cluster overlaps it
+                                      // with the GPU under async scheduling)
   double host_per_request_us = 2;     // per scheduled request
   double graph_replay_us = 7;         // launching one CUDA graph
   double piecewise_per_layer_us = 6;  // mixed batches: attention runs outside the graph

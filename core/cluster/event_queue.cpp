@@ -14,8 +14,7 @@ bool before(const Event& a, const Event& b) {
 
 }  // namespace
 
-void EventQueue::push(SimTime time, EventClass cls, std::uint32_t target,
-                      std::uint64_t payload) {
+void EventQueue::push(SimTime time, EventClass cls, std::uint32_t target, std::uint64_t payload) {
   heap_.push_back(Event{time, cls, next_seq_++, target, payload});
   sift_up(heap_.size() - 1);
 }

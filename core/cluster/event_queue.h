@@ -17,16 +17,16 @@ namespace blis::cluster {
 // the waiting queue when the engine schedules; samples come last so they see the instant's
 // final state.
 enum class EventClass : std::uint8_t {
-  kBatchDone = 0,      // an in-flight forward pass finished on the GPU
-  kTransferDone,       // a KV transfer between instances finished (P/D)
-  kEngineWake,         // the engine asked to be called at this instant (next_wake)
-  kRequestFinished,    // the client received a request's last token
-  kClientTimeout,      // the client gave up on a request
-  kArrival,            // the client sent the next request (router decides)
-  kEngineArrival,      // a request reached the engine (after HTTP + tokenization)
-  kEngineLoop,         // the engine-core thread runs one busy-loop iteration
-  kHorizonEnd,         // the run stops (horizon without drain)
-  kSample,             // time-series sample
+  kBatchDone = 0,    // an in-flight forward pass finished on the GPU
+  kTransferDone,     // a KV transfer between instances finished (P/D)
+  kEngineWake,       // the engine asked to be called at this instant (next_wake)
+  kRequestFinished,  // the client received a request's last token
+  kClientTimeout,    // the client gave up on a request
+  kArrival,          // the client sent the next request (router decides)
+  kEngineArrival,    // a request reached the engine (after HTTP + tokenization)
+  kEngineLoop,       // the engine-core thread runs one busy-loop iteration
+  kHorizonEnd,       // the run stops (horizon without drain)
+  kSample,           // time-series sample
 };
 
 struct Event {

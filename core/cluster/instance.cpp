@@ -89,8 +89,8 @@ const engine::StepEvents& Instance::complete_oldest(SimTime t) {
 
 SimTime Instance::stream_outputs(SimTime t, std::int32_t requests) {
   const SimTime start = std::max(t, output_free_);
-  const double work = overheads_.output_step_us +
-                      overheads_.output_per_request_us * static_cast<double>(requests);
+  const double work =
+      overheads_.output_step_us + overheads_.output_per_request_us * static_cast<double>(requests);
   output_free_ = start + round_us(work);
   return output_free_;
 }

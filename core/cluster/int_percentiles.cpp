@@ -1,12 +1,19 @@
 #include "cluster/int_percentiles.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace blis::cluster {
 
 void IntPercentiles::add(std::int64_t v, std::uint64_t times) {
   if (times == 0) return;
-  counts_[v] += times;
+  if (v >= 0 && v < kDense) {
+    if (dense_.empty()) dense_.assign(static_cast<std::size_t>(kDense), 0);
+    dense_[static_cast<std::size_t>(v)] += times;
+  } else {
+    sparse_[v] += times;
+  }
+  max_ = n_ == 0 ? v : std::max(max_, v);
   n_ += times;
   sum_ += v * static_cast<std::int64_t>(times);
 }
@@ -17,11 +24,21 @@ double IntPercentiles::mean() const {
 
 std::int64_t IntPercentiles::at_rank(std::uint64_t k) const {
   std::uint64_t seen = 0;
-  for (const auto& [value, count] : counts_) {
-    seen += count;
-    if (k < seen) return value;
+  // Sorted order: negative values (map), the dense range, then values >= kDense (map).
+  auto it = sparse_.begin();
+  for (; it != sparse_.end() && it->first < 0; ++it) {
+    seen += it->second;
+    if (k < seen) return it->first;
   }
-  return counts_.empty() ? 0 : counts_.rbegin()->first;
+  for (std::size_t v = 0; v < dense_.size(); ++v) {
+    seen += dense_[v];
+    if (k < seen) return static_cast<std::int64_t>(v);
+  }
+  for (; it != sparse_.end(); ++it) {
+    seen += it->second;
+    if (k < seen) return it->first;
+  }
+  return max_;
 }
 
 double IntPercentiles::percentile(double p) const {
@@ -44,14 +61,16 @@ Summary IntPercentiles::summary(double scale) const {
   s.p90 = percentile(90) * scale;
   s.p95 = percentile(95) * scale;
   s.p99 = percentile(99) * scale;
-  s.max = static_cast<double>(counts_.rbegin()->first) * scale;
+  s.max = static_cast<double>(max_) * scale;
   return s;
 }
 
 void IntPercentiles::clear() {
-  counts_.clear();
+  dense_.clear();
+  sparse_.clear();
   n_ = 0;
   sum_ = 0;
+  max_ = 0;
 }
 
 }  // namespace blis::cluster

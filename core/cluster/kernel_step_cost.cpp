@@ -18,7 +18,8 @@ StepTiming KernelStepCost::price(const engine::Batch& batch) const {
   const kernel::StepCost c = pricer_.price(batch);
   if (c.total <= 0) return {};
   // Rounded like the kernel's total (floor(x + 0.5) of a non-negative value).
-  const auto cpu = std::min<SimTime>(c.total, static_cast<SimTime>(std::floor(cpu_us(batch) + 0.5)));
+  const auto cpu =
+      std::min<SimTime>(c.total, static_cast<SimTime>(std::floor(cpu_us(batch) + 0.5)));
   return {c.total - cpu, cpu};
 }
 

@@ -13,8 +13,7 @@ std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace
 
-PrefixIndex::PrefixIndex(std::size_t instances, std::int32_t block_size,
-                         std::uint64_t model_salt)
+PrefixIndex::PrefixIndex(std::size_t instances, std::int32_t block_size, std::uint64_t model_salt)
     : lrus_(instances), block_size_(block_size > 0 ? block_size : 16), salt_(model_salt) {}
 
 void PrefixIndex::set_capacity(std::size_t instance, std::int64_t blocks) {
@@ -27,11 +26,12 @@ void PrefixIndex::hash_prompt(const std::vector<std::int32_t>& prompt,
   // EPP hashPrompt: the first block's parent is a hash of the model name; block i hashes
   // its content together with block i-1's hash; a trailing partial block is ignored.
   std::uint64_t prev = mix(salt_);
-  const std::size_t bs = static_cast<std::size_t>(block_size_);
+  const auto bs = static_cast<std::size_t>(block_size_);
   for (std::size_t i = 0; i + bs <= prompt.size(); i += bs) {
     if (out.size() >= static_cast<std::size_t>(kMaxPrefixBlocksToMatch)) break;
     std::uint64_t h = prev;
     for (std::size_t k = 0; k < bs; ++k) h = mix(h ^ static_cast<std::uint32_t>(prompt[i + k]));
+    if (h == 0) h = 1;  // 0 is the hash map's empty key
     out.push_back(h);
     prev = h;
   }
@@ -41,55 +41,90 @@ void PrefixIndex::match(const std::vector<std::uint64_t>& hashes,
                         std::vector<std::int32_t>& matches) const {
   matches.assign(lrus_.size(), 0);
   for (const std::uint64_t h : hashes) {
-    bool any = false;
-    for (std::size_t i = 0; i < lrus_.size(); ++i) {
-      if (lrus_[i].map.count(h) != 0) {
-        ++matches[i];
-        any = true;
-      }
-    }
-    if (!any) break;
+    std::uint32_t e = holders_.find(h);
+    if (e == FlatHashMap::kMissing) break;
+    for (; e != kNil; e = entries_[e].holder_next) ++matches[entries_[e].instance];
   }
 }
 
 void PrefixIndex::add(std::size_t instance, const std::vector<std::uint64_t>& hashes) {
-  for (const std::uint64_t h : hashes) lrus_[instance].touch_or_insert(h);
+  const auto me = static_cast<std::uint32_t>(instance);
+  Lru& lru = lrus_[instance];
+  for (const std::uint64_t h : hashes) {
+    const std::uint32_t head = holders_.find(h);
+    std::uint32_t e = head == FlatHashMap::kMissing ? kNil : head;
+    while (e != kNil && entries_[e].instance != me) e = entries_[e].holder_next;
+    if (e != kNil) {  // already held: refresh its recency
+      lru_unlink(e);
+      lru_push_front(e);
+      continue;
+    }
+    if (lru.size >= lru.capacity && lru.tail != kNil) {
+      // Evict the least recently added hash (EPP's eviction callback drops the instance
+      // from that hash's holders) and reuse its entry.
+      e = lru.tail;
+      lru_unlink(e);
+      holder_remove(e);
+    } else if (!free_.empty()) {
+      e = free_.back();
+      free_.pop_back();
+    } else {
+      e = static_cast<std::uint32_t>(entries_.size());
+      entries_.emplace_back();
+    }
+    Entry& entry = entries_[e];
+    entry.hash = h;
+    entry.instance = me;
+    const std::uint32_t first = holders_.find(h);
+    entry.holder_next = first == FlatHashMap::kMissing ? kNil : first;
+    holders_.put(h, e);
+    lru_push_front(e);
+  }
 }
 
-void PrefixIndex::Lru::unlink(std::uint32_t n) {
-  Node& node = nodes[n];
-  if (node.prev != kNil) nodes[node.prev].next = node.next; else head = node.next;
-  if (node.next != kNil) nodes[node.next].prev = node.prev; else tail = node.prev;
+void PrefixIndex::lru_unlink(std::uint32_t e) {
+  Entry& entry = entries_[e];
+  Lru& lru = lrus_[entry.instance];
+  if (entry.lru_prev != kNil)
+    entries_[entry.lru_prev].lru_next = entry.lru_next;
+  else
+    lru.head = entry.lru_next;
+  if (entry.lru_next != kNil)
+    entries_[entry.lru_next].lru_prev = entry.lru_prev;
+  else
+    lru.tail = entry.lru_prev;
+  entry.lru_prev = entry.lru_next = kNil;
+  --lru.size;
 }
 
-void PrefixIndex::Lru::push_front(std::uint32_t n) {
-  nodes[n].prev = kNil;
-  nodes[n].next = head;
-  if (head != kNil) nodes[head].prev = n;
-  head = n;
-  if (tail == kNil) tail = n;
+void PrefixIndex::lru_push_front(std::uint32_t e) {
+  Entry& entry = entries_[e];
+  Lru& lru = lrus_[entry.instance];
+  entry.lru_prev = kNil;
+  entry.lru_next = lru.head;
+  if (lru.head != kNil) entries_[lru.head].lru_prev = e;
+  lru.head = e;
+  if (lru.tail == kNil) lru.tail = e;
+  ++lru.size;
 }
 
-void PrefixIndex::Lru::touch_or_insert(std::uint64_t h) {
-  const auto it = map.find(h);
-  if (it != map.end()) {
-    unlink(it->second);
-    push_front(it->second);
+void PrefixIndex::holder_remove(std::uint32_t e) {
+  const std::uint64_t h = entries_[e].hash;
+  const std::uint32_t first = holders_.find(h);
+  if (first == e) {
+    if (entries_[e].holder_next == kNil) {
+      holders_.erase(h);
+    } else {
+      holders_.put(h, entries_[e].holder_next);
+    }
     return;
   }
-  std::uint32_t n = 0;
-  if (static_cast<std::int64_t>(map.size()) >= capacity && tail != kNil) {
-    // Evict the least recently added hash and reuse its node.
-    n = tail;
-    unlink(n);
-    map.erase(nodes[n].hash);
-  } else {
-    n = static_cast<std::uint32_t>(nodes.size());
-    nodes.emplace_back();
+  for (std::uint32_t p = first; p != kNil; p = entries_[p].holder_next) {
+    if (entries_[p].holder_next == e) {
+      entries_[p].holder_next = entries_[e].holder_next;
+      return;
+    }
   }
-  nodes[n].hash = h;
-  map.emplace(h, n);
-  push_front(n);
 }
 
 }  // namespace blis::cluster

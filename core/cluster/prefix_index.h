@@ -10,10 +10,15 @@
 //
 // EPP hashes characters (4 per token); the simulator hashes token ids with the engine's
 // block size, which is what EPP's AutoTune aims at.
+//
+// Storage: one pool of entries (hash, instance), each on two lists: its instance's LRU list
+// and its hash's holder list (EPP's hashToPods). A flat hash map finds a hash's holder list.
+// Matching costs O(blocks + holders) and adding O(blocks), with no allocation in steady state.
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
+
+#include "cluster/flat_hash_map.h"
 
 namespace blis::cluster {
 
@@ -30,34 +35,40 @@ class PrefixIndex {
   void set_capacity(std::size_t instance, std::int64_t blocks);
 
   // Hashes `prompt` into chained block hashes (full blocks only, at most
-  // kMaxPrefixBlocksToMatch) into `out`.
+  // kMaxPrefixBlocksToMatch) into `out`. Hashes are never 0.
   void hash_prompt(const std::vector<std::int32_t>& prompt, std::vector<std::uint64_t>& out) const;
   // matches[i] = leading blocks of `hashes` the index believes instance i holds
   // (EPP matchLongestPrefix: stop at the first block no instance holds).
   void match(const std::vector<std::uint64_t>& hashes, std::vector<std::int32_t>& matches) const;
   // Records that a request with these hashes was routed to `instance` (EPP PreRequest).
   void add(std::size_t instance, const std::vector<std::uint64_t>& hashes);
-  std::size_t entries(std::size_t instance) const { return lrus_[instance].map.size(); }
+  std::size_t entries(std::size_t instance) const {
+    return static_cast<std::size_t>(lrus_[instance].size);
+  }
 
  private:
-  struct Node {
-    std::uint64_t hash = 0;
-    std::uint32_t prev = 0, next = 0;
-  };
-  // An LRU set of hashes: a map to nodes of a doubly linked list, most recent at head.
-  struct Lru {
-    std::unordered_map<std::uint64_t, std::uint32_t> map;
-    std::vector<Node> nodes;
-    std::uint32_t head = kNil, tail = kNil;
-    std::int64_t capacity = kDefaultLruCapacityPerServer;
-    void touch_or_insert(std::uint64_t h);
-    void unlink(std::uint32_t n);
-    void push_front(std::uint32_t n);
-  };
   static constexpr std::uint32_t kNil = 0xffffffffu;
+  struct Entry {
+    std::uint64_t hash = 0;
+    std::uint32_t instance = 0;
+    std::uint32_t lru_prev = kNil, lru_next = kNil;  // the instance's LRU, most recent first
+    std::uint32_t holder_next = kNil;                // the hash's holder list
+  };
+  struct Lru {
+    std::uint32_t head = kNil, tail = kNil;
+    std::int64_t size = 0;
+    std::int64_t capacity = kDefaultLruCapacityPerServer;
+  };
+  std::vector<Entry> entries_;
+  std::vector<std::uint32_t> free_;
   std::vector<Lru> lrus_;
+  FlatHashMap holders_;  // hash -> first entry of its holder list
   std::int32_t block_size_ = 16;
   std::uint64_t salt_ = 0;
+
+  void lru_unlink(std::uint32_t e);
+  void lru_push_front(std::uint32_t e);
+  void holder_remove(std::uint32_t e);
 };
 
 }  // namespace blis::cluster

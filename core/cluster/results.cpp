@@ -1,8 +1,24 @@
 #include "cluster/results.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace blis::cluster {
+
+double WindowSample::percentile_ms(double p) {
+  if (values_.empty()) return 0.0;
+  const std::size_t n = values_.size();
+  const double rank = p / 100.0 * static_cast<double>(n - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(rank));
+  const double frac = rank - static_cast<double>(lo);
+  const auto nth = values_.begin() + static_cast<std::ptrdiff_t>(lo);
+  std::nth_element(values_.begin(), nth, values_.end());
+  const auto vlo = static_cast<double>(*nth);
+  // The next rank is the smallest value after the lo-th.
+  const double vhi =
+      lo + 1 < n ? static_cast<double>(*std::min_element(nth + 1, values_.end())) : vlo;
+  return (vlo + (vhi - vlo) * frac) / 1e3;
+}
 
 void LatencySet::clear() {
   *this = LatencySet{};
@@ -15,8 +31,8 @@ void Results::configure(std::size_t pools, std::size_t instances, bool per_reque
   rows_.clear();
   per_request_ = per_request_rows;
   arrived_ = 0;
-  window_ttft_ms_.clear();
-  window_itl_ms_.clear();
+  window_ttft_.clear();
+  window_itl_.clear();
   window_tokens_ = 0;
 }
 
@@ -26,7 +42,7 @@ void Results::on_arrived(std::int32_t instance) {
 }
 
 void Results::on_first_token(SimTime ttft) {
-  window_ttft_ms_.add(to_millis(ttft));
+  window_ttft_.add(ttft);
 }
 
 void Results::on_token_gap(std::int32_t pool, SimTime gap, std::int32_t count) {
@@ -34,7 +50,7 @@ void Results::on_token_gap(std::int32_t pool, SimTime gap, std::int32_t count) {
   const auto n = static_cast<std::uint64_t>(count);
   cluster_.itl_us.add(gap, n);
   pools_[static_cast<std::size_t>(pool)].itl_us.add(gap, n);
-  for (std::int32_t i = 0; i < count; ++i) window_itl_ms_.add(to_millis(gap));
+  window_itl_.add(gap, count);
 }
 
 void Results::record(LatencySet& set, const RequestRecord& r, bool good) {
@@ -64,8 +80,8 @@ void Results::on_finished(const RequestRecord& r, std::int32_t pool, bool good) 
   it.ttft_ms.add(to_millis(r.first_token - r.sent));
   it.e2e_ms.add(to_millis(r.finish - r.sent));
   if (per_request_) {
-    rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token,
-                               r.finish, static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
+    rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token, r.finish,
+                               static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
                                r.cached_tokens, r.output_tokens, r.preemptions, false});
   }
 }
@@ -75,8 +91,8 @@ void Results::on_aborted(const RequestRecord& r, std::int32_t pool) {
   ++pools_[static_cast<std::size_t>(pool)].aborted;
   ++instances_[static_cast<std::size_t>(r.instance)].aborted;
   if (per_request_) {
-    rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token,
-                               r.finish, static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
+    rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token, r.finish,
+                               static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
                                r.cached_tokens, r.output_tokens, r.preemptions, true});
   }
 }

@@ -38,6 +38,18 @@ struct RequestRow {
   bool aborted = false;
 };
 
+// The values (µs) of one time-series window; percentiles by selection, O(n) per query.
+class WindowSample {
+ public:
+  void add(std::int64_t v, std::int32_t times = 1) { values_.insert(values_.end(), times, v); }
+  // numpy-linear percentile in ms; 0 when empty. Reorders the values.
+  double percentile_ms(double p);
+  void clear() { values_.clear(); }
+
+ private:
+  std::vector<std::int64_t> values_;
+};
+
 // Per-instance figures the engine does not keep.
 struct InstanceTally {
   std::uint64_t routed = 0, finished = 0, aborted = 0;
@@ -68,8 +80,8 @@ class Results {
   std::uint64_t arrived() const { return arrived_; }
 
   // The sliding window the time series reports (values since the last sample).
-  PercentileSample& window_ttft_ms() { return window_ttft_ms_; }
-  PercentileSample& window_itl_ms() { return window_itl_ms_; }
+  WindowSample& window_ttft() { return window_ttft_; }
+  WindowSample& window_itl() { return window_itl_; }
   std::int64_t take_window_tokens();
 
  private:
@@ -79,7 +91,7 @@ class Results {
   std::vector<RequestRow> rows_;
   bool per_request_ = true;
   std::uint64_t arrived_ = 0;
-  PercentileSample window_ttft_ms_, window_itl_ms_;
+  WindowSample window_ttft_, window_itl_;
   std::int64_t window_tokens_ = 0;
   void record(LatencySet& set, const RequestRecord& r, bool good);
 };

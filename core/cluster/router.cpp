@@ -9,11 +9,16 @@ namespace blis::cluster {
 namespace {
 
 bool parse_policy(const std::string& s, Router::Policy& out) {
-  if (s == "round-robin") out = Router::Policy::kRoundRobin;
-  else if (s == "random") out = Router::Policy::kRandom;
-  else if (s == "least-loaded") out = Router::Policy::kLeastLoaded;
-  else if (s == "weighted") out = Router::Policy::kWeighted;
-  else return false;
+  if (s == "round-robin")
+    out = Router::Policy::kRoundRobin;
+  else if (s == "random")
+    out = Router::Policy::kRandom;
+  else if (s == "least-loaded")
+    out = Router::Policy::kLeastLoaded;
+  else if (s == "weighted")
+    out = Router::Policy::kWeighted;
+  else
+    return false;
   return true;
 }
 
@@ -23,9 +28,9 @@ Diagnostics Router::validate(const scenario::Router& cfg) {
   Diagnostics ds;
   Policy p{};
   if (!parse_policy(cfg.policy, p)) {
-    ds.push_back({"/router/policy",
-                  "unknown policy '" + cfg.policy +
-                      "' (expected round-robin, least-loaded, weighted or random)"});
+    ds.push_back(
+        {"/router/policy", "unknown policy '" + cfg.policy +
+                               "' (expected round-robin, least-loaded, weighted or random)"});
     return ds;
   }
   if (p == Policy::kWeighted && cfg.scorers.empty()) {
@@ -57,8 +62,10 @@ Router::Router(const scenario::Router& cfg, std::size_t instances,
   if (policy_ == Policy::kWeighted) {
     for (const auto& sc : cfg.scorers) {
       ScorerKind k = ScorerKind::kQueueDepth;
-      if (sc.name == "kv-utilization") k = ScorerKind::kKvUtilization;
-      else if (sc.name == "prefix-cache") k = ScorerKind::kPrefixCache;
+      if (sc.name == "kv-utilization")
+        k = ScorerKind::kKvUtilization;
+      else if (sc.name == "prefix-cache")
+        k = ScorerKind::kPrefixCache;
       scorers_.push_back({k, sc.weight});
       uses_prefix_ = uses_prefix_ || k == ScorerKind::kPrefixCache;
     }
@@ -122,7 +129,8 @@ std::int32_t Router::pick_weighted(const std::vector<std::int32_t>& prompt, SimT
         }
         for (std::size_t i = 0; i < n; ++i) {
           const std::int32_t q = board.view(static_cast<std::size_t>(candidates_[i]), now).waiting;
-          const double s = hi == lo ? 1.0 : static_cast<double>(hi - q) / static_cast<double>(hi - lo);
+          const double s =
+              hi == lo ? 1.0 : static_cast<double>(hi - q) / static_cast<double>(hi - lo);
           totals_[i] += sc.weight * s;
         }
         break;
@@ -156,8 +164,8 @@ std::int32_t Router::pick_weighted(const std::vector<std::int32_t>& prompt, SimT
   }
   std::size_t pick = static_cast<std::size_t>(ties_.front());
   if (ties_.size() > 1) {
-    pick = static_cast<std::size_t>(
-        ties_[static_cast<std::size_t>(rng_.uniform_int(0, static_cast<std::int64_t>(ties_.size()) - 1))]);
+    pick = static_cast<std::size_t>(ties_[static_cast<std::size_t>(
+        rng_.uniform_int(0, static_cast<std::int64_t>(ties_.size()) - 1))]);
   }
   const std::int32_t chosen = candidates_[pick];
   if (uses_prefix_) prefix_.add(static_cast<std::size_t>(chosen), hashes_);

@@ -16,11 +16,11 @@
 namespace blis::cluster {
 
 struct ServingOverheads {
-  double request_us = 0;              // HTTP handling + request setup, per request
-  double tokenize_per_token_us = 0;   // per prompt token
-  double output_step_us = 0;          // per step output handled by the API server
-  double output_per_request_us = 0;   // per request with new tokens in that output
-  std::string source;                 // where these values come from (provenance)
+  double request_us = 0;             // HTTP handling + request setup, per request
+  double tokenize_per_token_us = 0;  // per prompt token
+  double output_step_us = 0;         // per step output handled by the API server
+  double output_per_request_us = 0;  // per request with new tokens in that output
+  std::string source;                // where these values come from (provenance)
 };
 
 }  // namespace blis::cluster

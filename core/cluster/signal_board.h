@@ -34,7 +34,7 @@ class SignalBoard {
     InstanceSignals s;
   };
   struct Lane {
-    InstanceSignals current;      // what the router sees
+    InstanceSignals current;       // what the router sees
     std::vector<Stamped> pending;  // published, not yet visible (FIFO from `head`)
     std::size_t head = 0;
   };

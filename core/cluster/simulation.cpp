@@ -116,8 +116,8 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
       cols.push_back(inst->name() + "." + c);
     }
   }
-  for (const char* c : {"ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms",
-                        "throughput_tokens_per_s"}) {
+  for (const char* c :
+       {"ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms", "throughput_tokens_per_s"}) {
     cols.emplace_back(c);
   }
   st->series.define(cols);
@@ -212,21 +212,38 @@ AdvanceResult Simulation::run() {
 
 void Simulation::State::dispatch(const Event& ev) {
   switch (ev.cls) {
-    case EventClass::kArrival: on_arrival(); break;
-    case EventClass::kEngineArrival: on_engine_arrival(ev.target, ev.payload); break;
+    case EventClass::kArrival:
+      on_arrival();
+      break;
+    case EventClass::kEngineArrival:
+      on_engine_arrival(ev.target, ev.payload);
+      break;
     case EventClass::kEngineLoop: {
       Instance& inst = *instances[ev.target];
       inst.loop_pending = false;
       run_loop(inst);
       break;
     }
-    case EventClass::kBatchDone: on_batch_done(ev.target); break;
-    case EventClass::kEngineWake: on_engine_wake(ev.target, ev.time); break;
-    case EventClass::kRequestFinished: on_request_finished(ev.payload); break;
-    case EventClass::kClientTimeout: on_client_timeout(ev.payload); break;
-    case EventClass::kHorizonEnd: on_horizon_end(); break;
-    case EventClass::kSample: on_sample(); break;
-    case EventClass::kTransferDone: break;  // P/D transfers: not produced yet
+    case EventClass::kBatchDone:
+      on_batch_done(ev.target);
+      break;
+    case EventClass::kEngineWake:
+      on_engine_wake(ev.target, ev.time);
+      break;
+    case EventClass::kRequestFinished:
+      on_request_finished(ev.payload);
+      break;
+    case EventClass::kClientTimeout:
+      on_client_timeout(ev.payload);
+      break;
+    case EventClass::kHorizonEnd:
+      on_horizon_end();
+      break;
+    case EventClass::kSample:
+      on_sample();
+      break;
+    case EventClass::kTransferDone:
+      break;  // P/D transfers: not produced yet
   }
   check_done();
 }
@@ -249,8 +266,8 @@ void Simulation::State::on_arrival() {
     rec.instance = target;
     results.on_arrived(target);
     Instance& inst = *instances[static_cast<std::size_t>(target)];
-    const SimTime at = inst.engine_arrival(
-        now, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
+    const SimTime at =
+        inst.engine_arrival(now, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
     queue.push(at, EventClass::kEngineArrival, static_cast<std::uint32_t>(target), rec.key);
     const auto client = static_cast<std::size_t>(rec.gen.client);
     if (client < client_timeout.size() && client_timeout[client] > 0) {
@@ -459,12 +476,12 @@ void Simulation::State::take_sample(SimTime t) {
     series.append(c.waiting, static_cast<double>(s.num_waiting));
     series.append(c.preempted_total, static_cast<double>(s.preemptions));
   }
-  PercentileSample& ttft = results.window_ttft_ms();
-  PercentileSample& itl = results.window_itl_ms();
-  series.append(col_ttft_p50, ttft.percentile(50));
-  series.append(col_ttft_p99, ttft.percentile(99));
-  series.append(col_itl_p50, itl.percentile(50));
-  series.append(col_itl_p99, itl.percentile(99));
+  WindowSample& ttft = results.window_ttft();
+  WindowSample& itl = results.window_itl();
+  series.append(col_ttft_p50, ttft.percentile_ms(50));
+  series.append(col_ttft_p99, ttft.percentile_ms(99));
+  series.append(col_itl_p50, itl.percentile_ms(50));
+  series.append(col_itl_p99, itl.percentile_ms(99));
   // Output tokens per second since the previous sample.
   const double window_s = to_seconds(t - last_sample);
   const auto tokens = static_cast<double>(results.take_window_tokens());

@@ -104,8 +104,9 @@ static ojson summary_body(const Simulation::State& st) {
         {"ttft_ms_mean", t.ttft_ms.mean()},
         {"e2e_ms_mean", t.e2e_ms.mean()},
         {"preemptions", s.preemptions},
-        {"prefix_cache_hit_rate",
-         s.prefix_queries > 0 ? static_cast<double>(s.prefix_hits) / static_cast<double>(s.prefix_queries) : 0.0},
+        {"prefix_cache_hit_rate", s.prefix_queries > 0 ? static_cast<double>(s.prefix_hits) /
+                                                             static_cast<double>(s.prefix_queries)
+                                                       : 0.0},
         {"kv_usage", ojson{{"mean", kv_mean}, {"max", t.kv_max}}},
         {"kv_blocks", s.num_total_blocks},
         {"steps", k.steps},
@@ -131,8 +132,8 @@ static ojson summary_body(const Simulation::State& st) {
     po["preemptions"] = pool_preempt[p];
     po["prefix_cache_hit_rate"] =
         pool_q[p] > 0 ? static_cast<double>(pool_h[p]) / static_cast<double>(pool_q[p]) : 0.0;
-    po["kv_usage"] = ojson{{"mean", pr.count > 0 ? pool_kv_sum[p] / pr.count : 0.0},
-                           {"max", pool_kv_max[p]}};
+    po["kv_usage"] =
+        ojson{{"mean", pr.count > 0 ? pool_kv_sum[p] / pr.count : 0.0}, {"max", pool_kv_max[p]}};
     po["kv_blocks_per_instance"] = pr.res.gpu_blocks;
     pools.push_back(std::move(po));
   }

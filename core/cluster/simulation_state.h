@@ -57,8 +57,8 @@ struct Simulation::State {
     std::size_t kv_usage, running, waiting, preempted_total;
   };
   std::vector<InstanceColumns> inst_cols;
-  std::size_t col_time = 0, col_ttft_p50 = 0, col_ttft_p99 = 0, col_itl_p50 = 0,
-              col_itl_p99 = 0, col_throughput = 0;
+  std::size_t col_time = 0, col_ttft_p50 = 0, col_ttft_p99 = 0, col_itl_p50 = 0, col_itl_p99 = 0,
+              col_throughput = 0;
 
   // Event handlers (simulation.cpp).
   void dispatch(const Event& ev);

@@ -18,7 +18,8 @@ std::string scenario_pointer(const std::string& pool_ptr, const std::string& dep
 }
 
 void append(Diagnostics& out, const Diagnostics& in, const std::string& pool_ptr) {
-  for (const auto& d : in) out.push_back({scenario_pointer(pool_ptr, d.pointer), d.message, d.severity});
+  for (const auto& d : in)
+    out.push_back({scenario_pointer(pool_ptr, d.pointer), d.message, d.severity});
 }
 
 vllm::VllmConfig engine_config(const scenario::VllmArgs& a, std::int64_t num_gpu_blocks) {
@@ -32,7 +33,7 @@ vllm::VllmConfig engine_config(const scenario::VllmArgs& a, std::int64_t num_gpu
   c.enable_chunked_prefill = a.enable_chunked_prefill;
   c.long_prefill_token_threshold = a.long_prefill_token_threshold;
   c.policy = a.scheduling_policy == "priority" ? vllm::SchedulingPolicy::kPriority
-                                                : vllm::SchedulingPolicy::kFcfs;
+                                               : vllm::SchedulingPolicy::kFcfs;
   c.async_scheduling = a.async_scheduling;
   c.scheduler_reserve_full_isl = a.scheduler_reserve_full_isl;
   c.max_loras = a.enable_lora ? a.max_loras : 0;
@@ -100,8 +101,8 @@ Diagnostics VllmBackend::load_catalog(const scenario::Scenario& s) {
                {catalog::Kind::kModel, &s.catalog.models, "/catalog/models"}};
   for (const auto& part : parts) {
     for (std::size_t i = 0; i < part.entries->size(); ++i) {
-      for (auto& d : catalog_->add_inline(part.kind, (*part.entries)[i],
-                                          json_pointer_append(part.key, i))) {
+      for (auto& d :
+           catalog_->add_inline(part.kind, (*part.entries)[i], json_pointer_append(part.key, i))) {
         ds.push_back(std::move(d));
       }
     }
@@ -117,7 +118,8 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
   const scenario::Pool& pool = s.pools[p];
   const std::string ptr = json_pointer_append("/pools", p);
   if (pool.engine.kind != "vllm") {
-    ds.push_back({ptr + "/engine/kind", "unknown engine kind '" + pool.engine.kind + "' (expected vllm)"});
+    ds.push_back(
+        {ptr + "/engine/kind", "unknown engine kind '" + pool.engine.kind + "' (expected vllm)"});
     return ds;
   }
   kernel::Deployment d;
@@ -149,15 +151,16 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
   };
   out.catalog_entries = {"gpu " + origin(catalog::Kind::kGpu, pool.hardware),
                          "model " + origin(catalog::Kind::kModel, pool.model)};
-  if (!s.fabric.empty()) out.catalog_entries.push_back("fabric " + origin(catalog::Kind::kFabric, s.fabric));
-  out.coefficient_sources = {out.overheads.source,
-                             catalog_->entry_origin(catalog::Kind::kCoefficients,
-                                                    catalog_->memory_coefficients().id)};
+  if (!s.fabric.empty())
+    out.catalog_entries.push_back("fabric " + origin(catalog::Kind::kFabric, s.fabric));
+  out.coefficient_sources = {
+      out.overheads.source,
+      catalog_->entry_origin(catalog::Kind::kCoefficients, catalog_->memory_coefficients().id)};
   return ds;
 }
 
-std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenario& s,
-                                                         std::size_t p, std::int32_t instance,
+std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenario& s, std::size_t p,
+                                                         std::int32_t instance,
                                                          const PoolResources& res) {
   return std::make_unique<vllm::VllmEngine>(engine_config(s.pools[p].engine.args, res.gpu_blocks));
 }

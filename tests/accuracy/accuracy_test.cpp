@@ -46,9 +46,9 @@ const std::vector<std::string> kRuns = {
 };
 
 // The metrics compared, in table order: "<quantity>.<statistic>".
-const std::vector<std::string> kMetrics = {"ttft.mean", "ttft.p50", "ttft.p90", "itl.mean",
-                                           "itl.p50",   "itl.p90",  "e2e.mean", "e2e.p50",
-                                           "e2e.p90"};
+const std::vector<std::string> kMetrics = {"ttft.mean", "ttft.p50", "ttft.p90",
+                                           "itl.mean",  "itl.p50",  "itl.p90",
+                                           "e2e.mean",  "e2e.p50",  "e2e.p90"};
 
 std::string source_path(const std::string& rel) {
   return std::string(BLIS_SOURCE_DIR) + "/" + rel;
@@ -133,8 +133,8 @@ TEST_P(AccuracyRun, ErrorsDoNotGrowBeyondTheRatchet) {
     r.error[m] = r.simulated[m] / r.measured[m] - 1.0;
     const double recorded = ratchet["runs"][run][m].get<double>();
     EXPECT_LE(std::fabs(r.error[m]), recorded + 1e-9)
-        << run << " " << m << ": simulated " << r.simulated[m] << " ms, measured "
-        << r.measured[m] << " ms";
+        << run << " " << m << ": simulated " << r.simulated[m] << " ms, measured " << r.measured[m]
+        << " ms";
   }
   results()[run] = r;
 }
@@ -183,7 +183,8 @@ class UpdateOnExit : public ::testing::Environment {
         "BLIS_ACCURACY_UPDATE=1 build/native/tests/accuracy/accuracy_tests";
     std::string table =
         "| run | TTFT mean | p50 | p90 | ITL mean | p50 | p90 | E2E mean | p50 | p90 | finished "
-        "(measured) | aborted (measured failures) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        "(measured) | aborted (measured failures) "
+        "|\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     std::map<std::string, std::vector<double>> fit_errs, all_errs;
     for (const auto& run : kRuns) {
       const RunResult& r = results()[run];
@@ -212,7 +213,8 @@ class UpdateOnExit : public ::testing::Environment {
     std::ofstream(source_path("tests/accuracy/ratchet.json")) << ratchet.dump(2) << "\n";
     const std::string doc_path = source_path("docs/accuracy.md");
     std::string doc = read_file(doc_path);
-    const std::string begin = "<!-- accuracy-table:begin -->\n", end = "<!-- accuracy-table:end -->";
+    const std::string begin = "<!-- accuracy-table:begin -->\n",
+                      end = "<!-- accuracy-table:end -->";
     const auto b = doc.find(begin), e = doc.find(end);
     if (b == std::string::npos || e == std::string::npos) {
       std::fprintf(stderr, "accuracy: markers missing in docs/accuracy.md\n");

@@ -64,8 +64,8 @@ TEST(Examples, RealWorkloadDrivesTheLoop) {
   ASSERT_FALSE(has_errors(sim.load(text, scenario::DecodeOptions{})));
   sim.run();
   ASSERT_TRUE(sim.done());
-  EXPECT_GT(sim.requests_finished(), 600u);  // 10/s for 30 s then 30/s for 30 s, Poisson
-  EXPECT_LT(sim.requests_finished(), 1600u);
+  EXPECT_GT(sim.requests_finished(), 2700u);  // 20/s for 30 s, then 80/s for 30 s (Poisson)
+  EXPECT_LT(sim.requests_finished(), 3300u);
   const auto summary = nlohmann::json::parse(sim.summary_json(0));
   EXPECT_EQ(summary["requests"]["unfinished"].get<int>(), 0);
   EXPECT_EQ(summary["requests"]["arrived"], summary["requests"]["finished"]);

@@ -152,7 +152,9 @@ engine::EngineStats FakeEngine::stats() const {
   s.num_waiting = static_cast<std::int32_t>(waiting_.size());
   s.num_total_blocks = cfg_.blocks;
   s.num_free_blocks = free_blocks_;
-  s.kv_usage = cfg_.blocks > 0 ? 1.0 - static_cast<double>(free_blocks_) / static_cast<double>(cfg_.blocks) : 0.0;
+  s.kv_usage = cfg_.blocks > 0
+                   ? 1.0 - static_cast<double>(free_blocks_) / static_cast<double>(cfg_.blocks)
+                   : 0.0;
   s.in_flight_batches = static_cast<std::int32_t>(inflight_.size());
   return s;
 }
@@ -173,8 +175,9 @@ void ScriptedWorkload::pop(GeneratedRequest& out) {
   // Group members share their first half; the rest is unique to the request.
   const std::int32_t shared = r.prefix_group >= 0 ? r.prompt_tokens / 2 : 0;
   for (std::int32_t i = 0; i < r.prompt_tokens; ++i) {
-    out.prompt_token_ids.push_back(i < shared ? 1000 * (r.prefix_group + 1) + i
-                                              : 1000000 + static_cast<std::int32_t>(next_) * 10000 + i);
+    out.prompt_token_ids.push_back(i < shared
+                                       ? 1000 * (r.prefix_group + 1) + i
+                                       : 1000000 + static_cast<std::int32_t>(next_) * 10000 + i);
   }
   out.output_tokens = r.output_tokens;
   out.max_tokens = r.output_tokens;
@@ -194,8 +197,8 @@ Diagnostics FakeBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
   return {};
 }
 
-std::unique_ptr<engine::Engine> FakeBackend::make_engine(const scenario::Scenario& s,
-                                                         std::size_t p, std::int32_t instance,
+std::unique_ptr<engine::Engine> FakeBackend::make_engine(const scenario::Scenario& s, std::size_t p,
+                                                         std::int32_t instance,
                                                          const PoolResources& res) {
   return std::make_unique<FakeEngine>(cfg_.engine);
 }

@@ -51,9 +51,9 @@ class FakeEngine : public engine::Engine {
   struct Req {
     engine::RequestSpec spec;
     std::int32_t prompt = 0;
-    std::int32_t computed = 0;         // tokens whose KV is computed or scheduled
-    std::int32_t outputs_sched = 0;    // output tokens scheduled (incl. in flight)
-    std::int32_t outputs_done = 0;     // output tokens delivered
+    std::int32_t computed = 0;       // tokens whose KV is computed or scheduled
+    std::int32_t outputs_sched = 0;  // output tokens scheduled (incl. in flight)
+    std::int32_t outputs_done = 0;   // output tokens delivered
     std::int64_t blocks = 0;
     bool aborted = false, finished = false, first_done = false;
   };

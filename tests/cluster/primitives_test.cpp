@@ -50,10 +50,10 @@ TEST(SignalBoard, TheViewLagsByTheStaleness) {
   b.publish(0, 0, {1, 0, 0.1});
   b.publish(0, 30, {2, 0, 0.2});
   b.publish(0, 60, {3, 0, 0.3});
-  EXPECT_EQ(b.view(0, 49).waiting, 0);   // nothing published by t = -1
-  EXPECT_EQ(b.view(0, 50).waiting, 1);   // as of t = 0
-  EXPECT_EQ(b.view(0, 79).waiting, 1);   // as of t = 29
-  EXPECT_EQ(b.view(0, 80).waiting, 2);   // as of t = 30
+  EXPECT_EQ(b.view(0, 49).waiting, 0);  // nothing published by t = -1
+  EXPECT_EQ(b.view(0, 50).waiting, 1);  // as of t = 0
+  EXPECT_EQ(b.view(0, 79).waiting, 1);  // as of t = 29
+  EXPECT_EQ(b.view(0, 80).waiting, 2);  // as of t = 30
   EXPECT_EQ(b.view(0, 500).waiting, 3);
   b.publish(0, 500, {9, 0, 0.9});
   b.publish(0, 500, {8, 0, 0.8});  // same instant: the last one wins
@@ -64,7 +64,7 @@ TEST(SignalBoard, TheViewLagsByTheStaleness) {
 TEST(PrefixIndex, MatchesLeadingBlocksOfWhatWasRouted) {
   PrefixIndex idx(3, 4, 42);
   std::vector<std::int32_t> a{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};  // 3 full blocks
-  std::vector<std::int32_t> b{1, 2, 3, 4, 5, 6, 7, 8, 99, 98, 97, 96};   // shares 2
+  std::vector<std::int32_t> b{1, 2, 3, 4, 5, 6, 7, 8, 99, 98, 97, 96};     // shares 2
   std::vector<std::uint64_t> ha, hb;
   idx.hash_prompt(a, ha);
   idx.hash_prompt(b, hb);
@@ -91,6 +91,89 @@ TEST(PrefixIndex, EvictsLeastRecentlyAddedBeyondCapacity) {
   std::vector<std::int32_t> m;
   idx.match(h, m);
   EXPECT_EQ(m[0], 0);  // the first block was evicted, so the chain breaks at once
+}
+
+}  // namespace
+}  // namespace blis::cluster
+
+#include "cluster/results.h"
+
+namespace blis::cluster {
+namespace {
+
+TEST(WindowSample, AgreesWithPercentileSample) {
+  WindowSample w;
+  PercentileSample ps;
+  Rng rng(5);
+  for (int i = 0; i < 777; ++i) {
+    const std::int64_t v = rng.uniform_int(0, 50'000);
+    w.add(v);
+    ps.add(static_cast<double>(v));
+  }
+  for (double p : {0.0, 50.0, 99.0, 100.0}) {
+    EXPECT_NEAR(w.percentile_ms(p), ps.percentile(p) / 1e3, 1e-12) << p;
+  }
+  w.clear();
+  EXPECT_EQ(w.percentile_ms(50), 0.0);
+}
+
+TEST(IntPercentiles, ValuesOutsideTheDenseRangeKeepTheirOrder) {
+  IntPercentiles ip;
+  PercentileSample ps;
+  for (std::int64_t v : {-5LL, 3LL, 200'000LL, 131'071LL, 131'072LL, 0LL, 9'000'000LL}) {
+    ip.add(v);
+    ps.add(static_cast<double>(v));
+  }
+  for (double p = 0; p <= 100; p += 12.5) EXPECT_DOUBLE_EQ(ip.percentile(p), ps.percentile(p)) << p;
+  EXPECT_DOUBLE_EQ(ip.summary(1.0).max, 9'000'000.0);
+}
+
+}  // namespace
+}  // namespace blis::cluster
+
+#include <map>
+
+#include "cluster/flat_hash_map.h"
+
+namespace blis::cluster {
+namespace {
+
+TEST(FlatHashMap, BehavesLikeAMapUnderRandomOperations) {
+  FlatHashMap m;
+  std::map<std::uint64_t, std::uint32_t> ref;
+  Rng rng(9);
+  for (int i = 0; i < 20000; ++i) {
+    // Small key range so that erases hit, with clustered keys to exercise probe runs.
+    const std::uint64_t k = static_cast<std::uint64_t>(rng.uniform_int(1, 3000));
+    if (rng.uniform01() < 0.4) {
+      m.erase(k);
+      ref.erase(k);
+    } else {
+      const auto v = static_cast<std::uint32_t>(rng.uniform_int(0, 1000000));
+      m.put(k, v);
+      ref[k] = v;
+    }
+    if (i % 97 == 0) {
+      for (std::uint64_t q = 1; q <= 3000; ++q) {
+        const auto it = ref.find(q);
+        ASSERT_EQ(m.find(q), it == ref.end() ? FlatHashMap::kMissing : it->second) << q;
+      }
+    }
+  }
+  EXPECT_EQ(m.size(), ref.size());
+}
+
+TEST(PrefixIndex, SeveralInstancesCanHoldAHash) {
+  PrefixIndex idx(3, 2, 1);
+  std::vector<std::uint64_t> h;
+  idx.hash_prompt({1, 2, 3, 4}, h);
+  idx.add(0, h);
+  idx.add(2, h);
+  idx.add(2, h);  // refreshing does not duplicate
+  std::vector<std::int32_t> m;
+  idx.match(h, m);
+  EXPECT_EQ(m, (std::vector<std::int32_t>{2, 0, 2}));
+  EXPECT_EQ(idx.entries(2), 2u);
 }
 
 }  // namespace

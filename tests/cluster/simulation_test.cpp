@@ -221,8 +221,8 @@ TEST(Simulation, ClientTimeoutAbortsTheRequestInTheEngine) {
   sc.workload.clients[0].timeout_s = 0.2;
   FakeBackendConfig cfg;
   cfg.engine.max_num_seqs = 1;
-  auto sim = make_sim(cfg, {{0, 16, 5}, {1000, 16, 5}, {2000, 16, 600}, {3000, 16, 5},
-                            {700'000, 16, 5}});
+  auto sim =
+      make_sim(cfg, {{0, 16, 5}, {1000, 16, 5}, {2000, 16, 600}, {3000, 16, 5}, {700'000, 16, 5}});
   ASSERT_TRUE(sim->load(sc).empty());
   sim->run();
   const auto s = summary(*sim);

@@ -144,32 +144,40 @@ TEST(StepPricer, TensorParallelAllReduces) {
 
 TEST(StepPricer, WorkedExampleLlama31_8bDecode32At1000) {
   // latency-kernel.md A.10: Llama-3.1-8B on H100, TP1, bf16, decode batch 32 at context 1000.
-  // Weights ~15 GB (without the embedding lookup) at 0.8 x 3.35 TB/s = ~5.6 ms; KV read
-  // 32 x 1001 x 131072 B = 4.2 GB at 0.9 x 3.35 TB/s = 1.39 ms; about 7.7 ms in all, against a
-  // measured ITL of 7.8-9.0 ms at comparable load.
+  // Weights ~15 GB (without the embedding lookup) at 0.8 x 3.35 TB/s = ~5.6 ms (at the
+  // calibrated HBM derate, scaled by 0.8 / derate); KV read 32 x 1001 x 131072 B = 4.2 GB at
+  // the decode-attention derate; about 7.7 ms in all, against a measured ITL of 7.8-9.0 ms at
+  // comparable load.
   const StepPricer p(deploy("H100-SXM-80GB", "meta-llama/Llama-3.1-8B-Instruct", 1));
+  const catalog::GpuCoefficients& k = p.deployment().coefficients;
   const StepCost c = p.price(decode_batch(32, 1000));
-  EXPECT_NEAR(c.gemm_us, 5650, 100);
-  EXPECT_NEAR(c.decode_attention_us, 32 * 1001 * 131072.0 / (3.35e6 * 0.9) + 32 * 4, 1.0);
+  EXPECT_NEAR(c.gemm_us, 5650 * 0.8 / k.hbm_derate, 100);
+  EXPECT_NEAR(c.decode_attention_us,
+              32 * 1001 * 131072.0 / (3.35e6 * k.attention_decode_derate) + 32 * k.attention_floor_us,
+              1.0);
   EXPECT_GT(c.total, 7000);
   EXPECT_LT(c.total, 8500);
 }
 
 TEST(StepPricer, MoeReadsOnlyTheExpertsTouched) {
   const StepPricer p(deploy("H100-SXM-80GB", "mistralai/Mixtral-8x7B-v0.1", 2));
-  // One expert on one rank: 3 x 4096 x (14336 / 2) x 2 bytes; 32 MoE layers at 0.8 x 3.35 TB/s.
-  const double expert_us = 32 * 3.0 * 4096 * 7168 * 2 / (3.35e6 * 0.8);
+  const catalog::GpuCoefficients& k = p.deployment().coefficients;
+  // One expert on one rank: 3 x 4096 x (14336 / 2) x 2 bytes; 32 MoE layers at the HBM derate
+  // of 3.35 TB/s.
+  const double expert_us = 32 * 3.0 * 4096 * 7168 * 2 / (3.35e6 * k.hbm_derate);
   // One token reads 2 of the 8 experts; 64 tokens read 8 (1 - (6/8)^64) = 8.0 of them.
   const double one = p.price(decode_batch(1, 100)).moe_us;
   EXPECT_GT(one, 2 * expert_us);
-  EXPECT_LT(one, 2 * expert_us + 32 * 10);
+  EXPECT_LT(one, 2 * expert_us + 32 * (3 * k.kernel_floor_us + 1));
   // 64 tokens, written out: per layer the touched experts' weights plus the 128 routed rows'
   // activations (2 x 4096 + 3 x 7168 bf16), the arithmetic 2 x 128 x 3 x 4096 x 7168 at the
-  // peak efficiency 0.903 of 989.5 TFLOPS, two grouped-GEMM floors and the router's (3 us each).
+  // peak efficiency 0.903 of 989.5 TFLOPS, two grouped-GEMM floors and the router's (one
+  // kernel floor each).
   const double touched = 8 * (1 - std::pow(0.75, 64));
   const double bytes = touched * 3.0 * 4096 * 7168 * 2 + 128.0 * (2 * 4096 + 3 * 7168) * 2;
   const double flops = 2.0 * 128 * 3 * 4096 * 7168;
-  const double layer = bytes / (3.35e6 * 0.8) + flops / (989.5e6 * 0.903) + 2 * 3 + 3;
+  const double layer = bytes / (3.35e6 * k.hbm_derate) + flops / (989.5e6 * 0.903) +
+                       3 * k.kernel_floor_us;
   EXPECT_NEAR(p.price(decode_batch(64, 100)).moe_us, 32 * layer, 1e-6 * 32 * layer);
 }
 
@@ -215,7 +223,8 @@ TEST(StepPricer, SlidingWindowCapsTheAttendedContext) {
   // Past the 128-token window only the 12 full layers read more context.
   const double a = p.price(decode_batch(64, 10000)).decode_attention_us;
   const double b = p.price(decode_batch(64, 20000)).decode_attention_us;
-  const double per_token_all_layers = 64 * 24 * 2048.0 / (3.35e6 * 0.9);
+  const double per_token_all_layers =
+      64 * 24 * 2048.0 / (3.35e6 * p.deployment().coefficients.attention_decode_derate);
   EXPECT_NEAR(b - a, 10000 * per_token_all_layers / 2, 1e-6 * b);
 }
 
@@ -250,7 +259,7 @@ TEST(StepPricer, TotalsAreDeterministic) {
                                        mixtral.price(mixed).total,
                                        deepseek.price(decode_batch(64, 4000)).total,
                                        deepseek.price(prefill_batch(4096, 8192)).total};
-  EXPECT_EQ(totals, (std::vector<SimTime>{7500, 40198, 25268, 25400, 37053, 27078, 150642}));
+  EXPECT_EQ(totals, (std::vector<SimTime>{7598, 40027, 26003, 26382, 37379, 31315, 152336}));
 }
 
 }  // namespace
