@@ -26,8 +26,9 @@ constexpr const char* kUsage =
     "\n"
     "Prints the number of KV-cache blocks vLLM would allocate (\"# GPU blocks\"), the memory\n"
     "budget behind it, and step times for prefill chunks and decode batches, each broken\n"
-    "down by resource. Defaults are vLLM's for the GPU (8192 tokens / 1024 sequences on\n"
-    ">= 70 GiB GPUs other than A100, else 2048 / 256), block size 16 (64 for MLA on Hopper\n"
+    "down by resource. Defaults are vLLM's for the GPU (16384 tokens / 1024 sequences on\n"
+    ">= 160 GiB GPUs, 8192 / 1024 on >= 70 GiB GPUs other than A100, else 2048 / 256),\n"
+    "block size 16 (64 for MLA on Hopper\n"
     "and Blackwell), gpu_memory_utilization 0.9, max_model_len from the model.\n"
     "Exit status 2 for unknown ids, bad arguments, or a deployment that does not fit.";
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `blis price --json` for every catalog model on H100-SXM-80GB at TP 1, 2, 4 and 8 (native
+# only): where the deployment fits, the JSON has KV blocks and priced steps; where it does
+# not, exit 2 with a message that says why on stderr.
+# usage: cli_price_test.sh BLIS WORK_DIR
+set -u
+BLIS=$1 WORK=$2
+rm -rf "$WORK" && mkdir -p "$WORK"
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$BLIS" catalog list models --json >"$WORK/models.json" || fail "catalog list models"
+models=$(node -e '
+  const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const list = Array.isArray(j) ? j : (j.models || []);
+  for (const m of list) console.log(typeof m === "string" ? m : m.id);' "$WORK/models.json") \
+  || fail "catalog list is not JSON"
+[ "$(echo "$models" | wc -l)" -ge 17 ] || fail "expected >= 17 models, got: $models"
+
+fits=0 nofit=0
+for model in $models; do
+  for tp in 1 2 4 8; do
+    f="$WORK/$(echo "$model" | tr '/' '_')-tp$tp"
+    "$BLIS" price --hardware H100-SXM-80GB --model "$model" --tp "$tp" --json >"$f.json" 2>"$f.err"
+    rc=$?
+    if [ $rc -eq 0 ]; then
+      node -e '
+        const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        const ok = j.fits === true && j.kv_blocks > 0 && j.tp === Number(process.argv[2]) &&
+                   j.steps.length > 0 && j.steps.every(s => s.total_us > 0);
+        process.exit(ok ? 0 : 1);' "$f.json" "$tp" || fail "$model tp=$tp: bad JSON $(head -c 400 "$f.json")"
+      fits=$((fits + 1))
+    elif [ $rc -eq 2 ]; then
+      grep -Eq 'does not fit: .+|/tp: .+' "$f.err" || fail "$model tp=$tp: exit 2 without a reason: $(cat "$f.err")"
+      nofit=$((nofit + 1))
+    else
+      fail "$model tp=$tp exited $rc: $(cat "$f.err")"
+    fi
+  done
+done
+
+# Known answers: an 8B model fits on one H100; DeepSeek-V3 (671B) does not fit on eight.
+grep -q '"fits": true' "$WORK/meta-llama_Llama-3.1-8B-Instruct-tp1.json" || fail "Llama-3.1-8B should fit at tp=1"
+grep -q 'does not fit' "$WORK/deepseek-ai_DeepSeek-V3-tp8.err" || fail "DeepSeek-V3 should not fit at tp=8: $(cat "$WORK/deepseek-ai_DeepSeek-V3-tp8.err")"
+echo "cli_price_test: ok ($fits fit, $nofit do not)"
