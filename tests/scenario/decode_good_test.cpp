@@ -232,6 +232,15 @@ TEST(DecodeGood, MlaModelsGetFlashMlaBlocks) {
   EXPECT_EQ(r.scenario->pools[0].engine.args.block_size, 64);
 }
 
+// vLLM 0.32 takes any multiple of 16 on CUDA; the kernel prices any positive block size.
+TEST(DecodeGood, BlockSizeOtherThanAPowerOfTwo) {
+  nlohmann::json doc = testing::base_unified();
+  doc["pools"][0]["engine"]["args"]["block_size"] = 48;
+  const DecodeResult r = decode_scenario(doc.dump());
+  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  EXPECT_EQ(r.scenario->pools[0].engine.args.block_size, 48);
+}
+
 TEST(DecodeGood, InlineCatalogEntryIsUsable) {
   nlohmann::json gpu =
       nlohmann::json::parse(testing::read_data("../../../catalog/gpus/H100-SXM-80GB.json"));
