@@ -1,8 +1,10 @@
 #include "cluster/vllm_backend.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "cluster/kernel_step_cost.h"
+#include "engine/vllm/connector/nixl_connector.h"
 #include "engine/vllm/vllm_config.h"
 #include "engine/vllm/vllm_engine.h"
 #include "kernel/kv_capacity.h"
@@ -132,6 +134,30 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
     return ds;
   }
   out.gpu_blocks = cap.num_gpu_blocks;
+  out.kv_bytes_per_block = kernel::kv_bytes_per_token(d) * d.block_size;
+  if (s.fabric.empty() && (pool.role == "prefill" || pool.role == "decode")) {
+    ds.push_back({"/fabric",
+                  "missing: a prefill/decode deployment needs the fabric its KV "
+                  "transfers cross (e.g. \"nvlink4\" or \"ib-ndr\")"});
+    return ds;
+  }
+  if (!s.fabric.empty()) {
+    const catalog::Fabric* f = catalog_->find_fabric(s.fabric);
+    if (f == nullptr) {
+      ds.push_back({"/fabric", "unknown fabric '" + s.fabric + "'"});
+      return ds;
+    }
+    out.kv_fabric = *f;
+  }
+  // The host link: the GPU's own fabric entry (latency, efficiency), capped at the GPU's
+  // declared bandwidth on it (an H100 SXM: pcie-gen5 at 64 GB/s per direction).
+  if (const catalog::Fabric* h = catalog_->find_fabric(d.gpu.host_link.fabric)) {
+    catalog::Fabric host = *h;
+    if (d.gpu.host_link.bandwidth_bytes_per_s > 0)
+      host.bandwidth_bytes_per_s =
+          std::min(host.bandwidth_bytes_per_s, d.gpu.host_link.bandwidth_bytes_per_s);
+    out.host_fabric = host;
+  }
   out.pricer = std::make_shared<KernelStepCost>(d);
   const catalog::GpuCoefficients& c = d.coefficients;
   out.overheads.request_us = c.serving_request_us;
@@ -162,7 +188,15 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
 std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenario& s, std::size_t p,
                                                          std::int32_t instance,
                                                          const PoolResources& res) {
-  return std::make_unique<vllm::VllmEngine>(engine_config(s.pools[p].engine.args, res.gpu_blocks));
+  const scenario::Pool& pool = s.pools[p];
+  auto eng = std::make_unique<vllm::VllmEngine>(engine_config(pool.engine.args, res.gpu_blocks));
+  // Prefill and decode pools hand KV over with NIXL (the rules pack sets their
+  // kv_transfer_config to NixlConnector, kv_both, unless the scenario names it).
+  if (pool.role == "prefill" || pool.role == "decode") {
+    eng->own_connector(
+        std::make_unique<vllm::NixlConnector>(instance, pool.engine.args.block_size));
+  }
+  return eng;
 }
 
 }  // namespace blis::cluster
