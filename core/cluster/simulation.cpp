@@ -437,6 +437,8 @@ void Simulation::State::start_transfers(Instance& inst) {
   transfer_scratch.clear();
   inst.engine().take_transfers(transfer_scratch);
   for (engine::TransferRequest& t : transfer_scratch) {
+    // CPU offload moves KV within the instance (GPU <-> host memory).
+    if (t.kind != engine::TransferKind::kRemotePull) t.to_instance = inst.index();
     const auto to = static_cast<std::size_t>(t.to_instance);
     const PoolResources& dst = pools[static_cast<std::size_t>(instances[to]->pool())].res;
     std::int64_t block_bytes = dst.kv_bytes_per_block;

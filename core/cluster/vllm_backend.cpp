@@ -5,6 +5,7 @@
 
 #include "cluster/kernel_step_cost.h"
 #include "engine/vllm/connector/nixl_connector.h"
+#include "engine/vllm/connector/offloading_connector.h"
 #include "engine/vllm/vllm_config.h"
 #include "engine/vllm/vllm_engine.h"
 #include "kernel/kv_capacity.h"
@@ -195,6 +196,23 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
   if (pool.role == "prefill" || pool.role == "decode") {
     eng->own_connector(
         std::make_unique<vllm::NixlConnector>(instance, pool.engine.args.block_size));
+    return eng;
+  }
+  // CPU offload (kv_offloading_size, or kv_transfer_config naming OffloadingConnector; the
+  // rules pack resolved both into cpu_bytes_to_use and the offloaded block size).
+  const auto& kt = pool.engine.args.kv_transfer_config;
+  if (kt && kt->kv_connector == "OffloadingConnector") {
+    vllm::OffloadingConfig oc;
+    oc.gpu_block_size = pool.engine.args.block_size;
+    oc.offload_block_size = kt->offload_block_size.value_or(oc.gpu_block_size);
+    oc.max_num_seqs = pool.engine.args.max_num_seqs;
+    // cpu_bytes_to_use is the total over the instance's GPUs; one offload block holds every
+    // GPU's share of offload_block_size tokens.
+    const std::int64_t gpus = static_cast<std::int64_t>(pool.parallelism.tp) * pool.parallelism.pp;
+    const std::int64_t block_bytes =
+        res.kv_bytes_per_block * gpus * (oc.offload_block_size / oc.gpu_block_size);
+    oc.num_cpu_blocks = block_bytes > 0 ? kt->cpu_bytes_to_use.value_or(0) / block_bytes : 0;
+    eng->own_connector(std::make_unique<vllm::OffloadingConnector>(oc));
   }
   return eng;
 }

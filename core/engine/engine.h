@@ -127,6 +127,10 @@ struct EngineStats {
   std::uint64_t prefix_queries = 0;   // cumulative tokens queried
   std::uint64_t prefix_hits = 0;      // cumulative tokens hit
   std::uint64_t preemptions = 0;      // cumulative
+  // KV connector (vllm:external_prefix_cache_*): cumulative tokens queried and supplied.
+  bool has_connector = false;
+  std::uint64_t external_prefix_queries = 0;
+  std::uint64_t external_prefix_hits = 0;
   std::int32_t in_flight_batches = 0;
 };
 

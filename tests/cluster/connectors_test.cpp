@@ -76,3 +76,26 @@ TEST(PdDisaggregation, RejectsUnsupportedPoolCombinationsWithPointers) {
 
 }  // namespace
 }  // namespace blis::cluster
+
+namespace blis::cluster {
+namespace {
+
+TEST(CpuOffload, ExampleRaisesTheHitRateAndLowersTtft) {
+  std::string d1, d2, d3;
+  const nlohmann::json with = run(read_example("cpu-offload.json"), &d1);
+  run(read_example("cpu-offload.json"), &d2);
+  EXPECT_EQ(d1, d2);  // deterministic
+  const nlohmann::json without = run(read_example("cpu-offload-baseline.json"), &d3);
+  ASSERT_TRUE(with.contains("requests"));
+  ASSERT_TRUE(without.contains("requests"));
+  EXPECT_EQ(with["requests"]["finished"], with["requests"]["arrived"]);
+  EXPECT_EQ(with["requests"]["unfinished"].get<int>(), 0);
+  // The GPU prefix cache thrashes in both; the CPU tier supplies a large share on top.
+  const auto& pool = with["pools"][0];
+  EXPECT_GT(pool["external_prefix_cache_hit_rate"].get<double>(), 0.3);
+  EXPECT_FALSE(without["pools"][0].contains("external_prefix_cache_hit_rate"));
+  EXPECT_LT(with["ttft_ms"]["mean"].get<double>(), without["ttft_ms"]["mean"].get<double>());
+}
+
+}  // namespace
+}  // namespace blis::cluster

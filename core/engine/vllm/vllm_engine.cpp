@@ -234,6 +234,9 @@ engine::EngineStats VllmEngine::stats() const {
   st.prefix_queries = static_cast<std::uint64_t>(kv.cumulative_prefix_cache_stats().queries);
   st.prefix_hits = static_cast<std::uint64_t>(kv.cumulative_prefix_cache_stats().hits);
   st.preemptions = s.total_preemptions();
+  st.has_connector = s.has_connector();
+  st.external_prefix_queries = static_cast<std::uint64_t>(s.connector_prefix_cache_stats().queries);
+  st.external_prefix_hits = static_cast<std::uint64_t>(s.connector_prefix_cache_stats().hits);
   st.in_flight_batches = core_.in_flight();
   return st;
 }

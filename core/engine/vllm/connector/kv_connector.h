@@ -21,6 +21,7 @@
 namespace blis::vllm {
 
 struct SchedulerOutput;
+class Scheduler;
 
 // get_num_new_matched_tokens' answer.
 struct MatchedTokens {
@@ -46,8 +47,9 @@ class KVConnector {
   // Called once when a request ends, before its blocks are freed. True = the connector keeps
   // the blocks until Scheduler::finished_sending(request).
   virtual bool request_finished(Request& r, std::span<const std::int32_t> blocks) = 0;
-  // build_connector_meta: called at the end of every schedule() with its output.
-  virtual void build_connector_meta(const SchedulerOutput& out) {}
+  // build_connector_meta: called at the end of every schedule() with its output (before
+  // num_computed_tokens moves on: a scheduled entry computes num_computed_before + num_tokens).
+  virtual void build_connector_meta(const SchedulerOutput& out, const Scheduler& s) {}
 
   // ---- the worker side, as the engine drives it ----
   // The engine's clock for the calls that follow (deadlines are stamped with it).

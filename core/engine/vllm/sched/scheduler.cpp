@@ -182,7 +182,7 @@ void Scheduler::schedule(SchedulerOutput& out) {
   out.finished_req_ids.swap(finished_req_ids_);
   finished_req_ids_.clear();
   // vllm scheduler.py schedule: the connector builds its step metadata from the output.
-  if (connector_ != nullptr) connector_->build_connector_meta(out);
+  if (connector_ != nullptr) connector_->build_connector_meta(out, *this);
   update_after_schedule(out);
 }
 
@@ -436,7 +436,10 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
       connector_->update_state_after_alloc(r, kv_.get_blocks(r), num_external);
       // vllm scheduler.py _update_connector_prefix_cache_stats: the whole sequence is the
       // query, the connector's tokens the hits.
-      if (did_lookup) connector_stats_.record(r.num_tokens(), num_external, r.num_preemptions > 0);
+      if (did_lookup) {
+        connector_stats_.record(r.num_tokens(), num_external, r.num_preemptions > 0);
+        connector_stats_cumulative_.record(r.num_tokens(), num_external, r.num_preemptions > 0);
+      }
       if (did_lookup) r.num_external_computed_tokens = num_external;
     }
     // Counted at admission, so lookups that failed to allocate are not (FORMAT.md 9).

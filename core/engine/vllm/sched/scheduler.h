@@ -93,6 +93,10 @@ class Scheduler {
   const KVCacheManager& kv_cache_manager() const { return kv_; }
   const VllmConfig& config() const { return cfg_; }
   std::uint64_t total_preemptions() const { return total_preemptions_; }
+  bool has_connector() const { return connector_ != nullptr; }
+  const PrefixCacheStats& connector_prefix_cache_stats() const {
+    return connector_stats_cumulative_;
+  }
 
  protected:
   // vllm scheduler.py Scheduler._update_after_schedule (AsyncScheduler overrides it).
@@ -135,7 +139,8 @@ class Scheduler {
   std::unique_ptr<RequestQueue> step_skipped_;
   std::vector<engine::RequestKey> finished_req_ids_;
   KVConnector* connector_ = nullptr;
-  PrefixCacheStats connector_stats_;  // since the previous make_stats
+  PrefixCacheStats connector_stats_;             // since the previous make_stats
+  PrefixCacheStats connector_stats_cumulative_;  // since the start
   std::vector<std::int32_t> finished_recving_;   // slots whose async KV load landed
   std::vector<std::int32_t> inflight_prefills_;  // still prefilling (async-load reservations)
   std::vector<std::int32_t> delayed_free_;       // finished, blocks kept for the connector
