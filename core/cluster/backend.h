@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "catalog/entries.h"
 #include "cluster/serving_overheads.h"
 #include "cluster/step_cost.h"
 #include "engine/engine.h"
@@ -23,6 +25,12 @@ struct PoolResources {
   std::shared_ptr<const StepCostModel> pricer;
   ServingOverheads overheads;
   double spec_acceptance = 0;  // per-draft-token acceptance for speculative decoding
+  // KV transfers (connectors): bytes one GPU holds per KV block (each GPU of a TP group moves
+  // its own share over its own link, in parallel), the fabric between P/D instances (the
+  // scenario's `fabric`) and the GPU-to-host link (CPU offload).
+  std::int64_t kv_bytes_per_block = 0;
+  std::optional<catalog::Fabric> kv_fabric;
+  std::optional<catalog::Fabric> host_fabric;
   // Provenance: catalog entries and coefficient sources this pool used.
   std::vector<std::string> catalog_entries;
   std::vector<std::string> coefficient_sources;

@@ -53,6 +53,28 @@ void Results::on_token_gap(std::int32_t pool, SimTime gap, std::int32_t count) {
   window_itl_.add(gap, count);
 }
 
+void Results::on_routed(std::int32_t instance) {
+  ++instances_[static_cast<std::size_t>(instance)].routed;
+}
+
+void Results::on_prefill_done(const RequestRecord& r, std::int32_t pool, SimTime at) {
+  LatencySet& set = pools_[static_cast<std::size_t>(pool)];
+  set.ttft_ms.add(to_millis(at - r.sent));
+  set.e2e_ms.add(to_millis(at - r.sent));
+  if (r.first_scheduled != kUnset && r.engine_arrival != kUnset)
+    set.queue_ms.add(to_millis(r.first_scheduled - r.engine_arrival));
+  ++set.finished;
+  ++set.good;
+  set.input_tokens += r.gen.prompt_token_ids.size();
+  set.output_tokens += 1;
+  set.first_sent = std::min(set.first_sent, r.sent);
+  set.last_finish = std::max(set.last_finish, at);
+  InstanceTally& it = instances_[static_cast<std::size_t>(r.instance)];
+  ++it.finished;
+  it.ttft_ms.add(to_millis(at - r.sent));
+  it.e2e_ms.add(to_millis(at - r.sent));
+}
+
 void Results::record(LatencySet& set, const RequestRecord& r, bool good) {
   const SimTime ttft = r.first_token - r.sent;
   const SimTime e2e = r.finish - r.sent;

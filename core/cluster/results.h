@@ -63,6 +63,12 @@ class Results {
  public:
   void configure(std::size_t pools, std::size_t instances, bool per_request_rows);
   void on_arrived(std::int32_t instance);
+  // P/D: the request was sent on to a decode instance (counted as routed there, not arrived).
+  void on_routed(std::int32_t instance);
+  // P/D: the prefill leg of `r` answered the proxy at `at`. The prefill pool's latency set
+  // records it as a finished request: TTFT = E2E = `at` - sent, its queue time, the prompt
+  // as input and the one token as output.
+  void on_prefill_done(const RequestRecord& r, std::int32_t pool, SimTime at);
   void on_first_token(SimTime ttft);
   void on_token_gap(std::int32_t pool, SimTime gap, std::int32_t count = 1);
   void on_tokens(std::int64_t n) { window_tokens_ += n; }

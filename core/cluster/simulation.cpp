@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "cluster/simulation_state.h"
+#include "kernel/transfer.h"
 #include "util/digest.h"
 
 namespace blis::cluster {
@@ -14,6 +15,51 @@ constexpr std::uint64_t kStepSearchLimit = 50'000'000;
 
 std::string prefixed(const std::string& pointer, const std::string& tail) {
   return pointer + tail;
+}
+
+// Pool roles: all unified, or one prefill and one decode pool joined by the proxy
+// (docs/cluster.md, "Prefill/decode disaggregation").
+Diagnostics check_pd_pools(const scenario::Scenario& sc) {
+  Diagnostics ds;
+  std::vector<std::size_t> prefill, decode, unified;
+  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
+    const std::string& role = sc.pools[p].role;
+    if (role == "prefill") prefill.push_back(p);
+    if (role == "decode") decode.push_back(p);
+    if (role == "unified") unified.push_back(p);
+  }
+  if (prefill.empty() && decode.empty()) return ds;
+  auto role_ptr = [](std::size_t p) { return json_pointer_append("/pools", p) + "/role"; };
+  for (const std::size_t p : unified) {
+    ds.push_back({role_ptr(p),
+                  "'unified' cannot be combined with prefill/decode pools: every "
+                  "request goes through the prefill pool, then the decode pool"});
+  }
+  if (prefill.size() > 1)
+    ds.push_back({role_ptr(prefill[1]),
+                  "'prefill': only one prefill pool is supported (use more "
+                  "instances in the first one)"});
+  if (decode.size() > 1)
+    ds.push_back({role_ptr(decode[1]),
+                  "'decode': only one decode pool is supported (use more "
+                  "instances in the first one)"});
+  if (prefill.empty())
+    ds.push_back({role_ptr(decode[0]),
+                  "'decode' needs a prefill pool (add a pool with role "
+                  "\"prefill\")"});
+  if (decode.empty())
+    ds.push_back({role_ptr(prefill[0]),
+                  "'prefill' needs a decode pool (add a pool with role "
+                  "\"decode\")"});
+  if (prefill.size() == 1 && decode.size() == 1 &&
+      sc.pools[prefill[0]].model != sc.pools[decode[0]].model) {
+    ds.push_back({json_pointer_append("/pools", decode[0]) + "/model",
+                  "'" + sc.pools[decode[0]].model +
+                      "': the decode pool must serve the prefill "
+                      "pool's model ('" +
+                      sc.pools[prefill[0]].model + "')"});
+  }
+  return ds;
 }
 
 }  // namespace
@@ -41,13 +87,13 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
   for (std::size_t p = 0; p < sc.pools.size(); ++p) {
     const auto& pool = sc.pools[p];
     const std::string ptr = json_pointer_append("/pools", p);
-    if (pool.role != "unified") {
-      ds.push_back({prefixed(ptr, "/role"),
-                    "role '" + pool.role +
-                        "' is not supported yet: prefill/decode pools need the NIXL connector"});
+    if (pool.role != "unified" && pool.role != "prefill" && pool.role != "decode") {
+      ds.push_back(
+          {prefixed(ptr, "/role"), "'" + pool.role + "': expected unified, prefill or decode"});
     }
     if (pool.instances < 1) ds.push_back({prefixed(ptr, "/instances"), "must be >= 1"});
   }
+  for (auto& d : check_pd_pools(sc)) ds.push_back(std::move(d));
   for (std::size_t c = 0; c < sc.workload.clients.size(); ++c) {
     const auto& t = sc.workload.clients[c].timeout_s;
     if (t && !(*t > 0)) {
@@ -68,9 +114,14 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
     for (auto& d : st->backend->prepare_pool(sc, p, pr.res)) ds.push_back(std::move(d));
   }
   if (has_errors(ds)) return ds;
+  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
+    if (sc.pools[p].role == "prefill") st->prefill_pool = static_cast<std::int32_t>(p);
+    if (sc.pools[p].role == "decode") st->decode_pool = static_cast<std::int32_t>(p);
+  }
+  st->pd = st->prefill_pool >= 0 && st->decode_pool >= 0;
 
   // Instances, numbered globally pool after pool.
-  std::vector<std::int32_t> candidates;
+  std::vector<std::int32_t> candidates, decode_candidates;
   for (std::size_t p = 0; p < sc.pools.size(); ++p) {
     PoolRuntime& pr = st->pools[p];
     pr.first_instance = static_cast<std::int32_t>(st->instances.size());
@@ -86,20 +137,31 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
       st->instances.push_back(std::make_unique<Instance>(
           global, name, static_cast<std::int32_t>(p), std::move(eng), *pr.res.pricer,
           pr.res.overheads, pr.res.spec_acceptance, Rng::stream(sc.seed, "spec/" + name)));
-      candidates.push_back(global);
+      // P/D: the proxy routes to the prefill pool first, then to the decode pool.
+      (st->pd && static_cast<std::int32_t>(p) == st->decode_pool ? decode_candidates : candidates)
+          .push_back(global);
     }
   }
   const std::size_t n = st->instances.size();
 
   Digest model_salt;
   model_salt.add_string(sc.pools.front().model);
-  st->router = Router(sc.router, n, candidates, sc.pools.front().engine.args.block_size,
+  const std::size_t first_pool = st->pd ? static_cast<std::size_t>(st->prefill_pool) : 0;
+  st->router = Router(sc.router, n, candidates, sc.pools[first_pool].engine.args.block_size,
                       model_salt.value(), Rng::stream(sc.seed, "router"));
+  if (st->pd) {
+    const auto& dp = sc.pools[static_cast<std::size_t>(st->decode_pool)];
+    Digest decode_salt;
+    decode_salt.add_string(dp.model);
+    st->decode_router = Router(sc.router, n, decode_candidates, dp.engine.args.block_size,
+                               decode_salt.value(), Rng::stream(sc.seed, "router/decode"));
+  }
   st->board = SignalBoard(n, from_millis(sc.router.signal_staleness_ms));
   for (std::size_t p = 0; p < st->pools.size(); ++p) {
     const PoolRuntime& pr = st->pools[p];
     for (std::int32_t i = 0; i < pr.count; ++i) {
       st->router.set_instance_blocks(pr.first_instance + i, pr.res.gpu_blocks);
+      if (st->pd) st->decode_router.set_instance_blocks(pr.first_instance + i, pr.res.gpu_blocks);
     }
   }
 
@@ -243,7 +305,8 @@ void Simulation::State::dispatch(const Event& ev) {
       on_sample();
       break;
     case EventClass::kTransferDone:
-      break;  // P/D transfers: not produced yet
+      on_transfer_done(ev.payload);
+      break;
   }
   check_done();
 }
@@ -264,6 +327,10 @@ void Simulation::State::on_arrival() {
     rec.sent = now;
     const std::int32_t target = router.pick(rec.gen.prompt_token_ids, now, board);
     rec.instance = target;
+    if (pd) {
+      rec.pd_stage = 1;
+      rec.prefill_instance = target;
+    }
     results.on_arrived(target);
     Instance& inst = *instances[static_cast<std::size_t>(target)];
     const SimTime at =
@@ -291,6 +358,18 @@ void Simulation::State::on_engine_arrival(std::uint32_t instance, engine::Reques
   spec.priority = rec->gen.priority;
   spec.lora_id = rec->gen.lora;
   spec.arrival = now;
+  if (rec->pd_stage == 1) {
+    // The proxy's prefill request (vLLM's toy proxy, llm-d): max_tokens=1 and
+    // do_remote_decode, so it ends LENGTH_CAPPED after one token and keeps its KV for D.
+    spec.max_tokens = 1;
+    spec.eos_at_output = 0;
+    spec.kv_transfer = engine::KvTransferParams{true, false, -1, 0};
+  } else if (rec->pd_stage == 2) {
+    // The original request, with the kv_transfer_params P returned (do_remote_prefill).
+    spec.kv_transfer =
+        engine::KvTransferParams{false, true, rec->prefill_instance,
+                                 static_cast<std::int32_t>(rec->gen.prompt_token_ids.size())};
+  }
   rec->engine_arrival = now;
   inst.engine().add_request(std::move(spec), now);
   publish(inst);
@@ -305,6 +384,7 @@ void Simulation::State::kick(Instance& inst) {
 
 void Simulation::State::run_loop(Instance& inst) {
   const LoopDecision d = inst.run_loop(now);
+  start_transfers(inst);
   if (d.launched != nullptr) {
     for (const auto& sr : d.launched->requests) {
       RequestRecord* rec = requests.find(sr.key);
@@ -348,7 +428,88 @@ void Simulation::State::on_engine_wake(std::uint32_t instance, SimTime at) {
   Instance& inst = *instances[instance];
   if (at != inst.wake_at) return;  // superseded
   inst.wake_at = kSimTimeNever;
+  inst.engine().poll(now);  // e.g. NIXL's abort timeout of held blocks
+  publish(inst);
   kick(inst);
+}
+
+void Simulation::State::start_transfers(Instance& inst) {
+  transfer_scratch.clear();
+  inst.engine().take_transfers(transfer_scratch);
+  for (engine::TransferRequest& t : transfer_scratch) {
+    // CPU offload moves KV within the instance (GPU <-> host memory).
+    if (t.kind != engine::TransferKind::kRemotePull) t.to_instance = inst.index();
+    const auto to = static_cast<std::size_t>(t.to_instance);
+    const PoolResources& dst = pools[static_cast<std::size_t>(instances[to]->pool())].res;
+    std::int64_t block_bytes = dst.kv_bytes_per_block;
+    const catalog::Fabric* fabric = nullptr;
+    if (t.kind == engine::TransferKind::kRemotePull) {
+      // Each GPU reads its own share of every block over its own link; with different TP on
+      // the two sides the side with fewer GPUs moves more bytes per GPU and sets the pace.
+      if (t.from_instance >= 0) {
+        const auto from = static_cast<std::size_t>(t.from_instance);
+        block_bytes = std::max(
+            block_bytes,
+            pools[static_cast<std::size_t>(instances[from]->pool())].res.kv_bytes_per_block);
+      }
+      if (dst.kv_fabric) fabric = &*dst.kv_fabric;
+    } else if (dst.host_fabric) {
+      fabric = &*dst.host_fabric;
+    }
+    t.bytes = static_cast<std::int64_t>(t.num_blocks) * block_bytes;
+    const SimTime duration = fabric != nullptr ? kernel::transfer_time(t.bytes, *fabric) : 0;
+    std::uint32_t slot;
+    if (!free_transfers.empty()) {
+      slot = free_transfers.back();
+      free_transfers.pop_back();
+      transfers[slot] = t;
+    } else {
+      slot = static_cast<std::uint32_t>(transfers.size());
+      transfers.push_back(t);
+    }
+    queue.push(now + duration, EventClass::kTransferDone, static_cast<std::uint32_t>(to), slot);
+  }
+}
+
+void Simulation::State::on_transfer_done(std::uint64_t slot) {
+  const engine::TransferRequest t = transfers[static_cast<std::size_t>(slot)];
+  free_transfers.push_back(static_cast<std::uint32_t>(slot));
+  Instance& to = *instances[static_cast<std::size_t>(t.to_instance)];
+  to.engine().transfer_finished(t, now);
+  publish(to);
+  kick(to);
+  // NIXL: the decoder's read-complete notice reaches the prefiller, which frees the blocks it
+  // held for the request (finished_sending).
+  if (t.kind == engine::TransferKind::kRemotePull && t.from_instance >= 0) {
+    Instance& from = *instances[static_cast<std::size_t>(t.from_instance)];
+    from.engine().remote_read_done(t.key, now);
+    publish(from);
+    kick(from);
+  }
+}
+
+Router& Simulation::State::router_of(std::int32_t instance) {
+  if (pd && instances[static_cast<std::size_t>(instance)]->pool() == decode_pool)
+    return decode_router;
+  return router;
+}
+
+void Simulation::State::hand_off_to_decode(RequestRecord& rec, SimTime at) {
+  // The proxy has P's response (with its kv_transfer_params) at `at`: it sends the original
+  // request to a decode instance picked by the router within the decode pool.
+  results.on_prefill_done(rec, prefill_pool, at);
+  router.on_finished(rec.instance);
+  const std::int32_t target = decode_router.pick(rec.gen.prompt_token_ids, now, board);
+  results.on_routed(target);
+  rec.pd_stage = 2;
+  rec.instance = target;
+  rec.engine_arrival = kUnset;
+  rec.first_scheduled = kUnset;
+  rec.engine_done = false;
+  Instance& inst = *instances[static_cast<std::size_t>(target)];
+  const SimTime arrive =
+      inst.engine_arrival(at, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
+  queue.push(arrive, EventClass::kEngineArrival, static_cast<std::uint32_t>(target), rec.key);
 }
 
 void Simulation::State::apply_step_events(Instance& inst, const engine::StepEvents& ev) {
@@ -362,6 +523,17 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
   for (const auto& p : ev.progress) {
     RequestRecord* rec = requests.find(p.key);
     if (rec == nullptr || rec->engine_done) continue;
+    if (rec->pd_stage == 1) {
+      // The prefill leg: its one token goes to the proxy, not to the client.
+      if (p.finish == engine::FinishReason::kNone) continue;
+      rec->engine_done = true;
+      if (p.finish == engine::FinishReason::kLength) {
+        hand_off_to_decode(*rec, visible);
+      } else {
+        finish_request(*rec, true);  // no kv_transfer_params came back: the proxy fails it
+      }
+      continue;
+    }
     rec->preemptions = p.num_preemptions;
     if (p.num_cached_tokens >= 0) rec->cached_tokens = p.num_cached_tokens;
     if (p.new_tokens > 0) {
@@ -420,7 +592,7 @@ void Simulation::State::finish_request(RequestRecord& r, bool aborted) {
   } else {
     results.on_finished(r, pool, meets_slo(r));
   }
-  router.on_finished(r.instance);
+  router_of(r.instance).on_finished(r.instance);
   workload->on_finished(r.gen, r.output_tokens, now);
   requests.release(RequestTable::slot_of(r.key));
   arm_arrival();
@@ -440,6 +612,7 @@ void Simulation::State::on_client_timeout(engine::RequestKey key) {
   Instance& inst = *instances[static_cast<std::size_t>(rec->instance)];
   if (rec->engine_arrival != kUnset) inst.engine().abort(key, now);
   finish_request(*rec, true);
+  start_transfers(inst);  // NIXL: an aborted decode request still notifies its prefiller
   publish(inst);
   kick(inst);
 }

@@ -77,6 +77,10 @@ static ojson summary_body(const Simulation::State& st) {
   std::vector<std::uint64_t> pool_preempt(st.pools.size(), 0), pool_q(st.pools.size(), 0),
       pool_h(st.pools.size(), 0);
   std::vector<double> pool_kv_sum(st.pools.size(), 0), pool_kv_max(st.pools.size(), 0);
+  // Pools with a KV connector also report the connector's share (absent otherwise, so runs
+  // without connectors keep their summary and digest).
+  std::vector<std::uint64_t> pool_xq(st.pools.size(), 0), pool_xh(st.pools.size(), 0);
+  std::vector<std::uint8_t> pool_conn(st.pools.size(), 0);
   for (std::size_t i = 0; i < st.instances.size(); ++i) {
     const Instance& inst = *st.instances[i];
     const engine::EngineStats s = inst.engine().stats();
@@ -96,6 +100,11 @@ static ojson summary_body(const Simulation::State& st) {
     pool_h[p] += s.prefix_hits;
     pool_kv_sum[p] += kv_mean;
     pool_kv_max[p] = std::max(pool_kv_max[p], t.kv_max);
+    if (s.has_connector) {
+      pool_conn[p] = 1;
+      pool_xq[p] += s.external_prefix_queries;
+      pool_xh[p] += s.external_prefix_hits;
+    }
     const InstanceCounters& k = inst.counters();
     instances.push_back(ojson{
         {"name", inst.name()},
@@ -135,6 +144,12 @@ static ojson summary_body(const Simulation::State& st) {
     po["kv_usage"] =
         ojson{{"mean", pr.count > 0 ? pool_kv_sum[p] / pr.count : 0.0}, {"max", pool_kv_max[p]}};
     po["kv_blocks_per_instance"] = pr.res.gpu_blocks;
+    if (pool_conn[p] != 0) {
+      // vllm:external_prefix_cache_hits / queries: tokens the connector supplied (NIXL: the
+      // pulled prompt; offload: CPU hits beyond the GPU hit) over tokens looked up.
+      po["external_prefix_cache_hit_rate"] =
+          pool_xq[p] > 0 ? static_cast<double>(pool_xh[p]) / static_cast<double>(pool_xq[p]) : 0.0;
+    }
     pools.push_back(std::move(po));
   }
   out["pools"] = std::move(pools);

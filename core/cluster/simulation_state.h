@@ -34,7 +34,14 @@ struct Simulation::State {
   std::unique_ptr<Workload> workload;
   std::vector<PoolRuntime> pools;
   std::vector<std::unique_ptr<Instance>> instances;
-  Router router;
+  Router router;         // unified pools, or the prefill pool of a P/D deployment
+  Router decode_router;  // P/D: the decode pool
+  bool pd = false;       // one prefill and one decode pool, joined by the proxy
+  std::int32_t prefill_pool = -1, decode_pool = -1;
+  // KV transfers in flight (slab; the kTransferDone event carries the slot).
+  std::vector<engine::TransferRequest> transfers;
+  std::vector<std::uint32_t> free_transfers;
+  std::vector<engine::TransferRequest> transfer_scratch;
   SignalBoard board;
   EventQueue queue;
   RequestTable requests;
@@ -66,6 +73,7 @@ struct Simulation::State {
   void on_engine_arrival(std::uint32_t instance, engine::RequestKey key);
   void on_batch_done(std::uint32_t instance);
   void on_engine_wake(std::uint32_t instance, SimTime at);
+  void on_transfer_done(std::uint64_t slot);
   void on_request_finished(engine::RequestKey key);
   void on_client_timeout(engine::RequestKey key);
   void on_horizon_end();
@@ -75,6 +83,9 @@ struct Simulation::State {
   void kick(Instance& inst);
   void run_loop(Instance& inst);
   void apply_step_events(Instance& inst, const engine::StepEvents& ev);
+  void start_transfers(Instance& inst);
+  void hand_off_to_decode(RequestRecord& rec, SimTime at);
+  Router& router_of(std::int32_t instance);
   void publish(Instance& inst);
   bool meets_slo(const RequestRecord& r) const;
   void finish_request(RequestRecord& r, bool aborted);

@@ -1,8 +1,11 @@
 #include "cluster/vllm_backend.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "cluster/kernel_step_cost.h"
+#include "engine/vllm/connector/nixl_connector.h"
+#include "engine/vllm/connector/offloading_connector.h"
 #include "engine/vllm/vllm_config.h"
 #include "engine/vllm/vllm_engine.h"
 #include "kernel/kv_capacity.h"
@@ -132,6 +135,30 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
     return ds;
   }
   out.gpu_blocks = cap.num_gpu_blocks;
+  out.kv_bytes_per_block = kernel::kv_bytes_per_token(d) * d.block_size;
+  if (s.fabric.empty() && (pool.role == "prefill" || pool.role == "decode")) {
+    ds.push_back({"/fabric",
+                  "missing: a prefill/decode deployment needs the fabric its KV "
+                  "transfers cross (e.g. \"nvlink4\" or \"ib-ndr\")"});
+    return ds;
+  }
+  if (!s.fabric.empty()) {
+    const catalog::Fabric* f = catalog_->find_fabric(s.fabric);
+    if (f == nullptr) {
+      ds.push_back({"/fabric", "unknown fabric '" + s.fabric + "'"});
+      return ds;
+    }
+    out.kv_fabric = *f;
+  }
+  // The host link: the GPU's own fabric entry (latency, efficiency), capped at the GPU's
+  // declared bandwidth on it (an H100 SXM: pcie-gen5 at 64 GB/s per direction).
+  if (const catalog::Fabric* h = catalog_->find_fabric(d.gpu.host_link.fabric)) {
+    catalog::Fabric host = *h;
+    if (d.gpu.host_link.bandwidth_bytes_per_s > 0)
+      host.bandwidth_bytes_per_s =
+          std::min(host.bandwidth_bytes_per_s, d.gpu.host_link.bandwidth_bytes_per_s);
+    out.host_fabric = host;
+  }
   out.pricer = std::make_shared<KernelStepCost>(d);
   const catalog::GpuCoefficients& c = d.coefficients;
   out.overheads.request_us = c.serving_request_us;
@@ -162,7 +189,32 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
 std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenario& s, std::size_t p,
                                                          std::int32_t instance,
                                                          const PoolResources& res) {
-  return std::make_unique<vllm::VllmEngine>(engine_config(s.pools[p].engine.args, res.gpu_blocks));
+  const scenario::Pool& pool = s.pools[p];
+  auto eng = std::make_unique<vllm::VllmEngine>(engine_config(pool.engine.args, res.gpu_blocks));
+  // Prefill and decode pools hand KV over with NIXL (the rules pack sets their
+  // kv_transfer_config to NixlConnector, kv_both, unless the scenario names it).
+  if (pool.role == "prefill" || pool.role == "decode") {
+    eng->own_connector(
+        std::make_unique<vllm::NixlConnector>(instance, pool.engine.args.block_size));
+    return eng;
+  }
+  // CPU offload (kv_offloading_size, or kv_transfer_config naming OffloadingConnector; the
+  // rules pack resolved both into cpu_bytes_to_use and the offloaded block size).
+  const auto& kt = pool.engine.args.kv_transfer_config;
+  if (kt && kt->kv_connector == "OffloadingConnector") {
+    vllm::OffloadingConfig oc;
+    oc.gpu_block_size = pool.engine.args.block_size;
+    oc.offload_block_size = kt->offload_block_size.value_or(oc.gpu_block_size);
+    oc.max_num_seqs = pool.engine.args.max_num_seqs;
+    // cpu_bytes_to_use is the total over the instance's GPUs; one offload block holds every
+    // GPU's share of offload_block_size tokens.
+    const std::int64_t gpus = static_cast<std::int64_t>(pool.parallelism.tp) * pool.parallelism.pp;
+    const std::int64_t block_bytes =
+        res.kv_bytes_per_block * gpus * (oc.offload_block_size / oc.gpu_block_size);
+    oc.num_cpu_blocks = block_bytes > 0 ? kt->cpu_bytes_to_use.value_or(0) / block_bytes : 0;
+    eng->own_connector(std::make_unique<vllm::OffloadingConnector>(oc));
+  }
+  return eng;
 }
 
 }  // namespace blis::cluster

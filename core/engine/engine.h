@@ -92,12 +92,23 @@ struct RequestProgress {
   std::int32_t num_preemptions = 0;
 };
 
-// A KV transfer the connector wants the cluster to carry out (P/D): bytes from one
-// instance to another; the cluster prices it on the fabric and reports completion.
+// What a KV transfer moves (the connector that asked for it).
+enum class TransferKind : std::uint8_t {
+  kRemotePull,    // NIXL: the decode instance reads a prefill instance's blocks
+  kOffloadLoad,   // OffloadingConnector: CPU -> GPU
+  kOffloadStore,  // OffloadingConnector: GPU -> CPU
+};
+
+// A KV transfer a connector wants the cluster to carry out: the engine says how many KV
+// blocks move; the cluster turns them into bytes, prices them on the right fabric and hands
+// the record back through Engine::transfer_finished when it is done.
 struct TransferRequest {
+  TransferKind kind = TransferKind::kRemotePull;
+  std::uint64_t id = 0;  // the engine's handle for this transfer
   RequestKey key = 0;
-  std::int32_t from_instance = -1, to_instance = -1;
-  std::int64_t bytes = 0;
+  std::int32_t from_instance = -1, to_instance = -1;  // kRemotePull: prefill -> decode
+  std::int32_t num_blocks = 0;  // 0 = nothing moves (NIXL still notifies the prefiller)
+  std::int64_t bytes = 0;       // filled in by the cluster
   std::int32_t num_tokens = 0;
 };
 
@@ -116,6 +127,10 @@ struct EngineStats {
   std::uint64_t prefix_queries = 0;   // cumulative tokens queried
   std::uint64_t prefix_hits = 0;      // cumulative tokens hit
   std::uint64_t preemptions = 0;      // cumulative
+  // KV connector (vllm:external_prefix_cache_*): cumulative tokens queried and supplied.
+  bool has_connector = false;
+  std::uint64_t external_prefix_queries = 0;
+  std::uint64_t external_prefix_hits = 0;
   std::int32_t in_flight_batches = 0;
 };
 
@@ -146,8 +161,16 @@ class Engine {
   // Applies the output of the oldest in-flight pass (which must be batch_id).
   virtual const StepEvents& complete(std::uint64_t batch_id, const StepOutcome& outcome,
                                      SimTime now) = 0;
-  // A KV transfer the cluster carried out finished (P/D).
-  virtual void transfer_finished(RequestKey key, SimTime now) {}
+  // KV transfers the engine's connector asked for since the last call (appended to `out`).
+  // The cluster drains them after every schedule() and abort().
+  virtual void take_transfers(std::vector<TransferRequest>& out) {}
+  // A KV transfer the cluster carried out finished (the record take_transfers handed out).
+  virtual void transfer_finished(const TransferRequest& t, SimTime now) {}
+  // P/D, prefill side: the decode instance finished reading request `key`'s blocks (NIXL's
+  // notification), so the blocks this engine held for it can be freed.
+  virtual void remote_read_done(RequestKey key, SimTime now) {}
+  // Applies what fell due by `now` by itself (e.g. NIXL's abort timeout of held blocks).
+  virtual void poll(SimTime now) {}
 
   // The earliest instant the engine needs to be called again by itself (a delayed free, a
   // remote KV load), or kSimTimeNever.

@@ -30,11 +30,11 @@ class FakeConnector final : public KVConnector {
     const std::int32_t ext = r.num_prompt_tokens - local;
     return {true, ext, ext > 0};
   }
-  void update_state_after_alloc(const Request& r, std::span<const std::int32_t> blocks,
+  void update_state_after_alloc(Request& r, std::span<const std::int32_t> blocks,
                                 std::int32_t num_external) override {
     allocated[r.request_id] = {static_cast<std::int32_t>(blocks.size()), num_external};
   }
-  bool request_finished(const Request& r, std::span<const std::int32_t> blocks) override {
+  bool request_finished(Request& r, std::span<const std::int32_t> blocks) override {
     finished.push_back(r.request_id);
     return r.request_id.rfind("keep", 0) == 0 && !blocks.empty();
   }

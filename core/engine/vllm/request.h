@@ -80,6 +80,11 @@ struct Request {
   bool drop_stale_output = false;
   bool is_prefill_chunk = false;
   std::int32_t num_cached_tokens = -1;  // prefix hit at first admission
+  // Tokens a KV connector supplied at admission (Request.num_external_computed_tokens).
+  std::int32_t num_external_computed_tokens = 0;
+  // kv_transfer_params (NIXL P/D); a connector may clear do_remote_prefill once it acted.
+  bool has_kv_transfer = false;
+  engine::KvTransferParams kv_transfer;
   std::int32_t num_preemptions = 0;
 
   std::int32_t num_tokens() const { return static_cast<std::int32_t>(all_token_ids.size()); }

@@ -59,14 +59,16 @@ void VllmEngine::add_request(engine::RequestSpec spec, SimTime now) {
   nr.priority = spec.priority;
   nr.arrival_time = to_seconds(spec.arrival);
   nr.lora_id = spec.lora_id;
-  // spec.kv_transfer (NIXL P/D) is carried by the connector, which is not modelled yet.
+  // kv_transfer_params travel with the request; the connector (if any) acts on them.
+  if (spec.kv_transfer) nr.kv_transfer = &*spec.kv_transfer;
+  if (connector_ != nullptr) connector_->set_now(now);
   const ReqRef ref = core_.scheduler().add_request(nr);
   refs_.put(spec.key, ref);
   metrics::feed_added(metrics_, ref.index, spec, now);
 }
 
 void VllmEngine::abort(engine::RequestKey key, SimTime now) {
-  (void)now;
+  if (connector_ != nullptr) connector_->set_now(now);
   const ReqRef ref = refs_.get(key);
   if (ref.index < 0) return;
   metrics_.abort_request(ref.index);  // the frontend drops it now (OutputProcessor)
@@ -99,6 +101,10 @@ bool VllmEngine::can_schedule(SimTime now) const {
 }
 
 const engine::Batch* VllmEngine::schedule(SimTime now) {
+  if (connector_ != nullptr) {
+    connector_->set_now(now);
+    expire_held(now);
+  }
   apply_pending_aborts();
   if (!can_schedule(now)) return nullptr;
   InFlightBatch& b = core_.schedule_batch();
@@ -153,7 +159,7 @@ void VllmEngine::report_preempted(const std::vector<engine::RequestKey>& keys) {
 
 const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
                                                const engine::StepOutcome& outcome, SimTime now) {
-  (void)now;
+  if (connector_ != nullptr) connector_->set_now(now);
   if (core_.in_flight() == 0 || core_.oldest().batch_id != batch_id) {
     throw std::logic_error("complete: batch " + std::to_string(batch_id) +
                            " is not the oldest in flight");
@@ -228,6 +234,9 @@ engine::EngineStats VllmEngine::stats() const {
   st.prefix_queries = static_cast<std::uint64_t>(kv.cumulative_prefix_cache_stats().queries);
   st.prefix_hits = static_cast<std::uint64_t>(kv.cumulative_prefix_cache_stats().hits);
   st.preemptions = s.total_preemptions();
+  st.has_connector = s.has_connector();
+  st.external_prefix_queries = static_cast<std::uint64_t>(s.connector_prefix_cache_stats().queries);
+  st.external_prefix_hits = static_cast<std::uint64_t>(s.connector_prefix_cache_stats().hits);
   st.in_flight_batches = core_.in_flight();
   return st;
 }
@@ -239,6 +248,45 @@ std::string VllmEngine::metrics_text(SimTime now, const std::string& labels) con
 
 engine::Provenance VllmEngine::provenance() const {
   return engine_provenance();
+}
+
+void VllmEngine::take_transfers(std::vector<engine::TransferRequest>& out) {
+  if (connector_ != nullptr) connector_->take_transfers(out);
+}
+
+void VllmEngine::transfer_finished(const engine::TransferRequest& t, SimTime now) {
+  // The worker's KVConnectorOutput (finished_recving / finished_sending), applied as
+  // scheduler.py _update_from_kv_xfer_finished does.
+  if (connector_ == nullptr) return;
+  connector_->set_now(now);
+  const TransferEffect e = connector_->on_transfer_finished(t);
+  if (e.finished_recving.index >= 0) core_.scheduler().finished_recving(e.finished_recving);
+  if (e.finished_sending.index >= 0) core_.scheduler().finished_sending(e.finished_sending);
+}
+
+void VllmEngine::remote_read_done(engine::RequestKey key, SimTime now) {
+  if (connector_ == nullptr) return;
+  connector_->set_now(now);
+  const ReqRef ref = connector_->remote_read_done(key);
+  if (ref.index >= 0) core_.scheduler().finished_sending(ref);
+}
+
+void VllmEngine::expire_held(SimTime now) {
+  if (connector_->next_deadline() > now) return;
+  expired_.clear();
+  connector_->expire(now, expired_);
+  for (const ReqRef ref : expired_) core_.scheduler().finished_sending(ref);
+}
+
+void VllmEngine::poll(SimTime now) {
+  if (connector_ == nullptr) return;
+  connector_->set_now(now);
+  expire_held(now);
+}
+
+SimTime VllmEngine::next_wake(SimTime now) const {
+  (void)now;
+  return connector_ != nullptr ? connector_->next_deadline() : kSimTimeNever;
 }
 
 bool VllmEngine::reset_prefix_cache(bool reset_running_requests) {

@@ -5,6 +5,7 @@
 // Per-step calls reuse their buffers: no allocation in steady state.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,10 +39,26 @@ class VllmEngine final : public engine::Engine {
   std::string metrics_text(SimTime now, const std::string& labels) const override;
   engine::Provenance provenance() const override;
 
+  // KV connector plumbing (connector/kv_connector.h): the cluster carries out the transfers.
+  void take_transfers(std::vector<engine::TransferRequest>& out) override;
+  void transfer_finished(const engine::TransferRequest& t, SimTime now) override;
+  void remote_read_done(engine::RequestKey key, SimTime now) override;
+  void poll(SimTime now) override;
+  SimTime next_wake(SimTime now) const override;
+
   // vllm scheduler.py Scheduler.reset_prefix_cache.
   bool reset_prefix_cache(bool reset_running_requests);
   // Hooks a KV connector (P/D transfer, offloading) into the scheduler; owned by the caller.
-  void set_connector(KVConnector* connector) { core_.scheduler().set_connector(connector); }
+  void set_connector(KVConnector* connector) {
+    connector_ = connector;
+    core_.scheduler().set_connector(connector);
+  }
+  // The same, the engine owning the connector.
+  void own_connector(std::unique_ptr<KVConnector> connector) {
+    owned_connector_ = std::move(connector);
+    set_connector(owned_connector_.get());
+  }
+  KVConnector* connector() const { return connector_; }
   const EngineCore& core() const { return core_; }
   const VllmConfig& config() const { return cfg_; }
   // The frontend's stats: the Prometheus families and the periodic log line (log(now)).
@@ -52,6 +69,7 @@ class VllmEngine final : public engine::Engine {
   void apply_pending_aborts();
   void fill_batch(const InFlightBatch& b);
   void report_preempted(const std::vector<engine::RequestKey>& keys);
+  void expire_held(SimTime now);
 
   VllmConfig cfg_;
   EngineCore core_;
@@ -65,6 +83,9 @@ class VllmEngine final : public engine::Engine {
   std::vector<std::int32_t> tokens_;
   metrics::MetricsRecorder metrics_;
   metrics::EngineCoreOutputs metrics_pending_;  // the next step's outputs and stats (reused)
+  std::unique_ptr<KVConnector> owned_connector_;
+  KVConnector* connector_ = nullptr;
+  std::vector<ReqRef> expired_;  // scratch for expire_held
 };
 
 }  // namespace blis::vllm

@@ -99,7 +99,7 @@ void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
     o.num_new_tokens = u.num_delivered;
     o.finish_reason = u.stopped ? finish_reason(u.status) : FinishReason::kNone;
     o.num_cached_tokens = u.num_cached_tokens > 0 ? u.num_cached_tokens : 0;
-    o.num_external_computed_tokens = 0;  // no KV connector is modelled yet
+    o.num_external_computed_tokens = u.num_external_computed_tokens;
     o.num_preemptions = u.num_preemptions;
     pending.outputs.push_back(o);
   }
@@ -118,6 +118,16 @@ void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
   st.prefix_cache_stats.preempted_requests = p.preempted_requests;
   st.prefix_cache_stats.preempted_queries = p.preempted_queries;
   st.prefix_cache_stats.preempted_hits = p.preempted_hits;
+  st.has_connector_prefix_cache_stats = stats.has_connector_prefix_cache_stats;
+  if (stats.has_connector_prefix_cache_stats) {
+    const auto& c = stats.connector_prefix_cache_stats;
+    st.connector_prefix_cache_stats.requests = c.requests;
+    st.connector_prefix_cache_stats.queries = c.queries;
+    st.connector_prefix_cache_stats.hits = c.hits;
+    st.connector_prefix_cache_stats.preempted_requests = c.preempted_requests;
+    st.connector_prefix_cache_stats.preempted_queries = c.preempted_queries;
+    st.connector_prefix_cache_stats.preempted_hits = c.preempted_hits;
+  }
   pending.timestamp = now;
   recorder.record(pending);
   pending.clear();

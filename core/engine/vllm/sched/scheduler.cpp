@@ -103,6 +103,8 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   r.has_cache_salt = nr.has_cache_salt;
   r.cache_salt = nr.cache_salt;
   r.skip_reading_prefix_cache = nr.skip_reading_prefix_cache;
+  r.has_kv_transfer = nr.kv_transfer != nullptr;
+  r.kv_transfer = nr.kv_transfer != nullptr ? *nr.kv_transfer : engine::KvTransferParams{};
   r.max_tokens = nr.max_tokens;
   r.min_tokens = nr.min_tokens;
   r.eos_at_output = nr.eos_at_output;
@@ -179,6 +181,8 @@ void Scheduler::schedule(SchedulerOutput& out) {
   // finished_req_ids moves into this output and restarts empty (_update_after_schedule).
   out.finished_req_ids.swap(finished_req_ids_);
   finished_req_ids_.clear();
+  // vllm scheduler.py schedule: the connector builds its step metadata from the output.
+  if (connector_ != nullptr) connector_->build_connector_meta(out, *this);
   update_after_schedule(out);
 }
 
@@ -428,8 +432,16 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     args.has_scheduled_reqs = !running_.empty();
     // A failed allocation never preempts from the waiting phase: the loop ends.
     if (!kv_.allocate_slots(r, n, args, nullptr)) break;
-    if (connector_ != nullptr)
+    if (connector_ != nullptr) {
       connector_->update_state_after_alloc(r, kv_.get_blocks(r), num_external);
+      // vllm scheduler.py _update_connector_prefix_cache_stats: the whole sequence is the
+      // query, the connector's tokens the hits.
+      if (did_lookup) {
+        connector_stats_.record(r.num_tokens(), num_external, r.num_preemptions > 0);
+        connector_stats_cumulative_.record(r.num_tokens(), num_external, r.num_preemptions > 0);
+      }
+      if (did_lookup) r.num_external_computed_tokens = num_external;
+    }
     // Counted at admission, so lookups that failed to allocate are not (FORMAT.md 9).
     if (did_lookup) kv_.record_prefix_cache_stats(r, num_local_computed);
 
@@ -576,6 +588,7 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
     u.status = r->status;
     u.num_output_tokens = r->num_output_tokens();
     u.num_cached_tokens = r->num_cached_tokens;
+    u.num_external_computed_tokens = r->num_external_computed_tokens;
     u.num_preemptions = r->num_preemptions;
     if (stopped) {
       free_request(e.ref.index, false);
@@ -744,6 +757,9 @@ SchedulerStats Scheduler::make_stats() {
   s.num_waiting_reqs = num_waiting();
   s.kv_cache_usage = kv_.usage();
   s.prefix_cache_stats = kv_.take_prefix_cache_stats();
+  s.has_connector_prefix_cache_stats = connector_ != nullptr;
+  s.connector_prefix_cache_stats = connector_stats_;
+  connector_stats_ = PrefixCacheStats{};
   return s;
 }
 

@@ -35,6 +35,7 @@ struct NewRequest {
   bool has_cache_salt = false;
   std::uint64_t cache_salt = 0;
   bool skip_reading_prefix_cache = false;
+  const engine::KvTransferParams* kv_transfer = nullptr;  // kv_transfer_params, if any
 };
 
 // vllm v1/metrics/stats.py SchedulerStats (the parts a simulator reports).
@@ -43,6 +44,10 @@ struct SchedulerStats {
   std::int32_t num_waiting_reqs = 0;
   double kv_cache_usage = 0;
   PrefixCacheStats prefix_cache_stats;  // since the previous make_stats
+  // vllm scheduler.py connector_prefix_cache_stats: tokens queried / supplied by the KV
+  // connector (vllm:external_prefix_cache_*); only with a connector.
+  bool has_connector_prefix_cache_stats = false;
+  PrefixCacheStats connector_prefix_cache_stats;
 };
 
 class Scheduler {
@@ -88,6 +93,10 @@ class Scheduler {
   const KVCacheManager& kv_cache_manager() const { return kv_; }
   const VllmConfig& config() const { return cfg_; }
   std::uint64_t total_preemptions() const { return total_preemptions_; }
+  bool has_connector() const { return connector_ != nullptr; }
+  const PrefixCacheStats& connector_prefix_cache_stats() const {
+    return connector_stats_cumulative_;
+  }
 
  protected:
   // vllm scheduler.py Scheduler._update_after_schedule (AsyncScheduler overrides it).
@@ -130,6 +139,8 @@ class Scheduler {
   std::unique_ptr<RequestQueue> step_skipped_;
   std::vector<engine::RequestKey> finished_req_ids_;
   KVConnector* connector_ = nullptr;
+  PrefixCacheStats connector_stats_;             // since the previous make_stats
+  PrefixCacheStats connector_stats_cumulative_;  // since the start
   std::vector<std::int32_t> finished_recving_;   // slots whose async KV load landed
   std::vector<std::int32_t> inflight_prefills_;  // still prefilling (async-load reservations)
   std::vector<std::int32_t> delayed_free_;       // finished, blocks kept for the connector

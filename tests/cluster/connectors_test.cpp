@@ -1,0 +1,101 @@
+// KV connectors in the cluster: the P/D proxy (NIXL between a prefill and a decode pool) and
+// CPU offload (OffloadingConnector), run end to end with the product pieces on the examples.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cluster/simulation.h"
+#include "scenario/scenario_decode.h"
+
+namespace blis::cluster {
+namespace {
+
+std::string read_example(const std::string& name) {
+  std::ifstream in(std::filesystem::path(BLIS_SOURCE_DIR) / "examples" / name, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+nlohmann::json run(const std::string& text, std::string* digest) {
+  Simulation sim;
+  const Diagnostics ds = sim.load(text, scenario::DecodeOptions{});
+  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
+  if (has_errors(ds)) return {};
+  sim.run();
+  EXPECT_TRUE(sim.done());
+  *digest = sim.digest();
+  return nlohmann::json::parse(sim.summary_json(0));
+}
+
+TEST(PdDisaggregation, ExampleFinishesEveryRequestThroughBothPools) {
+  const std::string text = read_example("pd-disaggregation.json");
+  std::string d1, d2;
+  const nlohmann::json s = run(text, &d1);
+  run(text, &d2);
+  EXPECT_EQ(d1, d2);  // deterministic
+  ASSERT_TRUE(s.contains("requests"));
+  EXPECT_GT(s["requests"]["finished"].get<int>(), 500);
+  EXPECT_EQ(s["requests"]["finished"], s["requests"]["arrived"]);
+  EXPECT_EQ(s["requests"]["unfinished"].get<int>(), 0);
+  const auto& pools = s["pools"];
+  ASSERT_EQ(pools.size(), 2u);
+  EXPECT_EQ(pools[0]["role"], "prefill");
+  EXPECT_EQ(pools[1]["role"], "decode");
+  // Every request is handed off by the prefill pool, then finished by the decode pool.
+  EXPECT_EQ(pools[0]["requests"]["finished"], s["requests"]["finished"]);
+  EXPECT_EQ(pools[1]["requests"]["finished"], s["requests"]["finished"]);
+  // The client's TTFT includes the prefill leg, the transfer and D's one-token step.
+  EXPECT_GT(pools[1]["ttft_ms"]["mean"].get<double>(), pools[0]["ttft_ms"]["mean"].get<double>());
+  // Decode instances never run long prefills: their inter-token latency stays flat.
+  EXPECT_LT(s["itl_ms"]["p99"].get<double>(), 2 * s["itl_ms"]["p50"].get<double>());
+}
+
+TEST(PdDisaggregation, RejectsUnsupportedPoolCombinationsWithPointers) {
+  nlohmann::json doc = nlohmann::json::parse(read_example("pd-disaggregation.json"));
+  nlohmann::json three = doc;
+  three["pools"].push_back(doc["pools"][1]);
+  three["pools"][2]["name"] = "decode2";
+  Simulation sim;
+  // The scenario decoder rejects the combination (the cluster repeats the check per role for
+  // scenarios built in code: tests/cluster/simulation_test.cpp).
+  Diagnostics ds = sim.load(three.dump(), scenario::DecodeOptions{});
+  ASSERT_TRUE(has_errors(ds));
+  EXPECT_EQ(ds.front().pointer, "/pools");
+  EXPECT_NE(ds.front().message.find("exactly one prefill and one decode pool"), std::string::npos);
+  nlohmann::json mixed = doc;
+  mixed["pools"][1]["role"] = "unified";
+  ds = sim.load(mixed.dump(), scenario::DecodeOptions{});
+  ASSERT_TRUE(has_errors(ds));
+  EXPECT_FALSE(sim.loaded());
+}
+
+}  // namespace
+}  // namespace blis::cluster
+
+namespace blis::cluster {
+namespace {
+
+TEST(CpuOffload, ExampleRaisesTheHitRateAndLowersTtft) {
+  std::string d1, d2, d3;
+  const nlohmann::json with = run(read_example("cpu-offload.json"), &d1);
+  run(read_example("cpu-offload.json"), &d2);
+  EXPECT_EQ(d1, d2);  // deterministic
+  const nlohmann::json without = run(read_example("cpu-offload-baseline.json"), &d3);
+  ASSERT_TRUE(with.contains("requests"));
+  ASSERT_TRUE(without.contains("requests"));
+  EXPECT_EQ(with["requests"]["finished"], with["requests"]["arrived"]);
+  EXPECT_EQ(with["requests"]["unfinished"].get<int>(), 0);
+  // The GPU prefix cache thrashes in both; the CPU tier supplies a large share on top.
+  const auto& pool = with["pools"][0];
+  EXPECT_GT(pool["external_prefix_cache_hit_rate"].get<double>(), 0.3);
+  EXPECT_FALSE(without["pools"][0].contains("external_prefix_cache_hit_rate"));
+  EXPECT_LT(with["ttft_ms"]["mean"].get<double>(), without["ttft_ms"]["mean"].get<double>());
+}
+
+}  // namespace
+}  // namespace blis::cluster

@@ -1,0 +1,208 @@
+// NixlConnector (connector/nixl_connector.h) through VllmEngine: the prefill side keeps a
+// finished request's blocks until the decoder's notice or the abort timeout; the decode side
+// waits in WAITING_FOR_REMOTE_KVS for the pull, then computes one token and decodes
+// (spec vllm-metrics-connector-config.md §B.4-B.6). Tests are named after the rule.
+#include "engine/vllm/connector/nixl_connector.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "engine/vllm/vllm_engine.h"
+
+namespace blis::vllm {
+namespace {
+
+VllmConfig cfg() {
+  VllmConfig c;
+  c.block_size = 4;
+  c.num_gpu_blocks = 64;
+  c.max_num_seqs = 8;
+  c.max_num_batched_tokens = 64;
+  c.max_model_len = 128;
+  c.async_scheduling = false;
+  return c;
+}
+
+engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens) {
+  engine::RequestSpec s;
+  s.key = key;
+  s.id = "req-" + std::to_string(key);
+  for (std::int32_t i = 0; i < len; ++i) s.prompt_token_ids.push_back(7000 + i);
+  s.max_tokens = max_tokens;
+  s.output_token_base = 50000;
+  return s;
+}
+
+struct Node {
+  explicit Node(std::int32_t instance) : e(cfg()) {
+    auto c = std::make_unique<NixlConnector>(instance, 4);
+    nixl = c.get();
+    e.own_connector(std::move(c));
+  }
+  // One synchronous pass at `now`; returns the events (empty when nothing ran).
+  engine::StepEvents step(SimTime now) {
+    const engine::Batch* b = e.schedule(now);
+    if (b == nullptr) return {};
+    last_batch = *b;
+    return e.complete(b->id, {}, now);
+  }
+  VllmEngine e;
+  NixlConnector* nixl = nullptr;
+  engine::Batch last_batch;
+};
+
+engine::RequestSpec prefill_spec(engine::RequestKey key, std::int32_t len) {
+  engine::RequestSpec s = spec(key, len, 1);
+  s.kv_transfer = engine::KvTransferParams{true, false, -1, 0};
+  return s;
+}
+
+engine::RequestSpec decode_spec(engine::RequestKey key, std::int32_t len, std::int32_t out,
+                                std::int32_t from) {
+  engine::RequestSpec s = spec(key, len, out);
+  s.kv_transfer = engine::KvTransferParams{false, true, from, len};
+  return s;
+}
+
+TEST(NixlProducer, RemoteDecodeFinishesLengthCappedAndHoldsBlocksUntilNotice) {
+  Node p(0);
+  p.e.add_request(prefill_spec(1, 18), 0);
+  const engine::StepEvents ev = p.step(10);
+  ASSERT_EQ(ev.progress.size(), 1u);
+  EXPECT_EQ(ev.progress[0].finish, engine::FinishReason::kLength);
+  EXPECT_TRUE(ev.progress[0].first_token);
+  // 18 prompt tokens + 1 output = 19 tokens -> 5 blocks of 4, still allocated.
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63 - 5);
+  EXPECT_GT(p.e.stats().kv_usage, 0.0);
+  EXPECT_EQ(p.e.stats().num_running + p.e.stats().num_waiting, 0);
+  EXPECT_EQ(p.nixl->num_held(), 1u);
+  EXPECT_EQ(p.e.next_wake(10), 10 + kNixlAbortRequestTimeout);
+  p.e.remote_read_done(1, 500);
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63);
+  EXPECT_EQ(p.nixl->num_held(), 0u);
+  EXPECT_EQ(p.e.next_wake(500), kSimTimeNever);
+}
+
+TEST(NixlProducer, AbortTimeoutFreesHeldBlocks) {
+  Node p(0);
+  p.e.add_request(prefill_spec(1, 8), 0);
+  p.step(0);
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63 - 2);
+  p.e.poll(kNixlAbortRequestTimeout - 1);
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63 - 2);
+  p.e.poll(kNixlAbortRequestTimeout);
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63);
+  // A late notice is ignored.
+  p.e.remote_read_done(1, kNixlAbortRequestTimeout + 5);
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63);
+}
+
+TEST(NixlProducer, StoppedRequestFreesAtOnceWithoutParams) {
+  Node p(0);
+  engine::RequestSpec s = prefill_spec(1, 8);
+  s.max_tokens = 4;
+  s.eos_at_output = 1;  // ends on EOS, not LENGTH_CAPPED
+  p.e.add_request(s, 0);
+  const engine::StepEvents ev = p.step(0);
+  ASSERT_EQ(ev.progress.size(), 1u);
+  EXPECT_EQ(ev.progress[0].finish, engine::FinishReason::kStop);
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63);
+  EXPECT_EQ(p.nixl->num_held(), 0u);
+}
+
+TEST(NixlConsumer, RemotePrefillWaitsForRemoteKvsThenComputesOneTokenThenDecodes) {
+  Node d(1);
+  d.e.add_request(decode_spec(7, 18, 3, 0), 0);
+  // Admission: the whole prompt is external and async, 5 blocks allocated, no tokens run.
+  EXPECT_EQ(d.e.schedule(0), nullptr);
+  const Request* r = d.e.core().scheduler().find(ReqRef{0, d.e.core().scheduler().slot(0).gen});
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->status, RequestStatus::kWaitingForRemoteKvs);
+  EXPECT_EQ(d.e.stats().num_waiting, 1);
+  EXPECT_EQ(d.e.stats().num_running, 0);
+  EXPECT_EQ(d.e.stats().num_free_blocks, 63 - 5);
+  std::vector<engine::TransferRequest> ts;
+  d.e.take_transfers(ts);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0].kind, engine::TransferKind::kRemotePull);
+  EXPECT_EQ(ts[0].from_instance, 0);
+  EXPECT_EQ(ts[0].to_instance, 1);
+  EXPECT_EQ(ts[0].num_blocks, 5);
+  EXPECT_EQ(ts[0].key, 7u);
+  // Not landed: nothing runs.
+  EXPECT_EQ(d.e.schedule(100), nullptr);
+  d.e.transfer_finished(ts[0], 200);
+  // Landed: one token (the last prompt token, for logits), then decode.
+  engine::StepEvents ev = d.step(210);
+  ASSERT_EQ(d.last_batch.requests.size(), 1u);
+  EXPECT_EQ(d.last_batch.requests[0].num_tokens, 1);
+  EXPECT_EQ(d.last_batch.requests[0].context_before, 17);
+  ASSERT_EQ(ev.progress.size(), 1u);
+  EXPECT_TRUE(ev.progress[0].first_token);
+  EXPECT_EQ(ev.progress[0].num_cached_tokens, 17);
+  ev = d.step(220);
+  EXPECT_EQ(d.last_batch.requests[0].num_prefill_tokens, 0);
+  ev = d.step(230);
+  ASSERT_EQ(ev.progress.size(), 1u);
+  EXPECT_EQ(ev.progress[0].finish, engine::FinishReason::kLength);
+  EXPECT_EQ(ev.progress[0].num_output_tokens, 3);
+  EXPECT_EQ(d.e.stats().num_free_blocks, 63);
+  // Metrics: the connector supplied 18 of 18 queried tokens; the local lookup hit nothing.
+  const std::string m = d.e.metrics_text(230, "");
+  EXPECT_NE(m.find("vllm:external_prefix_cache_queries_total{engine=\"0\",model_name=\"\"} 18.0"),
+            std::string::npos);
+  EXPECT_NE(m.find("vllm:external_prefix_cache_hits_total{engine=\"0\",model_name=\"\"} 18.0"),
+            std::string::npos);
+}
+
+TEST(NixlConsumer, LocalPrefixHitIsNotPulled) {
+  Node d(1);
+  // A first decode request leaves 4 full blocks of the same prompt in the prefix cache.
+  d.e.add_request(decode_spec(1, 18, 1, 0), 0);
+  d.e.schedule(0);
+  std::vector<engine::TransferRequest> ts;
+  d.e.take_transfers(ts);
+  d.e.transfer_finished(ts[0], 10);
+  d.step(20);
+  ts.clear();
+  d.e.add_request(decode_spec(2, 18, 1, 0), 30);
+  d.e.schedule(30);
+  d.e.take_transfers(ts);
+  ASSERT_EQ(ts.size(), 1u);
+  // 16 tokens hit locally (4 blocks): only the fifth block is pulled.
+  EXPECT_EQ(ts[0].num_blocks, 1);
+}
+
+TEST(NixlConsumer, AbortBeforeSchedulingStillNotifiesPrefiller) {
+  VllmConfig c = cfg();
+  c.max_num_seqs = 1;
+  VllmEngine e(c);
+  e.own_connector(std::make_unique<NixlConnector>(1, 4));
+  e.add_request(spec(1, 8, 50), 0);  // occupies the only running slot
+  e.add_request(decode_spec(2, 8, 3, 0), 0);
+  const engine::Batch* b = e.schedule(0);
+  ASSERT_NE(b, nullptr);
+  e.complete(b->id, {}, 0);
+  e.abort(2, 5);
+  std::vector<engine::TransferRequest> ts;
+  e.take_transfers(ts);
+  ASSERT_EQ(ts.size(), 1u);
+  EXPECT_EQ(ts[0].num_blocks, 0);  // an empty receive: the prefiller frees its blocks
+  EXPECT_EQ(ts[0].from_instance, 0);
+}
+
+TEST(NixlConsumer, AbortDuringPullFreesWhenThePullEnds) {
+  Node d(1);
+  d.e.add_request(decode_spec(3, 12, 3, 0), 0);
+  d.e.schedule(0);
+  std::vector<engine::TransferRequest> ts;
+  d.e.take_transfers(ts);
+  d.e.abort(3, 5);
+  EXPECT_EQ(d.e.stats().num_free_blocks, 63 - 3);  // the pull still writes them
+  d.e.transfer_finished(ts[0], 50);
+  EXPECT_EQ(d.e.stats().num_free_blocks, 63);
+}
+
+}  // namespace
+}  // namespace blis::vllm
