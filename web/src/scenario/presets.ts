@@ -14,6 +14,11 @@ import chunked8192 from '../presets/chunked-prefill-8192.json?raw';
 import preemption from '../presets/preemption.json?raw';
 // The real H100 run is the cluster's example of it (examples/ at the repository root).
 import h100General from '../../../examples/20260217-231439-llama-2-7b-tp1-general.json?raw';
+// Connector what-ifs are the cluster's examples too, each with its baseline as scenario B.
+import pdSplit from '../../../examples/pd-disaggregation.json?raw';
+import pdUnified from '../../../examples/pd-unified-baseline.json?raw';
+import cpuOffload from '../../../examples/cpu-offload.json?raw';
+import cpuOffloadBaseline from '../../../examples/cpu-offload-baseline.json?raw';
 
 /** Client-side measurements of a real vLLM run (seconds in the source; ms here). */
 export interface Measured {
@@ -77,6 +82,20 @@ export const PRESETS: readonly Preset[] = [
     title: 'Preemption under KV pressure',
     blurb: 'A small KV cache and long outputs: running requests get preempted.',
     scenario: preemption,
+  },
+  {
+    name: 'pd-disaggregation',
+    title: 'Prefill/decode split',
+    blurb: '2 prefill + 2 decode H100s (NIXL over InfiniBand) vs the same 4 GPUs unified: TTFT vs ITL.',
+    scenario: pdSplit,
+    compare: { label: '4 unified instances', scenario: pdUnified },
+  },
+  {
+    name: 'cpu-offload',
+    title: 'CPU KV offload',
+    blurb: 'Many prefixes thrash the GPU prefix cache; a 32 GiB CPU tier catches them. B has no offload.',
+    scenario: cpuOffload,
+    compare: { label: 'no CPU offload', scenario: cpuOffloadBaseline },
   },
   {
     name: 'h100-llama2-7b-general',
