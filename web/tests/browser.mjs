@@ -132,6 +132,9 @@ test('play advances simulated time and draws the charts; frames stay short', asy
   check(/TTFT p50/.test(cards ?? ''), 'summary cards missing');
   await p.page.screenshot({ path: path.join(artifacts, 'playing.png') });
   await p.page.click(tid('pause'));
+  // An advance the worker had already started still lands (its time is real); once no run is
+  // busy (step enabled again) the time must stand still.
+  await p.page.waitForFunction((sel) => !document.querySelector(sel)?.disabled, tid('step'), { timeout: 10000 });
   const paused = await simTime(p.page);
   await p.page.waitForTimeout(600);
   check(await simTime(p.page) === paused, 'sim-time moved while paused');
