@@ -8,30 +8,18 @@
 
 #include <memory>
 
+#include "engine/engine_test_specs.h"
 #include "engine/vllm/vllm_engine.h"
 
 namespace blis::vllm {
 namespace {
 
 VllmConfig cfg() {
-  VllmConfig c;
-  c.block_size = 4;
-  c.num_gpu_blocks = 64;
-  c.max_num_seqs = 8;
-  c.max_num_batched_tokens = 64;
-  c.max_model_len = 128;
-  c.async_scheduling = false;
-  return c;
+  return enginetest::small_engine_config(64, 128, false);
 }
 
 engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens) {
-  engine::RequestSpec s;
-  s.key = key;
-  s.id = "req-" + std::to_string(key);
-  for (std::int32_t i = 0; i < len; ++i) s.prompt_token_ids.push_back(7000 + i);
-  s.max_tokens = max_tokens;
-  s.output_token_base = 50000;
-  return s;
+  return enginetest::prompt_spec(key, len, 7000, max_tokens);
 }
 
 struct Node {

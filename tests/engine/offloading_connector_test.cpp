@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "engine/engine_test_specs.h"
 #include "engine/vllm/vllm_engine.h"
 
 namespace blis::vllm {
@@ -62,25 +63,12 @@ TEST(CpuBlockLru, AlreadyStoredBlocksAreNotStoredAgain) {
 }
 
 VllmConfig small() {
-  VllmConfig c;
-  c.block_size = 4;
-  c.num_gpu_blocks = 16;  // 15 usable
-  c.max_num_seqs = 8;
-  c.max_num_batched_tokens = 64;
-  c.max_model_len = 60;
-  c.async_scheduling = false;
-  return c;
-}
+  return enginetest::small_engine_config(16, 60, false);
+}  // 15 usable blocks
 
 engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t base,
                          std::int32_t max_tokens) {
-  engine::RequestSpec s;
-  s.key = key;
-  s.id = "r" + std::to_string(key);
-  for (std::int32_t i = 0; i < len; ++i) s.prompt_token_ids.push_back(base + i);
-  s.max_tokens = max_tokens;
-  s.output_token_base = 90000;
-  return s;
+  return enginetest::prompt_spec(key, len, base, max_tokens, 90000);
 }
 
 struct Node {

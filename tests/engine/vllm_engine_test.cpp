@@ -1,6 +1,7 @@
 // VllmEngine through the engine contract (engine/engine.h): add_request / schedule /
 // complete / abort, sync and async, with first-token, finish and preemption progress.
 #include "engine/vllm/vllm_engine.h"
+#include "engine/engine_test_specs.h"
 
 #include <gtest/gtest.h>
 
@@ -12,28 +13,14 @@ namespace blis::vllm {
 namespace {
 
 VllmConfig cfg(bool async) {
-  VllmConfig c;
-  c.block_size = 4;
-  c.num_gpu_blocks = 64;
-  c.max_num_seqs = 8;
-  c.max_num_batched_tokens = 64;
-  c.max_model_len = 128;
-  c.async_scheduling = async;
-  return c;
+  return enginetest::small_engine_config(64, 128, async);
 }
 
+// Each request's prompt is its own (no shared prefix).
 engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens,
                          std::int32_t eos = 0) {
-  engine::RequestSpec s;
-  s.key = key;
-  s.id = "req-";
-  s.id += std::to_string(key);
-  for (std::int32_t i = 0; i < len; ++i)
-    s.prompt_token_ids.push_back(100 * static_cast<std::int32_t>(key) + i);
-  s.max_tokens = max_tokens;
-  s.eos_at_output = eos;
-  s.output_token_base = 50000;
-  return s;
+  return enginetest::prompt_spec(key, len, 100 * static_cast<std::int32_t>(key), max_tokens, 50000,
+                                 eos);
 }
 
 struct Tally {
