@@ -57,8 +57,7 @@ TEST(Deployment, VllmRulesWithVllmsReasons) {
   d.block_size = 48;  // vLLM 0.29+ accepts multiples of 16 on CUDA; the kernel prices them
   EXPECT_TRUE(validate_deployment(d).empty());
   d.block_size = 0;
-  EXPECT_EQ(first(validate_deployment(d)),
-            "/block_size: must be an integer from 1 to 4096, got 0");
+  EXPECT_EQ(first(validate_deployment(d)), "/block_size: must be an integer from 1 to 4096, got 0");
   d.block_size = 16;
   d.gpu_memory_utilization = 1.5;
   EXPECT_EQ(first(validate_deployment(d)), "/gpu_memory_utilization: must be in (0, 1], got 1.5");

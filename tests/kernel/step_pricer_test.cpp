@@ -152,9 +152,9 @@ TEST(StepPricer, WorkedExampleLlama31_8bDecode32At1000) {
   const catalog::GpuCoefficients& k = p.deployment().coefficients;
   const StepCost c = p.price(decode_batch(32, 1000));
   EXPECT_NEAR(c.gemm_us, 5650 * 0.8 / k.hbm_derate, 100);
-  EXPECT_NEAR(c.decode_attention_us,
-              32 * 1001 * 131072.0 / (3.35e6 * k.attention_decode_derate) + 32 * k.attention_floor_us,
-              1.0);
+  EXPECT_NEAR(
+      c.decode_attention_us,
+      32 * 1001 * 131072.0 / (3.35e6 * k.attention_decode_derate) + 32 * k.attention_floor_us, 1.0);
   EXPECT_GT(c.total, 7000);
   EXPECT_LT(c.total, 8500);
 }
@@ -176,8 +176,8 @@ TEST(StepPricer, MoeReadsOnlyTheExpertsTouched) {
   const double touched = 8 * (1 - std::pow(0.75, 64));
   const double bytes = touched * 3.0 * 4096 * 7168 * 2 + 128.0 * (2 * 4096 + 3 * 7168) * 2;
   const double flops = 2.0 * 128 * 3 * 4096 * 7168;
-  const double layer = bytes / (3.35e6 * k.hbm_derate) + flops / (989.5e6 * 0.903) +
-                       3 * k.kernel_floor_us;
+  const double layer =
+      bytes / (3.35e6 * k.hbm_derate) + flops / (989.5e6 * 0.903) + 3 * k.kernel_floor_us;
   EXPECT_NEAR(p.price(decode_batch(64, 100)).moe_us, 32 * layer, 1e-6 * 32 * layer);
 }
 
