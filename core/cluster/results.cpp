@@ -104,18 +104,22 @@ void Results::on_finished(const RequestRecord& r, std::int32_t pool, bool good) 
   if (per_request_) {
     rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token, r.finish,
                                static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
-                               r.cached_tokens, r.output_tokens, r.preemptions, false});
+                               r.cached_tokens, r.output_tokens, r.preemptions,
+                               RequestOutcome::kFinished});
   }
 }
 
-void Results::on_aborted(const RequestRecord& r, std::int32_t pool) {
-  ++cluster_.aborted;
-  ++pools_[static_cast<std::size_t>(pool)].aborted;
-  ++instances_[static_cast<std::size_t>(r.instance)].aborted;
+void Results::on_unanswered(const RequestRecord& r, std::int32_t pool, RequestOutcome outcome) {
+  const bool rejected = outcome == RequestOutcome::kRejected;
+  LatencySet& p = pools_[static_cast<std::size_t>(pool)];
+  InstanceTally& i = instances_[static_cast<std::size_t>(r.instance)];
+  ++(rejected ? cluster_.rejected : cluster_.aborted);
+  ++(rejected ? p.rejected : p.aborted);
+  ++(rejected ? i.rejected : i.aborted);
   if (per_request_) {
     rows_.push_back(RequestRow{r.gen.seq, r.gen.client, r.instance, r.sent, r.first_token, r.finish,
                                static_cast<std::int32_t>(r.gen.prompt_token_ids.size()),
-                               r.cached_tokens, r.output_tokens, r.preemptions, true});
+                               r.cached_tokens, r.output_tokens, r.preemptions, outcome});
   }
 }
 

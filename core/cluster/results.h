@@ -19,23 +19,27 @@
 
 namespace blis::cluster {
 
+// How a request ended: answered, given up by its client (aborted), or refused by the API
+// server before it reached the engine (rejected, HTTP 400).
+enum class RequestOutcome : std::uint8_t { kFinished, kAborted, kRejected };
+
 // The latency distributions of one scope (the cluster, a pool).
 struct LatencySet {
   PercentileSample ttft_ms, e2e_ms, tpot_ms, queue_ms;
   IntPercentiles itl_us;
-  std::uint64_t finished = 0, aborted = 0, good = 0;
+  std::uint64_t finished = 0, aborted = 0, rejected = 0, good = 0;
   std::uint64_t input_tokens = 0, output_tokens = 0;
   SimTime first_sent = kSimTimeNever, last_finish = 0;
   void clear();
 };
 
-// One finished (or aborted) request, for requests.csv.
+// One request that ended (any outcome), for requests.csv.
 struct RequestRow {
   std::uint64_t seq = 0;
   std::int32_t client = 0, instance = 0;
   SimTime sent = 0, first_token = kUnset, finish = 0;
   std::int32_t prompt_tokens = 0, cached_tokens = 0, output_tokens = 0, preemptions = 0;
-  bool aborted = false;
+  RequestOutcome outcome = RequestOutcome::kFinished;
 };
 
 // The values (µs) of one time-series window; percentiles by selection, O(n) per query.
@@ -52,7 +56,7 @@ class WindowSample {
 
 // Per-instance figures the engine does not keep.
 struct InstanceTally {
-  std::uint64_t routed = 0, finished = 0, aborted = 0;
+  std::uint64_t routed = 0, finished = 0, aborted = 0, rejected = 0;
   RunningStats ttft_ms, e2e_ms;
   // Time-weighted KV usage: integral of usage over time, and the current value.
   double kv_integral = 0, kv_current = 0, kv_max = 0;
@@ -74,7 +78,8 @@ class Results {
   void on_tokens(std::int64_t n) { window_tokens_ += n; }
   // A request finished at r.finish; `good` says it met every SLO target of its class.
   void on_finished(const RequestRecord& r, std::int32_t pool, bool good);
-  void on_aborted(const RequestRecord& r, std::int32_t pool);
+  // The request ended without an answer: `outcome` is kAborted or kRejected.
+  void on_unanswered(const RequestRecord& r, std::int32_t pool, RequestOutcome outcome);
   void on_kv_usage(std::int32_t instance, SimTime t, double usage);
   // Closes the time-weighted KV integrals at the end of the run.
   void close(SimTime end);

@@ -81,8 +81,8 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
 
   for (const auto& d : Router::validate(sc.router)) ds.push_back(d);
   if (sc.pools.empty()) ds.push_back({"/pools", "at least one pool is required"});
-  if (!(sc.outputs.timeseries_interval_ms > 0)) {
-    ds.push_back({"/outputs/timeseries_interval_ms", "must be > 0"});
+  if (!(sc.outputs.timeseries_interval_ms >= 1)) {
+    ds.push_back({"/outputs/timeseries_interval_ms", "must be >= 1 ms"});
   }
   for (std::size_t p = 0; p < sc.pools.size(); ++p) {
     const auto& pool = sc.pools[p];
@@ -370,6 +370,16 @@ void Simulation::State::on_engine_arrival(std::uint32_t instance, engine::Reques
         engine::KvTransferParams{false, true, rec->prefill_instance,
                                  static_cast<std::int32_t>(rec->gen.prompt_token_ids.size())};
   }
+  // vllm entrypoints/openai/serving_engine.py OpenAIServing._validate_input: the API server
+  // answers 400 when the prompt and max_tokens together exceed max_model_len ("'max_tokens'
+  // ... is too large"; a prompt alone at max_model_len fails the same way); the engine never
+  // sees the request. In P/D the prefill leg asks for one token and D for the original count.
+  const std::int64_t context =
+      static_cast<std::int64_t>(spec.prompt_token_ids.size()) + spec.max_tokens;
+  if (context > scenario->pools[static_cast<std::size_t>(inst.pool())].engine.args.max_model_len) {
+    finish_request(*rec, RequestOutcome::kRejected);
+    return;
+  }
   rec->engine_arrival = now;
   inst.engine().add_request(std::move(spec), now);
   publish(inst);
@@ -530,7 +540,8 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
       if (p.finish == engine::FinishReason::kLength) {
         hand_off_to_decode(*rec, visible);
       } else {
-        finish_request(*rec, true);  // no kv_transfer_params came back: the proxy fails it
+        finish_request(*rec,
+                       RequestOutcome::kAborted);  // no kv_transfer_params: the proxy fails it
       }
       continue;
     }
@@ -583,14 +594,14 @@ bool Simulation::State::meets_slo(const RequestRecord& r) const {
   return true;
 }
 
-void Simulation::State::finish_request(RequestRecord& r, bool aborted) {
+void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome) {
   r.finish = now;
   const std::int32_t pool = instances[static_cast<std::size_t>(r.instance)]->pool();
-  if (aborted) {
-    r.aborted = true;
-    results.on_aborted(r, pool);
-  } else {
+  if (outcome == RequestOutcome::kFinished) {
     results.on_finished(r, pool, meets_slo(r));
+  } else {
+    r.aborted = true;
+    results.on_unanswered(r, pool, outcome);
   }
   router_of(r.instance).on_finished(r.instance);
   workload->on_finished(r.gen, r.output_tokens, now);
@@ -601,7 +612,7 @@ void Simulation::State::finish_request(RequestRecord& r, bool aborted) {
 void Simulation::State::on_request_finished(engine::RequestKey key) {
   RequestRecord* rec = requests.find(key);
   if (rec == nullptr) return;
-  finish_request(*rec, false);
+  finish_request(*rec, RequestOutcome::kFinished);
 }
 
 void Simulation::State::on_client_timeout(engine::RequestKey key) {
@@ -611,7 +622,7 @@ void Simulation::State::on_client_timeout(engine::RequestKey key) {
   // (AsyncLLM.generate's cancellation path -> EngineCore abort_requests).
   Instance& inst = *instances[static_cast<std::size_t>(rec->instance)];
   if (rec->engine_arrival != kUnset) inst.engine().abort(key, now);
-  finish_request(*rec, true);
+  finish_request(*rec, RequestOutcome::kAborted);
   start_transfers(inst);  // NIXL: an aborted decode request still notifies its prefiller
   publish(inst);
   kick(inst);
@@ -624,7 +635,7 @@ void Simulation::State::on_horizon_end() {
     if (!rec.live) continue;
     Instance& inst = *instances[static_cast<std::size_t>(rec.instance)];
     if (rec.engine_arrival != kUnset && !rec.engine_done) inst.engine().abort(rec.key, now);
-    finish_request(rec, true);
+    finish_request(rec, RequestOutcome::kAborted);
   }
   take_sample(now);
   done = true;

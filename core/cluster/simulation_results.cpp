@@ -67,6 +67,7 @@ static ojson summary_body(const Simulation::State& st) {
   out["requests"] = ojson{{"arrived", st.results.arrived()},
                           {"finished", c.finished},
                           {"aborted", c.aborted},
+                          {"rejected", c.rejected},
                           {"unfinished", in_flight}};
   put_latency_set(out, c);
 
@@ -109,7 +110,10 @@ static ojson summary_body(const Simulation::State& st) {
     instances.push_back(ojson{
         {"name", inst.name()},
         {"pool", st.pools[p].name},
-        {"requests", ojson{{"routed", t.routed}, {"finished", t.finished}, {"aborted", t.aborted}}},
+        {"requests", ojson{{"routed", t.routed},
+                           {"finished", t.finished},
+                           {"aborted", t.aborted},
+                           {"rejected", t.rejected}}},
         {"ttft_ms_mean", t.ttft_ms.mean()},
         {"e2e_ms_mean", t.e2e_ms.mean()},
         {"preemptions", s.preemptions},
@@ -136,7 +140,8 @@ static ojson summary_body(const Simulation::State& st) {
     po["name"] = pr.name;
     po["role"] = pr.role;
     po["instances"] = pr.count;
-    po["requests"] = ojson{{"finished", ps.finished}, {"aborted", ps.aborted}};
+    po["requests"] =
+        ojson{{"finished", ps.finished}, {"aborted", ps.aborted}, {"rejected", ps.rejected}};
     put_latency_set(po, ps);
     po["preemptions"] = pool_preempt[p];
     po["prefix_cache_hit_rate"] =
@@ -180,6 +185,18 @@ static ojson summary_body(const Simulation::State& st) {
   return out;
 }
 
+static const char* outcome_name(RequestOutcome o) {
+  switch (o) {
+    case RequestOutcome::kFinished:
+      return "finished";
+    case RequestOutcome::kAborted:
+      return "aborted";
+    case RequestOutcome::kRejected:
+      return "rejected";
+  }
+  return "finished";
+}
+
 static std::string render_requests_csv(const Simulation::State& st) {
   std::vector<RequestRow> rows = st.results.rows();
   std::stable_sort(rows.begin(), rows.end(),
@@ -203,7 +220,7 @@ static std::string render_requests_csv(const Simulation::State& st) {
     out += ',';
     put_seconds(out, r.finish);
     std::snprintf(buf, sizeof buf, ",%d,%d,%d,%d,%s\n", r.prompt_tokens, r.cached_tokens,
-                  r.output_tokens, r.preemptions, r.aborted ? "aborted" : "finished");
+                  r.output_tokens, r.preemptions, outcome_name(r.outcome));
     out += buf;
   }
   return out;

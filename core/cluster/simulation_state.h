@@ -88,7 +88,7 @@ struct Simulation::State {
   Router& router_of(std::int32_t instance);
   void publish(Instance& inst);
   bool meets_slo(const RequestRecord& r) const;
-  void finish_request(RequestRecord& r, bool aborted);
+  void finish_request(RequestRecord& r, RequestOutcome outcome);
   void check_done();
   void take_sample(SimTime t);
 };

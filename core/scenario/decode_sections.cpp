@@ -61,8 +61,10 @@ Outputs decode_outputs(const json& v, const std::string& ptr, DecodeContext& c) 
   Outputs o;
   FieldReader r(v, ptr, c.diags, keys::kOutputs, "an object (outputs)");
   if (!r.valid()) return o;
+  // At least 1 ms: a finer grid only multiplies the samples (one per instance per interval)
+  // and would fall below the simulator's 1 µs clock.
   if (auto t =
-          r.number("timeseries_interval_ms", 0.0, true, 1e12, "a number of milliseconds > 0")) {
+          r.number("timeseries_interval_ms", 1.0, false, 1e12, "a number of milliseconds >= 1")) {
     o.timeseries_interval_ms = *t;
   }
   if (auto b = r.boolean("per_request")) o.per_request = *b;

@@ -214,6 +214,7 @@ scenario::Scenario make_scenario(std::int32_t instances, const std::string& poli
   pool.hardware = "fake";
   pool.model = "fake/model";
   pool.engine.args.block_size = 16;
+  pool.engine.args.max_model_len = 1 << 20;  // what decoding resolves; no request exceeds it
   s.pools.push_back(pool);
   s.router.policy = policy;
   scenario::Client c;
