@@ -72,7 +72,7 @@ export interface LatencyStats {
 
 /** The parts of summary.json the page reads (../shared/design/scenario.md "Results"). */
 export interface Summary {
-  requests?: { arrived?: number; finished?: number; aborted?: number };
+  requests?: { arrived?: number; finished?: number; aborted?: number; rejected?: number };
   ttft_ms?: LatencyStats;
   itl_ms?: LatencyStats;
   e2e_ms?: LatencyStats;

@@ -24,7 +24,7 @@ export function latenciesFromCsv(csv: string): RunLatencies {
   const first = findColumn(headers, 'first_token');
   const finish = findColumn(headers, 'finish');
   const outTok = findColumn(headers, 'output_tokens');
-  const status = headers.indexOf('status');  // "finished" | "aborted" when present
+  const status = headers.indexOf('status');  // "finished" | "aborted" | "rejected" when present
   const scale = [arrival, first, finish].map((i) => unitToMs(headers[i]!));
   const ttft: number[] = [];
   const e2e: number[] = [];
