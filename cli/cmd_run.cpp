@@ -84,11 +84,16 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
   const auto s = nlohmann::json::parse(summary_text);
   const auto& r = s["requests"];
   std::printf("%s\n", s["scenario"].get<std::string>().c_str());
+  const auto rejected = r["rejected"].get<unsigned long long>();
+  std::string refused;  // only when it happened: a 400 for a too-long request is worth seeing
+  if (rejected > 0) {
+    refused = ", " + std::to_string(rejected) + " rejected (prompt + max_tokens > max_model_len)";
+  }
   std::printf(
-      "  requests    %llu finished, %llu aborted, %llu arrived; %.1f s simulated in %.2f s\n",
+      "  requests    %llu finished, %llu aborted%s, %llu arrived; %.1f s simulated in %.2f s\n",
       r["finished"].get<unsigned long long>(), r["aborted"].get<unsigned long long>(),
-      r["arrived"].get<unsigned long long>(), s["sim"]["simulated_s"].get<double>(),
-      s["sim"]["wall_s"].get<double>());
+      refused.c_str(), r["arrived"].get<unsigned long long>(),
+      s["sim"]["simulated_s"].get<double>(), s["sim"]["wall_s"].get<double>());
   for (const char* key : {"ttft_ms", "itl_ms", "e2e_ms"}) {
     const auto& m = s[key];
     std::printf("  %-11s mean %.1f  p50 %.1f  p90 %.1f  p99 %.1f\n", key, m["mean"].get<double>(),

@@ -39,4 +39,10 @@ sed 's/"seed": 1,/"seed": 1, "bogus": true,/' "$SRC/examples/default.json" >"$WO
 grep -q '^/bogus: ' "$WORK/err" || fail "invalid scenario message: $(cat "$WORK/err")"
 "$BLIS" run "$SRC/examples/default.json" 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "missing --out exited $rc"
+# Multi-turn histories outgrow max_model_len: the server refuses those requests (HTTP 400) and
+# the run still succeeds, saying how many were rejected.
+sed 's/"multi_turn": false/"multi_turn": true/' "$SRC/examples/default.json" >"$WORK/multi.json"
+"$BLIS" run "$WORK/multi.json" --out "$WORK/m" >"$WORK/stdout" 2>"$WORK/err" || fail "multi-turn run exited $?: $(cat "$WORK/err")"
+grep -q 'rejected (prompt + max_tokens > max_model_len)' "$WORK/stdout" || fail "no rejected count: $(head -3 "$WORK/stdout")"
+grep -q ',rejected$' "$WORK/m/requests.csv" || fail "no rejected row in requests.csv"
 echo "cli_run_test: ok"
