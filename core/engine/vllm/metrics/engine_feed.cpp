@@ -27,6 +27,18 @@ FinishReason finish_reason(RequestStatus status) {
   }
 }
 
+// The scheduler's prefix-cache counters (local or connector) into the metrics' copy of them
+// (vllm v1/metrics/stats.py PrefixCacheStats: same fields on both sides).
+template <class Dst, class Src>
+void copy_prefix_counts(Dst& d, const Src& s) {
+  d.requests = s.requests;
+  d.queries = s.queries;
+  d.hits = s.hits;
+  d.preempted_requests = s.preempted_requests;
+  d.preempted_queries = s.preempted_queries;
+  d.preempted_hits = s.preempted_hits;
+}
+
 }  // namespace
 
 RecorderConfig recorder_config(const VllmConfig& cfg) {
@@ -112,21 +124,10 @@ void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
   st.kv_cache_usage = stats.kv_cache_usage;
   const auto& p = stats.prefix_cache_stats;
   st.prefix_cache_stats.reset = p.reset;
-  st.prefix_cache_stats.requests = p.requests;
-  st.prefix_cache_stats.queries = p.queries;
-  st.prefix_cache_stats.hits = p.hits;
-  st.prefix_cache_stats.preempted_requests = p.preempted_requests;
-  st.prefix_cache_stats.preempted_queries = p.preempted_queries;
-  st.prefix_cache_stats.preempted_hits = p.preempted_hits;
+  copy_prefix_counts(st.prefix_cache_stats, p);
   st.has_connector_prefix_cache_stats = stats.has_connector_prefix_cache_stats;
   if (stats.has_connector_prefix_cache_stats) {
-    const auto& c = stats.connector_prefix_cache_stats;
-    st.connector_prefix_cache_stats.requests = c.requests;
-    st.connector_prefix_cache_stats.queries = c.queries;
-    st.connector_prefix_cache_stats.hits = c.hits;
-    st.connector_prefix_cache_stats.preempted_requests = c.preempted_requests;
-    st.connector_prefix_cache_stats.preempted_queries = c.preempted_queries;
-    st.connector_prefix_cache_stats.preempted_hits = c.preempted_hits;
+    copy_prefix_counts(st.connector_prefix_cache_stats, stats.connector_prefix_cache_stats);
   }
   pending.timestamp = now;
   recorder.record(pending);
