@@ -30,7 +30,6 @@ struct RequestRecord {
   std::int32_t cached_tokens = 0;
   std::int32_t preemptions = 0;
   bool engine_done = false;  // the engine reported a finish (or it was aborted)
-  bool aborted = false;
   bool live = false;
 };
 

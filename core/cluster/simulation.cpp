@@ -540,8 +540,8 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
       if (p.finish == engine::FinishReason::kLength) {
         hand_off_to_decode(*rec, visible);
       } else {
-        finish_request(*rec,
-                       RequestOutcome::kAborted);  // no kv_transfer_params: the proxy fails it
+        // No kv_transfer_params came back: the proxy fails the request.
+        finish_request(*rec, RequestOutcome::kAborted);
       }
       continue;
     }
@@ -600,7 +600,6 @@ void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome)
   if (outcome == RequestOutcome::kFinished) {
     results.on_finished(r, pool, meets_slo(r));
   } else {
-    r.aborted = true;
     results.on_unanswered(r, pool, outcome);
   }
   router_of(r.instance).on_finished(r.instance);

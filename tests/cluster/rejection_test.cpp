@@ -2,10 +2,8 @@
 // before they reach the engine: the run goes on, and the results count them as rejected.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
-#include "cluster/simulation.h"
 #include "scenario/scenario_decode.h"
+#include "sim_harness.h"
 
 namespace blis::cluster {
 namespace {
@@ -30,7 +28,7 @@ TEST(Rejection, PromptPlusMaxTokensBeyondMaxModelLenIsRefusedAndCounted) {
   ASSERT_FALSE(has_errors(ds)) << format_diagnostic(ds.front());
   sim.run();
   ASSERT_TRUE(sim.done());
-  const auto s = nlohmann::json::parse(sim.summary_json(0));
+  const auto s = testing::summary(sim);
   const int finished = s["requests"]["finished"].get<int>();
   const int rejected = s["requests"]["rejected"].get<int>();
   EXPECT_EQ(finished + rejected, 200);
@@ -43,30 +41,19 @@ TEST(Rejection, PromptPlusMaxTokensBeyondMaxModelLenIsRefusedAndCounted) {
             rejected);
   // Every rejected row has a prompt that leaves no room for its 100 tokens, and no first
   // token; every finished row fits.
-  const std::string csv = sim.requests_csv();
-  std::size_t pos = csv.find('\n') + 1;
-  int rows = 0;
-  while (pos < csv.size()) {
-    const std::size_t end = csv.find('\n', pos);
-    const std::string line = csv.substr(pos, end - pos);
-    pos = end + 1;
-    std::vector<std::string> f;
-    std::size_t a = 0;
-    for (std::size_t b; (b = line.find(',', a)) != std::string::npos; a = b + 1)
-      f.push_back(line.substr(a, b - a));
-    f.push_back(line.substr(a));
-    ASSERT_EQ(f.size(), 11u) << line;
+  const auto rows = testing::csv_rows(sim.requests_csv());
+  for (const auto& f : rows) {
+    ASSERT_EQ(f.size(), 11u) << f[0];
     const int prompt = std::stoi(f[6]);
     if (f[10] == "rejected") {
-      EXPECT_GT(prompt + 100, 700) << line;
-      EXPECT_TRUE(f[4].empty()) << line;
+      EXPECT_GT(prompt + 100, 700) << f[0];
+      EXPECT_TRUE(f[4].empty()) << f[0];
     } else {
-      EXPECT_EQ(f[10], "finished") << line;
-      EXPECT_LE(prompt + 100, 700) << line;
+      EXPECT_EQ(f[10], "finished") << f[0];
+      EXPECT_LE(prompt + 100, 700) << f[0];
     }
-    ++rows;
   }
-  EXPECT_EQ(rows, 200);
+  EXPECT_EQ(rows.size(), 200u);
 }
 
 }  // namespace
