@@ -67,9 +67,9 @@ void MetricsRecorder::add_request(RequestHandle handle, const RequestInfo& info,
 // output_processor.py _update_stats_from_finished, then ParentRequest.observe_finished_request:
 // max_num_generation_tokens and n are observed once per user request, when its last child
 // finishes.
-void MetricsRecorder::finish(RequestState& s, FinishReason reason, std::int32_t num_preemptions) {
+void MetricsRecorder::finish(RequestState& s, FinishReason reason) {
   iteration_.update_from_finished_request(reason, s.prompt_len, s.max_tokens, s.stats,
-                                          s.num_cached_tokens, num_preemptions);
+                                          s.num_cached_tokens);
   if (s.lora_id > 0)
     lora_states_.update(s.lora_id, s.lora_status, LoRARequestStates::Status::kNone);
   std::int32_t generated = s.stats.num_generation_tokens;
@@ -125,7 +125,7 @@ void MetricsRecorder::record(const EngineCoreOutputs& batch) {
       s.num_cached_tokens = out.num_cached_tokens;
       s.is_prefilling = false;
     }
-    if (out.finish_reason != FinishReason::kNone) finish(s, out.finish_reason, out.num_preemptions);
+    if (out.finish_reason != FinishReason::kNone) finish(s, out.finish_reason);
   }
   const SchedulerStats* sched = batch.has_scheduler_stats ? &batch.scheduler_stats : nullptr;
   const IterationStats* it = has_outputs ? &iteration_ : nullptr;

@@ -108,7 +108,7 @@ class MetricsRecorder {
     std::int32_t max_num_generation_tokens = 0;
   };
 
-  void finish(RequestState& state, FinishReason reason, std::int32_t num_preemptions);
+  void finish(RequestState& state, FinishReason reason);
 
   RecorderConfig config_;
   std::unique_ptr<PrometheusStatLogger> prometheus_;
