@@ -196,6 +196,8 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
   if (pool.role == "prefill" || pool.role == "decode") {
     eng->own_connector(
         std::make_unique<vllm::NixlConnector>(instance, pool.engine.args.block_size));
+    // KVConnectorProm registers NixlPromMetrics' families (metrics/*.prom).
+    eng->metrics().set_connector(vllm::metrics::ConnectorMetrics::kNixl);
     return eng;
   }
   // CPU offload (kv_offloading_size, or kv_transfer_config naming OffloadingConnector; the
@@ -213,6 +215,8 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
         res.kv_bytes_per_block * gpus * (oc.offload_block_size / oc.gpu_block_size);
     oc.num_cpu_blocks = block_bytes > 0 ? kt->cpu_bytes_to_use.value_or(0) / block_bytes : 0;
     eng->own_connector(std::make_unique<vllm::OffloadingConnector>(oc));
+    // KVConnectorProm registers OffloadPromMetrics' families (metrics/*.prom).
+    eng->metrics().set_connector(vllm::metrics::ConnectorMetrics::kOffloading);
   }
   return eng;
 }

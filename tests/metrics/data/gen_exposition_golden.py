@@ -21,6 +21,11 @@ instance="i0"):
   batch t=1.0:  B PREEMPTED 0.8; B outputs 1 token and finishes (stop), preempted once.
                 scheduler: running 0, waiting 0, kv 0.
   batch t=1.5:  scheduler stats only (no outputs: no IterationStats).
+
+The move to the 8d9b52f7 registry (estimated_* counters added, prompt_tokens_recomputed and
+request_num_preemptions removed, iteration tokens = computed prompt + generated) was applied
+to exposition_golden.txt by hand, following this script; rerun it where prometheus_client
+is installed to regenerate the file.
 """
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 

@@ -32,9 +32,15 @@ LoRARequestStates::Status lora_status_after(EngineCoreEventType type) {
 
 MetricsRecorder::MetricsRecorder(RecorderConfig config, SimTime start)
     : config_(std::move(config)),
+      start_(start),
       prometheus_(std::make_unique<PrometheusStatLogger>(prometheus_config(config_, start))),
       logging_(config_.engine_index, start, config_.max_recent_requests),
       lora_states_(config_.lora_names) {}
+
+void MetricsRecorder::set_connector(ConnectorMetrics connector) {
+  config_.connector = connector;
+  prometheus_ = std::make_unique<PrometheusStatLogger>(prometheus_config(config_, start_));
+}
 
 bool MetricsRecorder::active(RequestHandle handle) const {
   return handle >= 0 && static_cast<std::size_t>(handle) < requests_.size() &&
