@@ -22,7 +22,8 @@ constexpr const char* kUsage =
     "usage: blis price --hardware ID --model ID --tp N [--pp N]\n"
     "                  [--max-num-batched-tokens N] [--max-num-seqs N] [--block-size N]\n"
     "                  [--gpu-memory-utilization X] [--max-model-len N]\n"
-    "                  [--kv-cache-dtype auto|fp8] [--enforce-eager] [--json]\n"
+    "                  [--kv-cache-dtype auto|fp8] [--enforce-eager]\n"
+    "                  [--legacy-memory-profile] [--json]\n"
     "\n"
     "Prints the number of KV-cache blocks vLLM would allocate (\"# GPU blocks\"), the memory\n"
     "budget behind it, and step times for prefill chunks and decode batches, each broken\n"
@@ -30,6 +31,8 @@ constexpr const char* kUsage =
     ">= 160 GiB GPUs, 8192 / 1024 on >= 70 GiB GPUs other than A100, else 2048 / 256),\n"
     "block size 16 (64 for MLA on Hopper\n"
     "and Blackwell), gpu_memory_utilization 0.9, max_model_len from the model.\n"
+    "--legacy-memory-profile sizes the KV cache as vLLM <= 0.15 did (sort-based sampler\n"
+    "warm-up, CUDA graphs outside the budget; catalog/coefficients/vllm-memory.json).\n"
     "Exit status 2 for unknown ids, bad arguments, or a deployment that does not fit.";
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -40,6 +43,7 @@ struct Args {
   std::int64_t max_num_batched_tokens = -1, max_num_seqs = -1, block_size = -1, max_model_len = -1;
   double gpu_memory_utilization = 0;
   bool has_gpu_memory_utilization = false, enforce_eager = false, json = false;
+  bool legacy_memory_profile = false;
 };
 
 bool parse_int(const std::string& s, std::int64_t* out) {
@@ -70,6 +74,10 @@ std::string parse_args(const std::vector<std::string>& args, Args* a) {
     }
     if (k == "--enforce-eager") {
       a->enforce_eager = true;
+      continue;
+    }
+    if (k == "--legacy-memory-profile") {
+      a->legacy_memory_profile = true;
       continue;
     }
     if (i + 1 >= args.size()) return "missing value after " + k;
@@ -243,9 +251,16 @@ void print_text(const kernel::Deployment& d, const kernel::KvCapacity& k,
   }
   std::printf(
       "KV cache: %s GPU blocks (# GPU blocks), %s tokens, %.2fx concurrency at %s "
-      "tokens per request\n\n",
+      "tokens per request\n",
       with_commas(k.num_gpu_blocks).c_str(), with_commas(k.kv_cache_tokens).c_str(),
       k.max_concurrency, with_commas(k.max_model_len).c_str());
+  if (k.kv_cache_groups > 1) {
+    std::printf(
+        "  hybrid KV cache: %d groups of %d layers share a pool of %s blocks; the count above "
+        "is one full-attention group's share\n",
+        k.kv_cache_groups, k.layers_per_group, with_commas(k.pool_blocks).c_str());
+  }
+  std::printf("\n");
   std::printf("Step times (microseconds)\n");
   std::printf("  %-8s %5s %6s %7s %9s %9s %9s %9s %8s %8s %8s %7s\n", "kind", "reqs", "new",
               "cached", "total", "gemm", "prefill", "decode", "moe", "comm", "other", "host");
@@ -283,6 +298,7 @@ int run_price(const std::vector<std::string>& argv) {
     if (a.has_gpu_memory_utilization) d.gpu_memory_utilization = a.gpu_memory_utilization;
     if (!a.kv_cache_dtype.empty()) d.kv_cache_dtype = a.kv_cache_dtype;
     d.enforce_eager = a.enforce_eager;
+    if (a.legacy_memory_profile) d.memory_coefficients = d.memory_coefficients.legacy();
     diags.clear();  // kv_capacity reports invalid settings as "does not fit", with vLLM's reason
   }
   if (has_errors(diags)) {
@@ -319,10 +335,13 @@ int run_price(const std::vector<std::string>& argv) {
                                   {"gpu_memory_utilization", d.gpu_memory_utilization},
                                   {"max_model_len", d.effective_max_model_len()},
                                   {"kv_cache_dtype", d.kv_cache_dtype},
-                                  {"enforce_eager", d.enforce_eager}}},
+                                  {"enforce_eager", d.enforce_eager},
+                                  {"legacy_memory_profile", a.legacy_memory_profile}}},
                                 {"fits", kv.fits},
                                 {"reason", kv.reason},
                                 {"kv_blocks", kv.num_gpu_blocks},
+                                {"kv_pool_blocks", kv.pool_blocks},
+                                {"kv_cache_groups", kv.kv_cache_groups},
                                 {"kv_cache_tokens", kv.kv_cache_tokens},
                                 {"max_concurrency", kv.max_concurrency},
                                 {"bytes_per_block", kv.bytes_per_block},
