@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,7 @@ namespace blis::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: blis price --hardware ID --model ID --tp N [--pp N]\n"
+    "usage: blis price --hardware ID (--model ID | --model-file ENTRY.json) --tp N [--pp N]\n"
     "                  [--max-num-batched-tokens N] [--max-num-seqs N] [--block-size N]\n"
     "                  [--gpu-memory-utilization X] [--max-model-len N]\n"
     "                  [--kv-cache-dtype auto|fp8] [--enforce-eager]\n"
@@ -31,6 +33,9 @@ constexpr const char* kUsage =
     ">= 160 GiB GPUs, 8192 / 1024 on >= 70 GiB GPUs other than A100, else 2048 / 256),\n"
     "block size 16 (64 for MLA on Hopper\n"
     "and Blackwell), gpu_memory_utilization 0.9, max_model_len from the model.\n"
+    "--model-file adds a model entry (e.g. from `blis catalog import`) to the catalog and\n"
+    "prices it (--model defaults to its id). Prices of a model no calibration run covers on\n"
+    "this GPU are estimates and say so (\"estimate\" in --json).\n"
     "--legacy-memory-profile sizes the KV cache as vLLM <= 0.15 did (sort-based sampler\n"
     "warm-up, CUDA graphs outside the budget; catalog/coefficients/vllm-memory.json).\n"
     "Exit status 2 for unknown ids, bad arguments, or a deployment that does not fit.";
@@ -38,7 +43,7 @@ constexpr const char* kUsage =
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 struct Args {
-  std::string hardware, model, kv_cache_dtype;
+  std::string hardware, model, model_file, kv_cache_dtype;
   std::int32_t tp = 0, pp = 1;
   std::int64_t max_num_batched_tokens = -1, max_num_seqs = -1, block_size = -1, max_model_len = -1;
   double gpu_memory_utilization = 0;
@@ -87,6 +92,8 @@ std::string parse_args(const std::vector<std::string>& args, Args* a) {
       a->hardware = v;
     } else if (k == "--model") {
       a->model = v;
+    } else if (k == "--model-file") {
+      a->model_file = v;
     } else if (k == "--kv-cache-dtype") {
       a->kv_cache_dtype = v;
     } else if (k == "--gpu-memory-utilization") {
@@ -108,7 +115,7 @@ std::string parse_args(const std::vector<std::string>& args, Args* a) {
     }
   }
   if (a->hardware.empty()) return "--hardware is required";
-  if (a->model.empty()) return "--model is required";
+  if (a->model.empty() && a->model_file.empty()) return "--model or --model-file is required";
   if (a->tp == 0) return "--tp is required";
   return "";
 }
@@ -125,6 +132,17 @@ std::string with_commas(std::int64_t v) {
 
 double gib(std::int64_t b) {
   return static_cast<double>(b) / kGiB;
+}
+
+// Why these prices are estimates: no real run of the model on this GPU went into the
+// kernel's calibration (catalog model "calibrated_on"). "" when one did.
+std::string estimate_reason(const kernel::Deployment& d) {
+  if (d.model.calibrated_for(d.gpu.id)) return "";
+  std::string on;
+  for (const auto& g : d.model.calibrated_on) on += (on.empty() ? "" : ", ") + g;
+  return "no calibration run covers " + d.model.id + " on " + d.gpu.id +
+         (on.empty() ? std::string(" (nor on any GPU)") : " (calibrated on " + on + ")") +
+         "; the step times come from the kernel's physical terms alone";
 }
 
 struct StepRow {
@@ -283,7 +301,26 @@ int run_price(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "blis price: %s\n%s\n", err.c_str(), kUsage);
     return 2;
   }
-  const catalog::Catalog& cat = catalog::Catalog::builtin();
+  catalog::Catalog cat = catalog::Catalog::builtin();
+  if (!a.model_file.empty()) {
+    std::ifstream in(a.model_file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      std::fprintf(stderr, "blis price: cannot read %s\n", a.model_file.c_str());
+      return 2;
+    }
+    const Diagnostics added = cat.add_inline(catalog::Kind::kModel, text.str(), "");
+    for (const auto& x : added) {
+      std::fprintf(stderr, "blis price: %s: %s\n", a.model_file.c_str(),
+                   format_diagnostic(x).c_str());
+    }
+    if (has_errors(added)) return 2;
+    if (a.model.empty()) {
+      const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+      a.model = j.is_object() ? j.value("id", std::string()) : std::string();
+    }
+  }
   kernel::Deployment d;
   Diagnostics diags = kernel::make_deployment(cat, a.hardware, a.model, a.tp, &d);
   const bool unknown_id = cat.find_gpu(a.hardware) == nullptr || cat.find_model(a.model) == nullptr;
@@ -313,6 +350,7 @@ int run_price(const std::vector<std::string>& argv) {
     return 2;
   }
   const kernel::KvCapacity kv = kernel::kv_capacity(d);
+  const std::string estimate = estimate_reason(d);
   const std::vector<StepRow> rows = kv.fits ? step_table(d, kv) : std::vector<StepRow>{};
   if (a.json) {
     nlohmann::json steps = nlohmann::json::array();
@@ -337,6 +375,8 @@ int run_price(const std::vector<std::string>& argv) {
                                   {"kv_cache_dtype", d.kv_cache_dtype},
                                   {"enforce_eager", d.enforce_eager},
                                   {"legacy_memory_profile", a.legacy_memory_profile}}},
+                                {"estimate", !estimate.empty()},
+                                {"estimate_reason", estimate},
                                 {"fits", kv.fits},
                                 {"reason", kv.reason},
                                 {"kv_blocks", kv.num_gpu_blocks},
@@ -351,6 +391,7 @@ int run_price(const std::vector<std::string>& argv) {
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     print_text(d, kv, rows);
+    if (!estimate.empty() && kv.fits) std::printf("\nEstimate: %s\n", estimate.c_str());
   }
   if (!kv.fits) {
     std::fprintf(stderr, "blis price: %s on %s at tp=%d does not fit: %s\n", d.model.id.c_str(),

@@ -99,6 +99,10 @@ struct Model {
   LayerAttention layer_attention;
   Quantization quantization;
   std::int64_t extra_params = 0;  // e.g. a vision tower, loaded in torch_dtype
+  // GPUs on which real runs of this model went into the kernel's calibration; prices
+  // elsewhere are estimates (blis price "estimate", the run summary's provenance).
+  std::vector<std::string> calibrated_on;
+  bool calibrated_for(const std::string& gpu_id) const;
   std::string source;
   std::map<std::string, std::string> sources;
 
