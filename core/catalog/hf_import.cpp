@@ -339,12 +339,13 @@ Diagnostics import_hf_config(const json& config, const HfImportOptions& options,
   }
   e["intermediate_size"] = dense;
   e["vocab_size"] = r.integer("vocab_size", true, 1).value_or(1);
-  const bool tie = r.has("tie_word_embeddings") || !top.has("tie_word_embeddings")
-                       ? r.boolean("tie_word_embeddings", false,
-                                   r.has("tie_word_embeddings")
-                                       ? ""
-                                       : "not in the config: untied (most decoder configs)")
-                       : top.boolean("tie_word_embeddings", false, "");
+  // The decoder's own key, else the top level's (multimodal configs), else untied.
+  ConfigReader& tie_from =
+      r.has("tie_word_embeddings") || !top.has("tie_word_embeddings") ? r : top;
+  const bool tie = tie_from.boolean("tie_word_embeddings", false,
+                                    tie_from.has("tie_word_embeddings")
+                                        ? ""
+                                        : "not in the config: untied (most decoder configs)");
   e["tie_word_embeddings"] = tie;
   e["max_position_embeddings"] = r.integer("max_position_embeddings", true, 1).value_or(1);
   std::string dtype = top.text("torch_dtype");
