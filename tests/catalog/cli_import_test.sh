@@ -2,9 +2,9 @@
 # `blis catalog import` end to end (native only): a real config.json becomes an entry that
 # `blis price --model-file` prices, marked as an estimate; a config it cannot read exits 2
 # naming the pointer.
-# usage: cli_import_test.sh BLIS FIXTURES WORK_DIR
+# usage: cli_import_test.sh BLIS FIXTURES WORK_DIR EXAMPLE_SCENARIO
 set -u
-BLIS=$1 FIX=$2 WORK=$3
+BLIS=$1 FIX=$2 WORK=$3 EXAMPLE=$4
 rm -rf "$WORK" && mkdir -p "$WORK"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -33,4 +33,19 @@ grep -q '"estimate": false' "$WORK/cal.json" || fail "a calibrated model priced 
 [ $? -eq 2 ] || fail "unreadable config should exit 2"
 grep -q '/quantization_config/quant_method' "$WORK/bad.err" || fail "no pointer: $(cat "$WORK/bad.err")"
 grep -q '/num_hidden_layers' "$WORK/bad.err" || fail "no layer pointer: $(cat "$WORK/bad.err")"
+# The entry inline in a scenario: the run works and its provenance says "estimate".
+node -e '
+  const fs = require("fs");
+  const s = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  const m = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+  s.catalog = Object.assign({}, s.catalog, {models: [m]});
+  s.horizon = {duration_s: 3, drain: true};
+  s.pools[0].model = m.id;
+  s.pools[0].instances = 1;
+  s.pools[0].parallelism.tp = 2;
+  fs.writeFileSync(process.argv[3], JSON.stringify(s));' "$EXAMPLE" "$WORK/m.json" "$WORK/scenario.json" \
+  || fail "could not build the scenario"
+"$BLIS" run "$WORK/scenario.json" --out "$WORK/run" --quiet 2>"$WORK/run.err" || fail "run: $(cat "$WORK/run.err")"
+grep -q 'acme/Mixtral-copy (inline); estimate: no calibration run covers it on H100-SXM-80GB' \
+  "$WORK/run/summary.json" || fail "no estimate in the provenance: $(grep -o '"catalog[^]]*' "$WORK/run/summary.json")"
 echo "cli_import_test: ok"
