@@ -2,12 +2,15 @@
 // coefficients that apply to a GPU.
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
+#include "catalog/hf_import.h"
 #include "command_registry.h"
 
 namespace blis::cli {
@@ -16,10 +19,14 @@ namespace {
 constexpr const char* kUsage =
     "usage: blis catalog list [gpus|models|fabrics] [--json]\n"
     "       blis catalog show ID [--json]\n"
+    "       blis catalog import CONFIG.json [--id ID] [--out FILE]\n"
     "\n"
     "list: the ids of the built-in entries (all kinds, or one), with a one-line summary.\n"
     "show: one entry as its JSON (with where it came from); for a GPU also the efficiency\n"
-    "coefficients the latency kernel uses for it. Exit status 2 for an unknown id.";
+    "coefficients the latency kernel uses for it. Exit status 2 for an unknown id.\n"
+    "import: a Hugging Face config.json as a catalog model entry (stdout, or --out FILE), for a\n"
+    "scenario's catalog.models or `blis price --model-file`; what it cannot read is an error\n"
+    "naming the config's JSON pointer (exit status 2).";
 
 using catalog::Catalog;
 using catalog::Kind;
@@ -146,6 +153,60 @@ int show(const std::vector<std::string>& args) {
   return 0;
 }
 
+int import_config(const std::vector<std::string>& args) {
+  std::string config_path, id, out_path;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if ((a == "--id" || a == "--out") && i + 1 < args.size()) {
+      (a == "--id" ? id : out_path) = args[++i];
+    } else if (!a.empty() && a[0] != '-' && config_path.empty()) {
+      config_path = a;
+    } else {
+      std::fprintf(stderr, "blis catalog import: unexpected argument '%s'\n%s\n", a.c_str(),
+                   kUsage);
+      return 2;
+    }
+  }
+  if (config_path.empty()) {
+    std::fprintf(stderr, "blis catalog import: a config.json is required\n%s\n", kUsage);
+    return 2;
+  }
+  std::ifstream in(config_path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "blis catalog import: cannot read %s\n", config_path.c_str());
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json config = nlohmann::json::parse(text.str(), nullptr, false);
+  if (config.is_discarded()) {
+    std::fprintf(stderr, "blis catalog import: %s: not valid JSON\n", config_path.c_str());
+    return 2;
+  }
+  nlohmann::json entry;
+  const std::string name = config_path.substr(config_path.find_last_of('/') + 1);
+  const Diagnostics diags = catalog::import_hf_config(config, {id, name}, &entry);
+  for (const auto& d : diags) {
+    std::fprintf(stderr, "blis catalog import: %s: %s\n", config_path.c_str(),
+                 format_diagnostic(d).c_str());
+  }
+  if (has_errors(diags)) return 2;
+  const std::string json_text = entry.dump(2) + "\n";
+  if (out_path.empty()) {
+    std::fputs(json_text.c_str(), stdout);
+    return 0;
+  }
+  std::ofstream out(out_path, std::ios::binary);
+  out << json_text;
+  if (!out) {
+    std::fprintf(stderr, "blis catalog import: cannot write %s\n", out_path.c_str());
+    return 2;
+  }
+  std::fprintf(stderr, "blis catalog import: wrote %s (%s)\n", out_path.c_str(),
+               entry["id"].get<std::string>().c_str());
+  return 0;
+}
+
 int run_catalog(const std::vector<std::string>& args) {
   if (args.empty()) {
     std::fprintf(stderr, "%s\n", kUsage);
@@ -154,13 +215,16 @@ int run_catalog(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "list") return list(rest);
   if (args[0] == "show") return show(rest);
+  if (args[0] == "import") return import_config(rest);
   std::fprintf(stderr, "blis catalog: unknown subcommand '%s'\n%s\n", args[0].c_str(), kUsage);
   return 2;
 }
 
 }  // namespace
 
-BLIS_REGISTER_COMMAND("catalog", "list or show GPUs, models and fabrics of the built-in catalog",
+BLIS_REGISTER_COMMAND("catalog",
+                      "list or show GPUs, models and fabrics of the built-in catalog; import a "
+                      "Hugging Face config.json",
                       kUsage, run_catalog);
 
 }  // namespace blis::cli

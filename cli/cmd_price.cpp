@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,10 +21,11 @@ namespace blis::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: blis price --hardware ID --model ID --tp N [--pp N]\n"
+    "usage: blis price --hardware ID (--model ID | --model-file ENTRY.json) --tp N [--pp N]\n"
     "                  [--max-num-batched-tokens N] [--max-num-seqs N] [--block-size N]\n"
     "                  [--gpu-memory-utilization X] [--max-model-len N]\n"
-    "                  [--kv-cache-dtype auto|fp8] [--enforce-eager] [--json]\n"
+    "                  [--kv-cache-dtype auto|fp8] [--enforce-eager]\n"
+    "                  [--legacy-memory-profile] [--json]\n"
     "\n"
     "Prints the number of KV-cache blocks vLLM would allocate (\"# GPU blocks\"), the memory\n"
     "budget behind it, and step times for prefill chunks and decode batches, each broken\n"
@@ -30,16 +33,22 @@ constexpr const char* kUsage =
     ">= 160 GiB GPUs, 8192 / 1024 on >= 70 GiB GPUs other than A100, else 2048 / 256),\n"
     "block size 16 (64 for MLA on Hopper\n"
     "and Blackwell), gpu_memory_utilization 0.9, max_model_len from the model.\n"
+    "--model-file adds a model entry (e.g. from `blis catalog import`) to the catalog and\n"
+    "prices it (--model defaults to its id). Prices of a model no calibration run covers on\n"
+    "this GPU are estimates and say so (\"estimate\" in --json).\n"
+    "--legacy-memory-profile sizes the KV cache as vLLM <= 0.15 did (sort-based sampler\n"
+    "warm-up, CUDA graphs outside the budget; catalog/coefficients/vllm-memory.json).\n"
     "Exit status 2 for unknown ids, bad arguments, or a deployment that does not fit.";
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 struct Args {
-  std::string hardware, model, kv_cache_dtype;
+  std::string hardware, model, model_file, kv_cache_dtype;
   std::int32_t tp = 0, pp = 1;
   std::int64_t max_num_batched_tokens = -1, max_num_seqs = -1, block_size = -1, max_model_len = -1;
   double gpu_memory_utilization = 0;
   bool has_gpu_memory_utilization = false, enforce_eager = false, json = false;
+  bool legacy_memory_profile = false;
 };
 
 bool parse_int(const std::string& s, std::int64_t* out) {
@@ -72,6 +81,10 @@ std::string parse_args(const std::vector<std::string>& args, Args* a) {
       a->enforce_eager = true;
       continue;
     }
+    if (k == "--legacy-memory-profile") {
+      a->legacy_memory_profile = true;
+      continue;
+    }
     if (i + 1 >= args.size()) return "missing value after " + k;
     const std::string& v = args[++i];
     std::int64_t n = 0;
@@ -79,6 +92,8 @@ std::string parse_args(const std::vector<std::string>& args, Args* a) {
       a->hardware = v;
     } else if (k == "--model") {
       a->model = v;
+    } else if (k == "--model-file") {
+      a->model_file = v;
     } else if (k == "--kv-cache-dtype") {
       a->kv_cache_dtype = v;
     } else if (k == "--gpu-memory-utilization") {
@@ -100,7 +115,7 @@ std::string parse_args(const std::vector<std::string>& args, Args* a) {
     }
   }
   if (a->hardware.empty()) return "--hardware is required";
-  if (a->model.empty()) return "--model is required";
+  if (a->model.empty() && a->model_file.empty()) return "--model or --model-file is required";
   if (a->tp == 0) return "--tp is required";
   return "";
 }
@@ -117,6 +132,17 @@ std::string with_commas(std::int64_t v) {
 
 double gib(std::int64_t b) {
   return static_cast<double>(b) / kGiB;
+}
+
+// Why these prices are estimates: no real run of the model on this GPU went into the
+// kernel's calibration (catalog model "calibrated_on"). "" when one did.
+std::string estimate_reason(const kernel::Deployment& d) {
+  if (d.model.calibrated_for(d.gpu.id)) return "";
+  std::string on;
+  for (const auto& g : d.model.calibrated_on) on += (on.empty() ? "" : ", ") + g;
+  return "no calibration run covers " + d.model.id + " on " + d.gpu.id +
+         (on.empty() ? std::string(" (nor on any GPU)") : " (calibrated on " + on + ")") +
+         "; the step times come from the kernel's physical terms alone";
 }
 
 struct StepRow {
@@ -243,9 +269,16 @@ void print_text(const kernel::Deployment& d, const kernel::KvCapacity& k,
   }
   std::printf(
       "KV cache: %s GPU blocks (# GPU blocks), %s tokens, %.2fx concurrency at %s "
-      "tokens per request\n\n",
+      "tokens per request\n",
       with_commas(k.num_gpu_blocks).c_str(), with_commas(k.kv_cache_tokens).c_str(),
       k.max_concurrency, with_commas(k.max_model_len).c_str());
+  if (k.kv_cache_groups > 1) {
+    std::printf(
+        "  hybrid KV cache: %d groups of %d layers share a pool of %s blocks; the count above "
+        "is one full-attention group's share\n",
+        k.kv_cache_groups, k.layers_per_group, with_commas(k.pool_blocks).c_str());
+  }
+  std::printf("\n");
   std::printf("Step times (microseconds)\n");
   std::printf("  %-8s %5s %6s %7s %9s %9s %9s %9s %8s %8s %8s %7s\n", "kind", "reqs", "new",
               "cached", "total", "gemm", "prefill", "decode", "moe", "comm", "other", "host");
@@ -268,7 +301,26 @@ int run_price(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "blis price: %s\n%s\n", err.c_str(), kUsage);
     return 2;
   }
-  const catalog::Catalog& cat = catalog::Catalog::builtin();
+  catalog::Catalog cat = catalog::Catalog::builtin();
+  if (!a.model_file.empty()) {
+    std::ifstream in(a.model_file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      std::fprintf(stderr, "blis price: cannot read %s\n", a.model_file.c_str());
+      return 2;
+    }
+    const Diagnostics added = cat.add_inline(catalog::Kind::kModel, text.str(), "");
+    for (const auto& x : added) {
+      std::fprintf(stderr, "blis price: %s: %s\n", a.model_file.c_str(),
+                   format_diagnostic(x).c_str());
+    }
+    if (has_errors(added)) return 2;
+    if (a.model.empty()) {
+      const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+      a.model = j.is_object() ? j.value("id", std::string()) : std::string();
+    }
+  }
   kernel::Deployment d;
   Diagnostics diags = kernel::make_deployment(cat, a.hardware, a.model, a.tp, &d);
   const bool unknown_id = cat.find_gpu(a.hardware) == nullptr || cat.find_model(a.model) == nullptr;
@@ -283,6 +335,7 @@ int run_price(const std::vector<std::string>& argv) {
     if (a.has_gpu_memory_utilization) d.gpu_memory_utilization = a.gpu_memory_utilization;
     if (!a.kv_cache_dtype.empty()) d.kv_cache_dtype = a.kv_cache_dtype;
     d.enforce_eager = a.enforce_eager;
+    if (a.legacy_memory_profile) d.memory_coefficients = d.memory_coefficients.legacy();
     diags.clear();  // kv_capacity reports invalid settings as "does not fit", with vLLM's reason
   }
   if (has_errors(diags)) {
@@ -297,6 +350,7 @@ int run_price(const std::vector<std::string>& argv) {
     return 2;
   }
   const kernel::KvCapacity kv = kernel::kv_capacity(d);
+  const std::string estimate = estimate_reason(d);
   const std::vector<StepRow> rows = kv.fits ? step_table(d, kv) : std::vector<StepRow>{};
   if (a.json) {
     nlohmann::json steps = nlohmann::json::array();
@@ -319,10 +373,15 @@ int run_price(const std::vector<std::string>& argv) {
                                   {"gpu_memory_utilization", d.gpu_memory_utilization},
                                   {"max_model_len", d.effective_max_model_len()},
                                   {"kv_cache_dtype", d.kv_cache_dtype},
-                                  {"enforce_eager", d.enforce_eager}}},
+                                  {"enforce_eager", d.enforce_eager},
+                                  {"legacy_memory_profile", a.legacy_memory_profile}}},
+                                {"estimate", !estimate.empty()},
+                                {"estimate_reason", estimate},
                                 {"fits", kv.fits},
                                 {"reason", kv.reason},
                                 {"kv_blocks", kv.num_gpu_blocks},
+                                {"kv_pool_blocks", kv.pool_blocks},
+                                {"kv_cache_groups", kv.kv_cache_groups},
                                 {"kv_cache_tokens", kv.kv_cache_tokens},
                                 {"max_concurrency", kv.max_concurrency},
                                 {"bytes_per_block", kv.bytes_per_block},
@@ -332,6 +391,7 @@ int run_price(const std::vector<std::string>& argv) {
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     print_text(d, kv, rows);
+    if (!estimate.empty() && kv.fits) std::printf("\nEstimate: %s\n", estimate.c_str());
   }
   if (!kv.fits) {
     std::fprintf(stderr, "blis price: %s on %s at tp=%d does not fit: %s\n", d.model.id.c_str(),

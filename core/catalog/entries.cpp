@@ -31,6 +31,10 @@ bool Model::layer_is_moe(std::int32_t i) const {
   return (i - moe.first_dense_layers) % step == step - 1;
 }
 
+bool Model::calibrated_for(const std::string& gpu_id) const {
+  return std::find(calibrated_on.begin(), calibrated_on.end(), gpu_id) != calibrated_on.end();
+}
+
 AttentionKind Model::layer_attention_kind(std::int32_t i) const {
   const auto& p = layer_attention.pattern;
   if (p.empty()) return AttentionKind::kFull;

@@ -99,6 +99,10 @@ struct Model {
   LayerAttention layer_attention;
   Quantization quantization;
   std::int64_t extra_params = 0;  // e.g. a vision tower, loaded in torch_dtype
+  // GPUs on which real runs of this model went into the kernel's calibration; prices
+  // elsewhere are estimates (blis price "estimate", the run summary's provenance).
+  std::vector<std::string> calibrated_on;
+  bool calibrated_for(const std::string& gpu_id) const;
   std::string source;
   std::map<std::string, std::string> sources;
 
@@ -160,6 +164,18 @@ struct MemoryCoefficients {
   std::int64_t cuda_graph_per_graph_per_layer_bytes = 0;  // each further graph, per layer
   bool cuda_graph_in_budget = true;  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
   std::int32_t max_cudagraph_capture_size = 512;
+  // The profile of older releases (optional "legacy_profile" section; blis price
+  // --legacy-memory-profile): which releases, and the values that differ there.
+  std::string legacy_releases;
+  double legacy_sampler_bytes_per_logit = 36;
+  bool legacy_cuda_graph_in_budget = false;
+  // These coefficients as the legacy releases' start-up profile sized the KV cache.
+  MemoryCoefficients legacy() const {
+    MemoryCoefficients c = *this;
+    c.sampler_bytes_per_logit = legacy_sampler_bytes_per_logit;
+    c.cuda_graph_in_budget = legacy_cuda_graph_in_budget;
+    return c;
+  }
   std::string provenance;
   std::map<std::string, std::string> sources;
 };

@@ -134,7 +134,7 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
     ds.push_back({ptr, cap.reason});
     return ds;
   }
-  out.gpu_blocks = cap.num_gpu_blocks;
+  out.gpu_blocks = cap.num_gpu_blocks;  // one full-attention group's share of the pool
   out.kv_bytes_per_block = kernel::kv_bytes_per_token(d) * d.block_size;
   if (s.fabric.empty() && (pool.role == "prefill" || pool.role == "decode")) {
     ds.push_back({"/fabric",
@@ -176,8 +176,13 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
     const std::string o = catalog_->entry_origin(k, id);
     return o.empty() ? id : id + " (" + o + ")";
   };
+  // A model no calibration run covers on this GPU is priced by the kernel's physical terms
+  // alone: the provenance says the prices are estimates.
+  const std::string estimate = d.model.calibrated_for(pool.hardware)
+                                   ? std::string()
+                                   : "; estimate: no calibration run covers it on " + pool.hardware;
   out.catalog_entries = {"gpu " + origin(catalog::Kind::kGpu, pool.hardware),
-                         "model " + origin(catalog::Kind::kModel, pool.model)};
+                         "model " + origin(catalog::Kind::kModel, pool.model) + estimate};
   if (!s.fabric.empty())
     out.catalog_entries.push_back("fabric " + origin(catalog::Kind::kFabric, s.fabric));
   out.coefficient_sources = {

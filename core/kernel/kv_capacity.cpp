@@ -38,25 +38,70 @@ std::vector<std::pair<std::int32_t, std::int32_t>> stage_ranges(std::int32_t lay
   return out;
 }
 
+// The attention layers of one pipeline stage by KV-cache spec (vLLM's FullAttentionSpec,
+// SlidingWindowSpec, ChunkedLocalAttentionSpec).
 struct StageLayers {
-  std::int32_t full = 0, sliding = 0;
+  std::int32_t full = 0, sliding = 0, chunked = 0;
   std::int64_t weight_bytes = 0;
 };
 
-// Per-request KV bytes of one layer at max_model_len (kv_cache_interface.py
-// max_memory_usage_bytes): full attention caches every token; a sliding window caches
-// min(window - 1 + max_num_batched_tokens, max_model_len) tokens plus one block.
-std::int64_t layer_usage(bool sliding, std::int64_t len, const Deployment& d, std::int32_t window,
-                         std::int64_t page) {
-  if (!sliding) return cdiv(len, d.block_size) * page;
-  const std::int64_t tokens = std::min<std::int64_t>(window - 1 + d.max_num_batched_tokens, len);
-  return (cdiv(tokens, d.block_size) + 1) * page;
+// Blocks one request of `len` tokens holds in one layer of a kind
+// (kv_cache_interface.py max_admission_blocks_per_request): full attention caches every
+// token; a sliding window min(window - 1 + max_num_batched_tokens, len) tokens plus one
+// block; chunked local attention min(chunk + max_num_batched_tokens, len) tokens.
+std::int64_t layer_blocks(catalog::AttentionKind kind, std::int64_t len, const Deployment& d,
+                          std::int32_t window) {
+  using catalog::AttentionKind;
+  if (kind == AttentionKind::kSliding) {
+    const std::int64_t tokens = std::min<std::int64_t>(window - 1 + d.max_num_batched_tokens, len);
+    return cdiv(tokens, d.block_size) + 1;
+  }
+  if (kind == AttentionKind::kChunked) {
+    return cdiv(std::min<std::int64_t>(window + d.max_num_batched_tokens, len), d.block_size);
+  }
+  return cdiv(len, d.block_size);
 }
 
-std::int64_t request_usage(const StageLayers& st, std::int64_t len, const Deployment& d,
+// The KV-cache groups of a stage (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size):
+// one bucket of layers per spec; each group holds group_size layers, the smallest bucket's
+// count (the largest's when it is below 1.5x the smallest); a bucket that does not divide is
+// padded. All groups draw block ids from one shared pool.
+struct Grouping {
+  std::int32_t group_size = 1;
+  std::int32_t groups[3] = {0, 0, 0};  // per kind: full, sliding, chunked
+  std::int32_t total() const { return groups[0] + groups[1] + groups[2]; }
+};
+
+Grouping group_layers(const StageLayers& st) {
+  const std::int32_t counts[3] = {st.full, st.sliding, st.chunked};
+  std::int32_t lo = 0, hi = 0;
+  for (std::int32_t c : counts) {
+    if (c == 0) continue;
+    lo = lo == 0 ? c : std::min(lo, c);
+    hi = std::max(hi, c);
+  }
+  Grouping g;
+  g.group_size = std::max(1, hi < lo * 1.5 ? hi : lo);
+  for (int i = 0; i < 3; ++i) {
+    g.groups[i] = static_cast<std::int32_t>(cdiv(counts[i], g.group_size));
+  }
+  return g;
+}
+
+// Pool blocks one request of `len` tokens takes, summed over the groups
+// (get_max_concurrency_for_kv_cache_config).
+std::int64_t request_blocks(const Grouping& g, std::int64_t len, const Deployment& d,
+                            std::int32_t window) {
+  using catalog::AttentionKind;
+  return g.groups[0] * layer_blocks(AttentionKind::kFull, len, d, window) +
+         g.groups[1] * layer_blocks(AttentionKind::kSliding, len, d, window) +
+         g.groups[2] * layer_blocks(AttentionKind::kChunked, len, d, window);
+}
+
+// Bytes one request of `len` tokens needs (max_memory_usage_bytes over the groups).
+std::int64_t request_usage(const Grouping& g, std::int64_t len, const Deployment& d,
                            std::int32_t window, std::int64_t page) {
-  return st.full * layer_usage(false, len, d, window, page) +
-         st.sliding * layer_usage(true, len, d, window, page);
+  return request_blocks(g, len, d, window) * g.group_size * page;
 }
 
 }  // namespace
@@ -105,9 +150,13 @@ KvCapacity kv_capacity(const Deployment& d) {
     StageLayers st;
     double wbytes = 0;
     for (std::int32_t i = ranges[si].first; i < ranges[si].second; ++i) {
+      // Chunked local attention gets its own groups: the hybrid KV cache manager is on for
+      // it by default (envs.py VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1).
       const auto kind = m.layer_attention_kind(i);
       if (kind == catalog::AttentionKind::kSliding) {
         ++st.sliding;
+      } else if (kind == catalog::AttentionKind::kChunked) {
+        ++st.chunked;
       } else {
         ++st.full;
       }
@@ -133,18 +182,9 @@ KvCapacity kv_capacity(const Deployment& d) {
                                              p.activation_peak_bytes - p.non_torch_bytes -
                                              p.cuda_graph_bytes;
 
-    // Layers sharing a block id: all of them when every layer has the same kind of cache;
-    // for sliding + full, groups of min(count per kind) layers
-    // (kv_cache_utils.py _get_kv_cache_config_uniform_page_size).
-    const std::int32_t layers = st.full + st.sliding;
-    const std::int32_t group_size =
-        (st.full == 0 || st.sliding == 0) ? layers : std::min(st.full, st.sliding);
-    const std::int32_t groups =
-        (st.full == 0 || st.sliding == 0)
-            ? 1
-            : static_cast<std::int32_t>(cdiv(st.full, group_size) + cdiv(st.sliding, group_size));
-    // get_num_blocks: available // page_size // num_layers.
-    const std::int64_t blocks = available > 0 ? available / k.page_bytes / group_size : 0;
+    const Grouping g = group_layers(st);
+    // get_num_blocks: available // page_size // num_layers (layers per group).
+    const std::int64_t blocks = available > 0 ? available / k.page_bytes / g.group_size : 0;
     if (first || blocks < best_blocks) {
       first = false;
       best_blocks = blocks;
@@ -153,29 +193,26 @@ KvCapacity kv_capacity(const Deployment& d) {
       k.non_torch_bytes = p.non_torch_bytes;
       k.cuda_graph_bytes = p.cuda_graph_bytes;
       k.available_kv_bytes = available;
-      k.kv_cache_groups = groups;
-      k.layers_per_group = group_size;
-      k.bytes_per_block = k.page_bytes * group_size;
-      k.kv_bytes_for_max_model_len = request_usage(st, k.max_model_len, d, s.window, k.page_bytes);
+      k.kv_cache_groups = g.total();
+      k.layers_per_group = g.group_size;
+      k.bytes_per_block = k.page_bytes * g.group_size;
+      k.full_blocks_per_request = cdiv(k.max_model_len, d.block_size);
+      k.pool_blocks_per_request = request_blocks(g, k.max_model_len, d, s.window);
+      k.kv_bytes_for_max_model_len = request_usage(g, k.max_model_len, d, s.window, k.page_bytes);
       // estimate_max_model_len: the longest request whose KV fits, by bisection.
       std::int64_t lo = 0, hi = k.max_model_len;
       while (lo < hi) {
         const std::int64_t mid = lo + (hi - lo + 1) / 2;
-        if (request_usage(st, mid, d, s.window, k.page_bytes) <= available) {
+        if (request_usage(g, mid, d, s.window, k.page_bytes) <= available) {
           lo = mid;
         } else {
           hi = mid - 1;
         }
       }
       k.estimated_max_model_len = lo;
-      // get_max_concurrency_for_kv_cache_config: blocks over the blocks one request needs.
-      const std::int64_t per_request_blocks = cdiv(k.kv_bytes_for_max_model_len, k.bytes_per_block);
-      k.max_concurrency = per_request_blocks > 0 ? static_cast<double>(blocks) /
-                                                       static_cast<double>(per_request_blocks)
-                                                 : 0.0;
     }
   }
-  k.num_gpu_blocks = best_blocks;
+  k.pool_blocks = best_blocks;
 
   // Why it would not start, in vLLM's order: loading the weights, then
   // check_enough_kv_cache_memory.
@@ -209,20 +246,28 @@ KvCapacity kv_capacity(const Deployment& d) {
                ". Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
                "initializing the engine.";
   }
-  if (d.num_gpu_blocks_override) {
-    // kv_cache_utils.py get_num_blocks: num_gpu_blocks_override replaces the computed count.
-    k.num_gpu_blocks = *d.num_gpu_blocks_override;
-    const std::int64_t per_request = cdiv(k.kv_bytes_for_max_model_len, k.bytes_per_block);
-    k.max_concurrency = static_cast<double>(k.num_gpu_blocks) / static_cast<double>(per_request);
-  }
-  // kv_cache_utils.py _report_kv_cache_config: "GPU KV cache size" = int(max_concurrency *
-  // max_model_len), which counts sliding-window groups at their window (older releases
-  // printed num_blocks // num_groups * block_size; the same for single-group models).
-  k.kv_cache_tokens =
-      static_cast<std::int64_t>(std::floor(k.max_concurrency * static_cast<double>(k.max_model_len)));
+  // kv_cache_utils.py get_num_blocks: num_gpu_blocks_override replaces the computed count.
+  if (d.num_gpu_blocks_override) k.pool_blocks = *d.num_gpu_blocks_override;
+  // get_max_concurrency_for_kv_cache_config: pool blocks over the pool blocks one
+  // max_model_len request takes in all its groups; update_kv_cache_capacity logs
+  // "GPU KV cache size" = int(max_concurrency * max_model_len) tokens.
+  k.max_concurrency =
+      k.pool_blocks_per_request > 0
+          ? static_cast<double>(k.pool_blocks) / static_cast<double>(k.pool_blocks_per_request)
+          : 0.0;
+  k.kv_cache_tokens = static_cast<std::int64_t>(
+      std::floor(k.max_concurrency * static_cast<double>(k.max_model_len)));
+  // The blocks of one full-attention block table (what the single-group engine schedules
+  // with): the pool for one group; for hybrid models the pool scaled by one group's share of
+  // a max_model_len request, i.e. "GPU KV cache size" in blocks (vLLM 0.15 logged
+  // num_blocks // num_groups, the same when the windows cover max_model_len).
+  k.num_gpu_blocks = k.kv_cache_groups == 1 || k.pool_blocks_per_request == 0
+                         ? k.pool_blocks
+                         : k.pool_blocks * k.full_blocks_per_request / k.pool_blocks_per_request;
   k.fits = k.reason.empty();
   if (!k.fits) {
     k.num_gpu_blocks = 0;
+    k.pool_blocks = 0;
     k.kv_cache_tokens = 0;
     k.max_concurrency = 0;
   }

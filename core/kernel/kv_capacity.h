@@ -20,17 +20,24 @@ struct KvCapacity {
   bool fits = false;
   std::string reason;  // why it does not fit ("" when it fits)
 
-  std::int64_t num_gpu_blocks = 0;   // vLLM's "# GPU blocks" (includes the null block)
+  // Blocks of one full-attention block table, the null block included: what the engine
+  // schedules with. vLLM's "# GPU blocks" for single-group models; for hybrid models (sliding
+  // window, chunked local attention) the shared pool scaled to one group's share, i.e. "GPU
+  // KV cache size" / block_size.
+  std::int64_t num_gpu_blocks = 0;
+  std::int64_t pool_blocks = 0;      // KVCacheConfig.num_blocks: the pool all groups share
   std::int64_t kv_cache_tokens = 0;  // "GPU KV cache size": max_concurrency x max_model_len
   double max_concurrency = 0;        // requests of max_model_len tokens that fit at once
   std::int64_t max_model_len = 0;
 
   std::int32_t block_size = 16;
-  std::int64_t page_bytes = 0;          // one block of one layer on one GPU
-  std::int32_t kv_cache_groups = 1;     // block tables per request (hybrid models: > 1)
-  std::int32_t layers_per_group = 0;    // layers that share one block id (one memory pool each)
-  std::int64_t bytes_per_block = 0;     // page_bytes * layers_per_group
-  std::int64_t kv_bytes_per_token = 0;  // per GPU, all attention layers cached in full
+  std::int64_t page_bytes = 0;        // one block of one layer on one GPU
+  std::int32_t kv_cache_groups = 1;   // block tables per request (hybrid models: > 1)
+  std::int32_t layers_per_group = 0;  // layers that share one block id (one memory pool each)
+  std::int64_t full_blocks_per_request = 0;  // one max_model_len request in one full group
+  std::int64_t pool_blocks_per_request = 0;  // ... in all its groups
+  std::int64_t bytes_per_block = 0;          // page_bytes * layers_per_group
+  std::int64_t kv_bytes_per_token = 0;       // per GPU, all attention layers cached in full
 
   // The memory budget of one GPU (of the limiting pipeline stage).
   std::int64_t total_memory_bytes = 0;      // what the device reports

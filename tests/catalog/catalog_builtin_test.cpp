@@ -46,7 +46,7 @@ TEST(CatalogBuiltin, EveryEntryNamesItsSourceAndItsLinksResolve) {
 }
 
 // Values from each model's Hugging Face config.json (the first four also in
-// shared/data/model-configs).
+// tests/catalog/fixtures/hf-configs).
 TEST(CatalogBuiltin, ModelFactsMatchTheirConfigJson) {
   const Catalog& c = Catalog::builtin();
   const Model* l2 = c.find_model("meta-llama/Llama-2-7b-hf");
@@ -64,6 +64,19 @@ TEST(CatalogBuiltin, ModelFactsMatchTheirConfigJson) {
   EXPECT_EQ(mx->moe.num_experts, 8);
   EXPECT_EQ(mx->moe.experts_per_token, 2);
   EXPECT_EQ(mx->moe.expert_intermediate_size, 14336);
+  const Model* mx22 = c.find_model("mistralai/Mixtral-8x22B-v0.1");
+  ASSERT_NE(mx22, nullptr);
+  EXPECT_EQ(mx22->num_hidden_layers, 56);
+  EXPECT_EQ(mx22->moe.expert_intermediate_size, 16384);
+  EXPECT_EQ(mx22->vocab_size, 32000);
+  const Model* mx22i = c.find_model("mistralai/Mixtral-8x22B-Instruct-v0.1");
+  ASSERT_NE(mx22i, nullptr);
+  EXPECT_EQ(mx22i->vocab_size, 32768);  // the v3 tokenizer
+  const Model* q14 = c.find_model("Qwen/Qwen3-14B");
+  ASSERT_NE(q14, nullptr);
+  EXPECT_EQ(q14->num_hidden_layers, 40);
+  EXPECT_EQ(q14->intermediate_size, 17408);
+  EXPECT_TRUE(q14->qk_norm);
   // head_dim from the config where it differs from hidden / heads.
   EXPECT_EQ(c.find_model("Qwen/Qwen3-32B")->head_dim, 128);                        // 5120 / 64 = 80
   EXPECT_EQ(c.find_model("mistralai/Mistral-Nemo-Instruct-2407")->head_dim, 128);  // 160

@@ -41,4 +41,14 @@ done
 # Known answers: an 8B model fits on one H100; DeepSeek-V3 (671B) does not fit on eight.
 grep -q '"fits": true' "$WORK/meta-llama_Llama-3.1-8B-Instruct-tp1.json" || fail "Llama-3.1-8B should fit at tp=1"
 grep -q 'does not fit' "$WORK/deepseek-ai_DeepSeek-V3-tp8.err" || fail "DeepSeek-V3 should not fit at tp=8: $(cat "$WORK/deepseek-ai_DeepSeek-V3-tp8.err")"
+# The trainval acceptance through the CLI: Llama-3.1-70B TP4 as vLLM 0.15.1 sized it (legacy
+# memory profile) within 2% of the 30,251 blocks it logged (run 60, tests/kernel/
+# kv_capacity_trainval_test.cpp has all 13 runs and their sources).
+"$BLIS" price --hardware H100-SXM-80GB --model meta-llama/Llama-3.1-70B-Instruct --tp 4 \
+  --max-model-len 4096 --max-num-batched-tokens 8192 --max-num-seqs 128 --legacy-memory-profile \
+  --json >"$WORK/trainval60.json" || fail "trainval run 60 price"
+node -e '
+  const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  process.exit(Math.abs(j.kv_blocks - 30251) / 30251 < 0.02 ? 0 : 1);' "$WORK/trainval60.json" \
+  || fail "run 60: $(grep kv_blocks "$WORK/trainval60.json") vs vLLM 30251"
 echo "cli_price_test: ok ($fits fit, $nofit do not)"

@@ -79,17 +79,32 @@ TEST(KvBytes, SlidingWindowModelsShareBlocksBetweenGroups) {
   EXPECT_EQ(k.bytes_per_block, 12 * 32768);
   // Tokens as vLLM reports them: concurrency x max_model_len, where one 131072-token request
   // needs 8192 blocks for the full layers and 521 for the window.
+  EXPECT_EQ(k.pool_blocks_per_request, 8713);
   EXPECT_EQ(k.kv_cache_tokens,
-            static_cast<std::int64_t>(static_cast<double>(k.num_gpu_blocks) / 8713 * 131072));
+            static_cast<std::int64_t>(static_cast<double>(k.pool_blocks) / 8713 * 131072));
+  // The engine's single block table sees the full group's share of the pool.
+  EXPECT_EQ(k.num_gpu_blocks, k.pool_blocks * 8192 / 8713);
 }
 
-TEST(KvBytes, ChunkedLocalAttentionCachesFully) {
-  // Llama-4: vLLM turns the hybrid KV cache manager off for chunked local attention, so all
-  // 48 layers sit in one group.
-  const KvCapacity k = kv_capacity(
-      deploy("H100-SXM-80GB", "RedHatAI/Llama-4-Scout-17B-16E-Instruct-FP8-dynamic", 4));
-  EXPECT_EQ(k.kv_cache_groups, 1);
-  EXPECT_EQ(k.layers_per_group, 48);
+TEST(KvBytes, ChunkedLocalAttentionHasItsOwnGroups) {
+  // Llama-4: the hybrid KV cache manager is on for chunked local attention
+  // (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1): 36 chunked layers and 12 global
+  // ones make 3 + 1 groups of 12 layers.
+  Deployment d = deploy("H100-SXM-80GB", "RedHatAI/Llama-4-Scout-17B-16E-Instruct-FP8-dynamic", 4);
+  d.max_model_len = 32768;
+  d.max_num_batched_tokens = 2048;
+  const KvCapacity k = kv_capacity(d);
+  ASSERT_TRUE(k.fits) << k.reason;
+  EXPECT_EQ(k.kv_cache_groups, 4);
+  EXPECT_EQ(k.layers_per_group, 12);
+  // One 32768-token request: 2048 blocks for the global group, cdiv(8192 + 2048, 16) = 640
+  // for each chunked group (ChunkedLocalAttentionSpec.max_admission_blocks_per_request).
+  EXPECT_EQ(k.pool_blocks_per_request, 2048 + 3 * 640);
+  EXPECT_EQ(k.num_gpu_blocks, k.pool_blocks * 2048 / (2048 + 3 * 640));
+  // At a max_model_len inside one chunk every group caches every token: a quarter each.
+  d.max_model_len = 4096;
+  const KvCapacity s = kv_capacity(d);
+  EXPECT_EQ(s.num_gpu_blocks, s.pool_blocks / 4);
 }
 
 }  // namespace

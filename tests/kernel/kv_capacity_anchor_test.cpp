@@ -40,7 +40,8 @@ TEST(KvCapacityAnchors, GptOss20bOnA100Vllm019) {
   const KvCapacity k = kv_capacity(d);
   ASSERT_TRUE(k.fits) << k.reason;
   const double vllm_blocks = std::floor(36.56 * kGiB / (12.0 * 32768.0));
-  const AnchorResult blocks{vllm_blocks, static_cast<double>(k.num_gpu_blocks)};
+  // "# GPU blocks" is the pool both KV-cache groups share.
+  const AnchorResult blocks{vllm_blocks, static_cast<double>(k.pool_blocks)};
   report("gpt-oss-20b A100-80GB tp1 util0.65 (vLLM 0.19) blocks", "blocks", blocks);
   EXPECT_LT(std::fabs(blocks.error()), 0.02);
   const AnchorResult weights{13.72, k.weights_bytes / kGiB};

@@ -100,6 +100,13 @@ void parse_memory_coefficients(ObjectReader& r, MemoryCoefficients* c, Diagnosti
     gr.integer32("max_capture_size", &c->max_cudagraph_capture_size, true, 1);
     gr.finish();
   }
+  if (const nlohmann::json* l = r.object("legacy_profile", false)) {
+    ObjectReader lr(*l, r.child("legacy_profile"), d);
+    lr.text("releases", &c->legacy_releases, true);
+    lr.number("sampler_bytes_per_logit", &c->legacy_sampler_bytes_per_logit, true, 0, kBig);
+    lr.boolean("cuda_graphs_in_budget", &c->legacy_cuda_graph_in_budget, true);
+    lr.finish();
+  }
   r.string_map("sources", &c->sources);
 }
 

@@ -126,6 +126,17 @@ Diagnostics parse_model(const nlohmann::json& j, const std::string& pointer, Mod
   read_mla(r, out, &d);
   read_layer_attention(r, out, &d);
   read_quantization(r, out, &d);
+  if (const nlohmann::json* cal = r.array("calibrated_on", false)) {
+    for (std::size_t i = 0; i < cal->size(); ++i) {
+      const auto& e = (*cal)[i];
+      if (e.is_string() && !e.get<std::string>().empty()) {
+        out->calibrated_on.push_back(e.get<std::string>());
+      } else {
+        d.push_back({json_pointer_append(r.child("calibrated_on"), i),
+                     "expected a GPU id, got " + describe(e)});
+      }
+    }
+  }
   r.text("source", &out->source, true);
   r.string_map("sources", &out->sources);
   r.finish();

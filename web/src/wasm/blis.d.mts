@@ -46,6 +46,9 @@ export interface BlisModule {
   validateScenario(json: string): BlisDiagnostic[];
   /** The built-in catalog's ids, sorted. */
   catalogIds(): { gpus: string[]; models: string[]; fabrics: string[] };
+  /** A Hugging Face config.json as a catalog model entry (`blis catalog import`): the entry's
+   *  JSON text ("" when there are errors) and the diagnostics, pointers into the config. */
+  importHfConfig(configJson: string, id: string): { entry: string; diagnostics: BlisDiagnostic[] };
   Simulation: { new (): BlisSimulation };
 }
 
