@@ -266,14 +266,15 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
 }
 
 std::int32_t Scheduler::pick_priority_victim() const {
-  // vllm scheduler.py: the running request with the largest (priority, arrival_time); ties
-  // by request id string (FORMAT.md difference 7): the maximum under Request.__lt__.
+  // vllm scheduler.py Scheduler.schedule: max(running, key=(priority, arrival_time)). Python's
+  // max keeps the FIRST maximal element, so ties go to the earliest in running order; request
+  // ids are not compared (FORMAT.md erratum to item 7).
   std::size_t best = 0;
   for (std::size_t k = 1; k < running_.size(); ++k) {
-    if (request_less(reqs_[static_cast<std::size_t>(running_[best])],
-                     reqs_[static_cast<std::size_t>(running_[k])])) {
+    const Request& b = reqs_[static_cast<std::size_t>(running_[best])];
+    const Request& c = reqs_[static_cast<std::size_t>(running_[k])];
+    if (c.priority > b.priority || (c.priority == b.priority && c.arrival_time > b.arrival_time))
       best = k;
-    }
   }
   return static_cast<std::int32_t>(best);
 }
