@@ -53,7 +53,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, GoldenTrace,
                                            "12-random-mix-300", "14-max-model-len",
                                            "15-no-reserve-full-isl", "16-reserve-full-isl",
                                            "17-async-simple", "18-async-prefix",
-                                           "19-async-pressure", "50-priority-victim-tie"),
+                                           "19-async-pressure", "35-watermark-mnst", "50-priority-victim-tie"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string n = i.param;
                            for (char& ch : n) {
