@@ -44,23 +44,22 @@ TEST_P(GoldenTrace, MatchesVllm) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, GoldenTrace,
-                         ::testing::Values("01-simple", "02-max-num-seqs",
-                                           "03-tight-budget-chunked", "04-long-prefill-threshold",
-                                           "05-prefix-cache", "06-kv-pressure-fcfs",
-                                           "07-priority-preemption", "08-aborts", "09-max-tokens-1",
-                                           "10-no-prefix-caching", "11-no-chunked-prefill",
-                                           "12-random-mix-300", "14-max-model-len",
-                                           "15-no-reserve-full-isl", "16-reserve-full-isl",
-                                           "17-async-simple", "18-async-prefix",
-                                           "19-async-pressure", "35-watermark-mnst", "50-priority-victim-tie"),
-                         [](const ::testing::TestParamInfo<const char*>& i) {
-                           std::string n = i.param;
-                           for (char& ch : n) {
-                             if (ch == '-') ch = '_';
-                           }
-                           return "case_" + n;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Cases, GoldenTrace,
+    ::testing::Values("01-simple", "02-max-num-seqs", "03-tight-budget-chunked",
+                      "04-long-prefill-threshold", "05-prefix-cache", "06-kv-pressure-fcfs",
+                      "07-priority-preemption", "08-aborts", "09-max-tokens-1",
+                      "10-no-prefix-caching", "11-no-chunked-prefill", "12-random-mix-300",
+                      "14-max-model-len", "15-no-reserve-full-isl", "16-reserve-full-isl",
+                      "17-async-simple", "18-async-prefix", "19-async-pressure",
+                      "35-watermark-mnst", "37-async-mix-priority-400", "50-priority-victim-tie"),
+    [](const ::testing::TestParamInfo<const char*>& i) {
+      std::string n = i.param;
+      for (char& ch : n) {
+        if (ch == '-') ch = '_';
+      }
+      return "case_" + n;
+    });
 
 TEST(TraceCompare, NamesTheStepAndTheFirstDifferingField) {
   const auto e = nlohmann::json::parse(

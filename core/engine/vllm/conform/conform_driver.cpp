@@ -45,9 +45,9 @@ class Driver {
   }
 
   void add_arrivals(std::int32_t step);
-  // Applies the aborts of `step` with the given phase, one id at a time; valid ones are
-  // appended to `aborted`.
-  void apply_aborts(std::int32_t step, bool during_step, ojson& aborted);
+  // Applies the aborts of `step` with the given phase, one id at a time, in trace step `now`
+  // (their finish step); valid ones are appended to `aborted`.
+  void apply_aborts(std::int32_t step, bool during_step, std::int32_t now, ojson& aborted);
   void abort_id(const std::string& id, std::int32_t step, ojson& aborted);
   void queue_during_step_aborts(std::int32_t step);
   void record_schedule(const InFlightBatch& b, ojson& rec);
@@ -101,9 +101,9 @@ void Driver::abort_id(const std::string& id, std::int32_t step, ojson& aborted) 
   aborted.push_back(id);
 }
 
-void Driver::apply_aborts(std::int32_t step, bool during_step, ojson& aborted) {
+void Driver::apply_aborts(std::int32_t step, bool during_step, std::int32_t now, ojson& aborted) {
   for (const conform::CaseAbort& a : c_.aborts) {
-    if (a.step == step && a.during_step == during_step) abort_id(a.id, step, aborted);
+    if (a.step == step && a.during_step == during_step) abort_id(a.id, now, aborted);
   }
 }
 
@@ -321,10 +321,10 @@ ojson Driver::run() {
       // (each abort also sits in the input queue); copies of aborts that arrived during the
       // previous step are applied now.
       if (prev_idle) core_.drop_queued_aborts();
-      if (step > 0) apply_aborts(step - 1, /*during_step=*/true, aborted);
+      if (step > 0) apply_aborts(step - 1, /*during_step=*/true, step, aborted);
     }
     add_arrivals(step);
-    apply_aborts(step, /*during_step=*/false, aborted);
+    apply_aborts(step, /*during_step=*/false, step, aborted);
     const bool has_work = sched().has_requests() || core_.in_flight() > 0;
     if (async()) {
       rec["batch_scheduled"] = nullptr;
