@@ -52,7 +52,9 @@ INSTANTIATE_TEST_SUITE_P(
                       "10-no-prefix-caching", "11-no-chunked-prefill", "12-random-mix-300",
                       "14-max-model-len", "15-no-reserve-full-isl", "16-reserve-full-isl",
                       "17-async-simple", "18-async-prefix", "19-async-pressure",
-                      "35-watermark-mnst", "37-async-mix-priority-400", "50-priority-victim-tie"),
+                      "30-spec-ngram-simple", "31-spec-draft-model-pressure", "32-spec-async-eagle",
+                      "34-eos-stop-min-tokens", "35-watermark-mnst", "37-async-mix-priority-400",
+                      "50-priority-victim-tie"),
     [](const ::testing::TestParamInfo<const char*>& i) {
       std::string n = i.param;
       for (char& ch : n) {

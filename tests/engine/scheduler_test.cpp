@@ -235,7 +235,7 @@ TEST(SchedulerEdgeCases, S19_PriorityVictimIsTheLargestPriorityAndArrivalAndIsUn
   EXPECT_EQ(out.total_num_scheduled_tokens, 2);
 }
 
-TEST(SchedulerEdgeCases, S19b_PriorityVictimTiesBreakByRequestId) {
+TEST(SchedulerEdgeCases, S19b_PriorityVictimTiesGoToTheFirstInRunningOrder) {
   VllmConfig c = small_config();
   c.policy = SchedulingPolicy::kPriority;
   c.num_gpu_blocks = 3;  // 2 usable
@@ -245,9 +245,11 @@ TEST(SchedulerEdgeCases, S19b_PriorityVictimTiesBreakByRequestId) {
   h.step();
   EXPECT_EQ(h.running_order(), (Names{"a", "b"}));  // ties in waiting: the smaller id first
   const SchedulerOutput& out = h.step();
-  // Equal (priority, arrival): the larger id is the victim (FORMAT.md difference 7).
-  EXPECT_EQ(h.names(out.preempted), Names{"b"});
-  EXPECT_EQ(h.scheduled(out), (Sched{{"a", 1}}));
+  // Equal (priority, arrival): Python's max() keeps the first tied request in running order,
+  // so a (which needs the block) is its own victim and the running phase ends (FORMAT.md
+  // erratum to item 7; golden case 50). The old rule (largest id) would have taken b.
+  EXPECT_EQ(h.names(out.preempted), Names{"a"});
+  EXPECT_EQ(h.scheduled(out), Sched{});
 }
 
 TEST(SchedulerEdgeCases, S20_PriorityWaitingOrder) {
