@@ -53,7 +53,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "14-max-model-len", "15-no-reserve-full-isl", "16-reserve-full-isl",
                       "17-async-simple", "18-async-prefix", "19-async-pressure",
                       "30-spec-ngram-simple", "31-spec-draft-model-pressure", "32-spec-async-eagle",
-                      "34-eos-stop-min-tokens", "35-watermark-mnst", "37-async-mix-priority-400",
+                      "33-lora-max-loras", "34-eos-stop-min-tokens", "35-watermark-mnst",
+                      "36-async-lora-eos-watermark", "37-async-mix-priority-400",
                       "50-priority-victim-tie"),
     [](const ::testing::TestParamInfo<const char*>& i) {
       std::string n = i.param;

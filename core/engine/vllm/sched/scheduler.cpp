@@ -497,10 +497,9 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     }
     out.scheduled.push_back(e);
   }
-  // Requests skipped in this pass go back ahead of older skipped ones. Each skip was a
-  // prepend and prepend_requests keeps the step queue's order, so under FCFS the requests
-  // skipped in one pass come back in reverse order (the spec assumed the two reversals
-  // cancel; upstream's extendleft(reversed(...)) does not).
+  // scheduler.py: requests skipped in this pass go back ahead of older skipped ones. Each
+  // skip was a prepend and prepend_requests is extendleft, so under FCFS the two reversals
+  // cancel: the skipped requests come back in the order they were skipped (golden case 33).
   if (!step_skipped_->empty()) skipped_waiting_->prepend_requests(*step_skipped_);
 }
 
