@@ -438,7 +438,7 @@ void Driver::record_tail(ojson& rec, bool applied) {
     if (r->num_stale_output_tokens != 0) stale[id] = r->num_stale_output_tokens;
     if (!r->spec_token_ids.empty()) spec_ids[id] = r->spec_token_ids;
   }
-  trace_entries_ += static_cast<std::int64_t>(live_.size()) + 1;
+  trace_entries_ += static_cast<std::int64_t>(live_.size()) + conform::kTraceEntriesPerStep;
   if (spec()) record_spec_tail(rec, applied);
   rec["num_computed_tokens"] = computed;
   if (spec()) rec["spec_token_ids"] = spec_ids;
@@ -623,7 +623,7 @@ ConformOutcome run_conformance(std::string_view input_json) {
     out.trace_json.clear();
     out.diagnostics.push_back(
         {"/max_steps", "the trace would exceed " + std::to_string(conform::kMaxTraceEntries) +
-                           " per-request entries; lower max_steps or the number of requests"});
+                           " JSON values; lower max_steps or the number of requests"});
     return out;
   }
   out.ok = true;

@@ -175,7 +175,7 @@ void decode_config(Reader& rd, const json& c, Case& out) {
   VllmConfig& cfg = out.config;
   rd.get_int(c, "block_size", ptr, true, 1, 1 << 20, cfg.block_size);
   rd.get_int(c, "num_gpu_blocks", ptr, true, 2, kMaxGpuBlocks, cfg.num_gpu_blocks);
-  rd.get_int(c, "max_num_seqs", ptr, true, 1, kMaxI32, cfg.max_num_seqs);
+  rd.get_int(c, "max_num_seqs", ptr, true, 1, kMaxNumSeqs, cfg.max_num_seqs);
   rd.get_int(c, "max_num_batched_tokens", ptr, true, 1, kMaxI32, cfg.max_num_batched_tokens);
   rd.get_int(c, "max_model_len", ptr, true, 1, kMaxModelLen, cfg.max_model_len);
   rd.get_bool(c, "enable_chunked_prefill", ptr, true, cfg.enable_chunked_prefill);

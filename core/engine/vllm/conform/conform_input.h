@@ -40,13 +40,16 @@ struct CaseAbort {
 // Input bounds, so that a small input can never make the driver allocate without limit.
 inline constexpr std::int32_t kMaxGpuBlocks = 1 << 22;
 inline constexpr std::int32_t kMaxModelLen = 1 << 22;
+inline constexpr std::int32_t kMaxNumSeqs = 1 << 20;  // the running list is sized for it
 inline constexpr std::size_t kMaxRequests = 100000;
 inline constexpr std::int32_t kMaxSteps = 10000000;
 // Sum over requests of their longest possible sequence (token ids held at once, at most).
 inline constexpr std::int64_t kMaxTotalSequenceTokens = std::int64_t{1} << 26;
-// Per-request entries the trace may hold in all (about 100 bytes each): the run stops with
-// a diagnostic at /max_steps beyond it.
-inline constexpr std::int64_t kMaxTraceEntries = 20000000;
+// JSON values the trace may hold in all (a step counts kTraceEntriesPerStep plus one per
+// request it lists; each is some 100 bytes in memory): the run stops with a diagnostic at
+// /max_steps beyond it. Case 37 (400 requests, 2000+ steps) needs about 0.3 million.
+inline constexpr std::int64_t kMaxTraceEntries = 4000000;
+inline constexpr std::int64_t kTraceEntriesPerStep = 30;
 
 struct Case {
   VllmConfig config;
