@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "engine/sched_harness.h"
 
 namespace blis::vllm {
@@ -79,6 +81,51 @@ TEST(SchedulerEdgeCases, S10_SpecDecodeStopInsideAcceptedTokensDropsTheRest) {
   EXPECT_EQ(u.num_delivered, 2);  // outputs 2 and 3 (EOS); the rest dropped
   EXPECT_TRUE(u.stopped);
   EXPECT_EQ(u.num_output_tokens, 3);
+}
+
+TEST(SchedulerEdgeCases, S10b_EosAndStopTokensMatchByValue) {
+  // sched/utils.py check_stop: the last token equal to eos_token_id stops (kept); a stop
+  // token stops with stop_reason; both wait for min_tokens.
+  Harness h(small_config());
+  Harness::Options eos;
+  eos.eos_token_id = 1001;  // output 2
+  h.add_len("eos", 5, 20, eos);
+  Harness::Options stop;
+  stop.stop_token_ids = {1002, 1004};
+  stop.min_tokens = 4;  // 1002 (output 3) comes before min_tokens and is kept
+  h.add_len("stop", 5, 20, stop);
+  std::map<std::string, std::int32_t> outputs, reasons;
+  for (int i = 0; i < 8; ++i) {
+    h.step();
+    for (const RequestUpdate& u : h.result().updates) {
+      if (!u.stopped) continue;
+      outputs[h.id(u.key)] = u.num_output_tokens;
+      reasons[h.id(u.key)] = u.stop_reason;
+      EXPECT_EQ(u.status, RequestStatus::kFinishedStopped);
+    }
+  }
+  EXPECT_EQ(outputs["eos"], 2);
+  EXPECT_EQ(reasons["eos"], -1);  // EOS sets no stop_reason
+  EXPECT_EQ(outputs["stop"], 5);  // 1004 at output 5
+  EXPECT_EQ(reasons["stop"], 1004);
+}
+
+TEST(SchedulerEdgeCases, S10c_NewOneTokenDecodeIsPaddedOnlyBesideRunningDecodes) {
+  // scheduler.py waiting phase: padded to 1 + k with -1 drafts when running requests were
+  // scheduled and none is prefilling.
+  VllmConfig c = small_config();
+  c.num_speculative_tokens = 3;
+  Harness h(c);
+  h.add_len("alone", 1, 20);
+  const SchedulerOutput& first = h.step();
+  EXPECT_EQ(first.scheduled[0].num_tokens, 1);  // nothing running: not padded
+  EXPECT_EQ(first.scheduled[0].num_spec_tokens, 0);
+  h.add_len("new", 1, 20);
+  const SchedulerOutput& out = h.step();
+  ASSERT_EQ(h.scheduled(out), (Sched{{"alone", 4}, {"new", 4}}));
+  EXPECT_EQ(out.scheduled[1].num_spec_tokens, 3);
+  for (std::int32_t k = 0; k < 3; ++k)
+    EXPECT_EQ(out.spec_token_ids[static_cast<std::size_t>(out.scheduled[1].spec_begin + k)], -1);
 }
 
 TEST(SchedulerEdgeCases, S11_SpecDecodeRejectionRollsComputedTokensBack) {
