@@ -71,6 +71,10 @@ TEST(ConformInput, RejectsWhatVllmRejects) {
   EXPECT_EQ(pointer_of(d), "/config/speculative_method");
   d["config"]["speculative_method"] = "ngram_gpu";
   EXPECT_EQ(first(d), "ok");
+  // SamplingParams._verify_args: min_tokens <= max_tokens.
+  json t = base_case();
+  t["requests"][0]["min_tokens"] = 5;  // max_tokens 4
+  EXPECT_EQ(pointer_of(t), "/requests/0/min_tokens");
   // A LoRA request without LoRA enabled.
   json l = base_case();
   l["requests"][0]["lora_id"] = 3;

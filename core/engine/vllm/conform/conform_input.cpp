@@ -266,6 +266,11 @@ void decode_request_additions(Reader& rd, const json& j, const std::string& ptr,
   stops |= rd.get_int(j, "min_tokens", ptr, false, 0, kMaxI32, r.min_tokens);
   stops |= j.contains("stop_token_ids");
   rd.get_int_list(j, "stop_token_ids", ptr, 0, kMaxI32, r.stop_token_ids);
+  // vllm sampling_params.py SamplingParams._verify_args: min_tokens <= max_tokens.
+  if (r.min_tokens > r.max_tokens) {
+    rd.error(ptr + "/min_tokens", "must be <= max_tokens (" + std::to_string(r.max_tokens) +
+                                      "), got " + std::to_string(r.min_tokens));
+  }
   if (r.eos_at_output > 0 && r.eos_token_id < 0) {
     rd.error(ptr + "/eos_at_output", "needs eos_token_id (the token the mock emits)");
   }
