@@ -18,9 +18,13 @@ struct ScheduledRequest {
   ReqRef ref;
   engine::RequestKey key = 0;
   ScheduledKind kind = ScheduledKind::kRunning;
-  std::int32_t num_tokens = 0;           // tokens computed this step (incl. draft tokens)
-  std::int32_t num_spec_tokens = 0;      // scheduled draft tokens (scheduled_spec_decode_tokens)
-  std::int32_t spec_begin = 0;           // their ids: SchedulerOutput::spec_token_ids range
+  std::int32_t num_tokens = 0;       // tokens computed this step (incl. draft tokens)
+  std::int32_t num_spec_tokens = 0;  // scheduled draft tokens (scheduled_spec_decode_tokens)
+  std::int32_t spec_begin = 0;       // their ids: SchedulerOutput::spec_token_ids range
+  // Worker side, set by the engine at dispatch: how many of the scheduled drafts are real
+  // proposals (padding and async placeholders for which the runner holds no draft are not),
+  // the most that can be accepted.
+  std::int32_t num_valid_drafts = 0;
   std::int32_t num_computed_before = 0;  // num_computed_tokens before the step (pre-advance)
   std::int32_t num_prefill_tokens = 0;   // of num_tokens, prompt or recompute tokens
   bool samples = false;                  // the step samples a token (not a prefill chunk)
