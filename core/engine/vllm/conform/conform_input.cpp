@@ -156,9 +156,13 @@ void decode_spec_and_lora(Reader& rd, const json& c, Case& out) {
              "\"ngram\" (the default) cannot run with async scheduling (vLLM: use \"ngram_gpu\")");
   }
   // vllm config/lora.py LoRAConfig.max_loras: Field(ge=1).
-  if (c.contains("max_loras") && !c["max_loras"].is_null() &&
-      rd.get_int(c, "max_loras", ptr, false, 1, kMaxI32, cfg.max_loras)) {
-    e["max_loras"] = cfg.max_loras;
+  // null (the default) keeps LoRA off; a given key is echoed either way.
+  if (c.contains("max_loras")) {
+    if (c["max_loras"].is_null()) {
+      e["max_loras"] = nullptr;
+    } else if (rd.get_int(c, "max_loras", ptr, false, 1, kMaxI32, cfg.max_loras)) {
+      e["max_loras"] = cfg.max_loras;
+    }
   }
 }
 
