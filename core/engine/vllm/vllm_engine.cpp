@@ -120,7 +120,34 @@ const engine::Batch* VllmEngine::schedule(SimTime now) {
   return &batch_;
 }
 
-void VllmEngine::fill_batch(const InFlightBatch& b) {
+void VllmEngine::mark_valid_drafts(InFlightBatch& b) {
+  SchedulerOutput& out = b.output;
+  const std::int32_t k = cfg_.num_speculative_tokens;
+  if (k <= 0) return;
+  if (!cfg_.async_scheduling) {
+    for (ScheduledRequest& e : out.scheduled) {
+      std::int32_t v = 0;
+      while (v < e.num_spec_tokens &&
+             out.spec_token_ids[static_cast<std::size_t>(e.spec_begin + v)] != -1) {
+        ++v;
+      }
+      e.num_valid_drafts = v;
+    }
+    return;
+  }
+  // A new or resumed request has none: the runner dropped them at the preemption.
+  for (ScheduledRequest& e : out.scheduled) {
+    const auto slot = static_cast<std::size_t>(e.ref.index);
+    if (slot >= runner_drafts_.size()) runner_drafts_.resize(slot + 1, 0);  // the table grew
+    std::uint32_t& held = runner_drafts_[slot];
+    const bool holds = held == e.ref.gen + 1 && e.kind == ScheduledKind::kRunning;
+    e.num_valid_drafts = holds ? e.num_spec_tokens : 0;
+    held = e.samples ? e.ref.gen + 1 : 0;
+  }
+}
+
+void VllmEngine::fill_batch(InFlightBatch& b) {
+  mark_valid_drafts(b);
   batch_.id = b.batch_id;
   batch_.requests.clear();
   batch_.total_tokens = 0;
@@ -180,9 +207,11 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
       b.sampled.add(nullptr, 0);
       continue;
     }
-    std::int32_t accepted = e.num_spec_tokens;
+    // Only real drafts can be accepted (padding and async placeholders without a draft
+    // are rejected).
+    std::int32_t accepted = e.num_valid_drafts;
     if (!outcome.accepted_drafts.empty())
-      accepted = std::clamp(outcome.accepted_drafts[i], 0, e.num_spec_tokens);
+      accepted = std::clamp(outcome.accepted_drafts[i], 0, e.num_valid_drafts);
     const std::int32_t n = 1 + accepted;
     tokens_.clear();
     for (std::int32_t j = 0; j < n; ++j)

@@ -67,7 +67,12 @@ class VllmEngine final : public engine::Engine {
 
  private:
   void apply_pending_aborts();
-  void fill_batch(const InFlightBatch& b);
+  void fill_batch(InFlightBatch& b);
+  // The runner's drafts: marks each scheduled entry's valid drafts (FORMAT.md "Mocked model
+  // and drafter": sync, the leading drafts that are not -1 padding; async, the runner holds
+  // k drafts after every batch in which the request sampled, none after a prefill chunk or
+  // a preemption).
+  void mark_valid_drafts(InFlightBatch& b);
   void report_preempted(const std::vector<engine::RequestKey>& keys);
   void expire_held(SimTime now);
 
@@ -86,6 +91,9 @@ class VllmEngine final : public engine::Engine {
   std::unique_ptr<KVConnector> owned_connector_;
   KVConnector* connector_ = nullptr;
   std::vector<ReqRef> expired_;  // scratch for expire_held
+  // Async spec decode: runner_drafts_[slot] = the slot generation + 1 whose request the
+  // runner holds drafts for (0 = none). Sized as slots appear (not per step).
+  std::vector<std::uint32_t> runner_drafts_;
 };
 
 }  // namespace blis::vllm

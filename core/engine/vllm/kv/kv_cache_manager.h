@@ -45,6 +45,7 @@ struct KVCacheManagerConfig {
   std::int32_t max_model_len = 0;
   bool enable_caching = true;
   double watermark = 0.0;
+  bool use_eagle = false;  // KVCacheManager(use_eagle=...): EAGLE/MTP drafting heads
 };
 
 class KVCacheManager {
@@ -103,6 +104,7 @@ class KVCacheManager {
   std::int32_t block_size_;
   std::int32_t max_model_len_;
   bool enable_caching_;
+  bool use_eagle_;
   std::int32_t watermark_blocks_;
   BlockPool pool_;
   FullAttentionManager manager_;

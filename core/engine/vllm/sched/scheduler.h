@@ -28,6 +28,8 @@ struct NewRequest {
   std::int32_t max_tokens = 16;
   std::int32_t min_tokens = 0;
   std::int32_t eos_at_output = 0;
+  std::int32_t eos_token_id = -1;                // SamplingParams.eos_token_id; -1 = none
+  std::span<const std::int32_t> stop_token_ids;  // SamplingParams.stop_token_ids
   std::int32_t output_token_base = 0;
   std::int32_t priority = 0;
   double arrival_time = 0;
@@ -65,8 +67,9 @@ class Scheduler {
   // Outside finish (abort): false if the request is unknown or already finished.
   bool finish_request(ReqRef ref, RequestStatus status);
   // Sync spec decode: the drafts proposed after a step (EngineCore.post_step ->
-  // update_draft_token_ids): every request that sampled gets num_speculative_tokens drafts.
-  void update_draft_token_ids(const SchedulerOutput& out);
+  // update_draft_token_ids). `drafts` holds one list per scheduled entry of `out`; without
+  // it every request that sampled gets num_speculative_tokens drafts.
+  void update_draft_token_ids(const SchedulerOutput& out, const ModelRunnerOutput* drafts);
   // Clears the prefix cache; with reset_running_requests, first preempts every running
   // request (their in-flight output is dropped).
   bool reset_prefix_cache(bool reset_running_requests);
@@ -109,13 +112,10 @@ class Scheduler {
   KVCacheManager& kv() { return kv_; }
 
  private:
-  void schedule_running(SchedulerOutput& out, std::int32_t& token_budget,
-                        std::int32_t& input_budget, bool& prefill_scheduled);
-  void schedule_waiting(SchedulerOutput& out, std::int32_t& token_budget,
-                        std::int32_t& input_budget, bool prefill_scheduled);
+  void schedule_running(SchedulerOutput& out, std::int32_t& token_budget, bool& prefill_scheduled);
+  void schedule_waiting(SchedulerOutput& out, std::int32_t& token_budget, bool prefill_scheduled);
   std::int32_t pick_priority_victim() const;
-  void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget,
-                      std::int32_t& input_budget);
+  void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget);
   void preempt_request(std::int32_t index, bool drop_stale_output);
   void free_request(std::int32_t index, bool delay_free_blocks);
   RequestQueue& select_waiting_queue();
