@@ -47,7 +47,8 @@ void apply_defaults(Context& c) {
   }
   if (!c.set.gpu_memory_utilization)
     a.gpu_memory_utilization = c.pack.gpu_memory_utilization_default;
-  // vllm/config/model.py ModelConfig.get_and_verify_max_len: unset -> derived maximum.
+  // vllm/config/model.py _get_and_verify_max_len: unset, -1 or "auto" -> derived maximum
+  // (auto-fit shrinks it later, once the KV cache is known).
   if (!c.set.max_model_len && c.facts.model.known) {
     a.max_model_len =
         static_cast<std::int32_t>(std::min<std::int64_t>(c.facts.model.max_model_len, 2147483647));

@@ -57,6 +57,10 @@ struct DeploymentFacts {
 struct Resolved {
   scenario::VllmArgs args;
   Diagnostics diagnostics;  // pointers are rooted at `args_pointer`
+  // max_model_len was -1 or "auto": args.max_model_len holds the model's derived maximum
+  // (what vLLM's config checks see), and the caller, which knows the KV cache, fits it as
+  // vllm/v1/core/kv_cache_utils.py _auto_fit_max_model_len does.
+  bool auto_fit_max_model_len = false;
 };
 
 // Resolves `args` (the pool's raw engine.args object; null/absent = {}) against `pack`.
