@@ -65,26 +65,8 @@ const std::vector<std::string>& accepted_kv_transfer_keys() {
   return keys;
 }
 
-namespace detail {
-namespace {
-
-constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-
-// Keys that belong elsewhere in the scenario document.
-struct Misplaced {
-  const char* key;
-  const char* where;  // relative to the pool
-};
-constexpr Misplaced kMisplaced[] = {
-    {"tensor_parallel_size", "/parallelism/tp"},
-    {"pipeline_parallel_size", "/parallelism/pp"},
-    {"data_parallel_size", "/parallelism/dp"},
-    {"model", "/model"},
-};
-
 // Keys vLLM accepts that do not change what is simulated (naming, loading, logging).
-const std::vector<std::string>& ignored_args() {
+const std::vector<std::string>& ignored_arg_keys() {
   static const std::vector<std::string> keys = {"served_model_name",
                                                 "tokenizer",
                                                 "tokenizer_mode",
@@ -117,6 +99,24 @@ const std::vector<std::string>& ignored_args() {
                                                 "disable_custom_all_reduce"};
   return keys;
 }
+
+namespace detail {
+namespace {
+
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+// Keys that belong elsewhere in the scenario document.
+struct Misplaced {
+  const char* key;
+  const char* where;  // relative to the pool
+};
+constexpr Misplaced kMisplaced[] = {
+    {"tensor_parallel_size", "/parallelism/tp"},
+    {"pipeline_parallel_size", "/parallelism/pp"},
+    {"data_parallel_size", "/parallelism/dp"},
+    {"model", "/model"},
+};
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -152,7 +152,7 @@ void report_keys(Context& c, const json& args) {
                      " but is not modelled by BLIS Playground; remove it");
       continue;
     }
-    if (contains(ignored_args(), key)) {
+    if (contains(ignored_arg_keys(), key)) {
       // Ignored, but a value vLLM's config refuses is still refused.
       if (const ArgSpec* spec = c.pack.arg(key); spec && spec->type == "int") {
         FieldReader one(args, c.args_pointer, c.diags, {});

@@ -130,6 +130,7 @@ void read_speculative(Context& c, FieldReader& r) {
     sc.acceptance_rate = *v;
   }
   if (model) {
+    sc.model = *model;
     s.warning("model",
               "BLIS Playground does not run a draft model; acceptance comes from acceptance_rate");
   }

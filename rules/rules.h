@@ -72,5 +72,11 @@ Resolved resolve_engine_args(const Pack& pack, const nlohmann::json& args,
 const std::vector<std::string>& accepted_arg_keys();
 const std::vector<std::string>& accepted_speculative_keys();
 const std::vector<std::string>& accepted_kv_transfer_keys();
+// Keys vLLM has that change nothing BLIS Playground simulates (a warning, then ignored).
+const std::vector<std::string>& ignored_arg_keys();
+
+// docs/rules.md, generated from the packs (`blis rules --markdown`; tests/rules holds the
+// checked-in file to it).
+std::string rules_markdown();
 
 }  // namespace blis::rules

@@ -67,7 +67,7 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
               -1, kI32, true),
       int_arg("max_num_seqs", "GPU-dependent (get_batch_defaults): 1024 or 256", "Field(ge=1)",
               "an integer >= 1", "vllm/config/scheduler.py SchedulerConfig.max_num_seqs", 1, kI32),
-      int_arg("max_num_batched_tokens", "GPU-dependent (get_batch_defaults): 16384, 8192 or 2048",
+      int_arg("max_num_batched_tokens", "GPU-dependent (get_batch_defaults): 8192 or 2048",
               "Field(ge=1); >= max_num_seqs; >= max_model_len without chunked prefill",
               "an integer >= 1 (tokens per step)",
               "vllm/config/scheduler.py SchedulerConfig.max_num_batched_tokens, "
