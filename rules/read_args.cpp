@@ -45,8 +45,9 @@ const std::vector<std::string>& accepted_arg_keys() {
 }
 
 const std::vector<std::string>& accepted_speculative_keys() {
-  static const std::vector<std::string> keys = {"method", "num_speculative_tokens",
-                                                "acceptance_rate", "model"};
+  static const std::vector<std::string> keys = {
+      "method", "num_speculative_tokens", "acceptance_rate",
+      "model",  "prompt_lookup_min",      "prompt_lookup_max"};
   return keys;
 }
 

@@ -124,6 +124,17 @@ void read_speculative(Context& c, FieldReader& r) {
                     c.vllm() + "]");
     }
   }
+  // SpeculativeConfig.prompt_lookup_min / _max: Field(ge=1), min <= max (__post_init__
+  // fills one from the other); only the ngram proposers read them, BLIS supplies acceptance.
+  const ArgSpec* pl = c.pack.arg("speculative_config.prompt_lookup_max");
+  const std::string pl_expected = pl->expected + " [" + c.vllm() + ": " + pl->constraint + "]";
+  const auto lmin = s.integer("prompt_lookup_min", pl->int_min, pl->int_max, pl_expected);
+  const auto lmax = s.integer("prompt_lookup_max", pl->int_min, pl->int_max, pl_expected);
+  if (lmin && lmax && *lmin > *lmax && (method == "ngram" || method == "ngram_gpu")) {
+    s.error("prompt_lookup_min", "prompt_lookup_min=" + std::to_string(*lmin) +
+                                     " must be <= prompt_lookup_max=" + std::to_string(*lmax) +
+                                     " [" + c.vllm() + " SpeculativeConfig.__post_init__]");
+  }
   const ArgSpec* ar = c.pack.arg("speculative_config.acceptance_rate");
   if (auto v = s.number("acceptance_rate", ar->float_min, ar->min_exclusive, ar->float_max,
                         ar->expected + " (per-draft-token acceptance)")) {

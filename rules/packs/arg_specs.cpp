@@ -164,7 +164,7 @@ std::vector<ArgSpec> speculative_arg_specs() {
                 "vllm/config/speculative.py SpeculativeConfig.__post_init__"),
       int_arg("speculative_config.num_speculative_tokens",
               "required (suffix: suffix_decoding_max_tree_depth = 24)", "Field(gt=0)",
-              "an integer > 0 (draft tokens per step)",
+              "an integer > 0 (draft tokens per step; BLIS Playground models up to 1024)",
               "vllm/config/speculative.py SpeculativeConfig.num_speculative_tokens, _verify_args",
               1, 1024),
       other_arg("speculative_config.model", "string",
@@ -172,6 +172,14 @@ std::vector<ArgSpec> speculative_arg_specs() {
                 "custom_class need one",
                 "num_speculative_tokens without a speculative model is refused",
                 "vllm/config/speculative.py SpeculativeConfig.__post_init__"),
+      int_arg("speculative_config.prompt_lookup_min", "prompt_lookup_max, or 5 when both unset",
+              "Field(ge=1); <= prompt_lookup_max (ngram, ngram_gpu); no effect on what BLIS "
+              "Playground simulates",
+              "an integer >= 1 (tokens)", "vllm/config/speculative.py SpeculativeConfig", 1, kI32),
+      int_arg("speculative_config.prompt_lookup_max", "prompt_lookup_min, or 5 when both unset",
+              "Field(ge=1); >= prompt_lookup_min (ngram, ngram_gpu); no effect on what BLIS "
+              "Playground simulates",
+              "an integer >= 1 (tokens)", "vllm/config/speculative.py SpeculativeConfig", 1, kI32),
       float_arg("speculative_config.acceptance_rate", "0.7 (BLIS Playground)",
                 "BLIS Playground: per-draft-token acceptance probability",
                 "a probability in [0, 1]",
