@@ -88,7 +88,8 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
       float_arg("gpu_memory_utilization", "0.92", "Field(gt=0, le=1)", "a fraction in (0, 1]",
                 "vllm/config/cache.py CacheConfig.gpu_memory_utilization", 0.0, true, 1.0),
       int_arg("kv_cache_memory_bytes", "null (sized from gpu_memory_utilization)",
-              "int | None; 0 is treated as unset (the worker tests it for truth)",
+              "int | None; 0 is treated as unset (the worker tests it for truth); a negative size "
+              "leaves no memory for the cache blocks",
               "a number of bytes >= 0",
               "vllm/config/cache.py CacheConfig.kv_cache_memory_bytes; vllm/v1/worker/"
               "gpu_worker.py Worker.determine_available_memory",
