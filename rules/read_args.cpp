@@ -2,6 +2,9 @@
 // declare (pydantic Field bounds and Literal types). Cross-field rules live in check_*.cpp.
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "rules/json_fields.h"
@@ -186,9 +189,38 @@ std::string expected_text(const Context& c, const ArgSpec& spec) {
 }
 
 // Reads `key` with the bounds of the pack's ArgSpec; messages carry vLLM's constraint.
+// A number written as a string ("16", " 0.5 "): vLLM's CLI (and pydantic's lax mode)
+// parses it with int() / float(), so it is that number. Anything else stays a string.
+std::optional<json> numeric_string(const json* v, bool integer) {
+  if (!v || !v->is_string()) return std::nullopt;
+  const std::string& t = v->get<std::string>();
+  if (t.empty() || t.size() > 40) return std::nullopt;
+  const char* begin = t.c_str();
+  char* end = nullptr;
+  if (integer) {
+    const auto n = parse_human_readable_int(t);
+    const auto last = t.find_last_not_of(" \t\r\n");
+    if (!n || last == std::string::npos || !std::isdigit(static_cast<unsigned char>(t[last])))
+      return std::nullopt;
+    return json(*n);
+  }
+  const double d = std::strtod(begin, &end);
+  while (end && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')) ++end;
+  if (end == begin || !end || *end != '\0' || !std::isfinite(d)) return std::nullopt;
+  return json(d);
+}
+
+// Reads `key` with the bounds of the pack's ArgSpec; messages carry vLLM's constraint.
 std::optional<std::int64_t> read_int(Context& c, FieldReader& r, const std::string& key) {
   const ArgSpec* spec = c.pack.arg(key);
   if (!spec) return std::nullopt;
+  if (!spec->human_readable) {
+    if (auto n = numeric_string(r.raw(key), true)) {
+      const json one = {{key, *n}};
+      FieldReader nr(one, r.pointer(), c.diags, {});
+      return nr.integer(key, spec->int_min, spec->int_max, expected_text(c, *spec));
+    }
+  }
   return r.integer(key, spec->int_min, spec->int_max, expected_text(c, *spec),
                    spec->human_readable);
 }
@@ -196,6 +228,12 @@ std::optional<std::int64_t> read_int(Context& c, FieldReader& r, const std::stri
 std::optional<double> read_float(Context& c, FieldReader& r, const std::string& key) {
   const ArgSpec* spec = c.pack.arg(key);
   if (!spec) return std::nullopt;
+  if (auto d = numeric_string(r.raw(key), false)) {
+    const json one = {{key, *d}};
+    FieldReader nr(one, r.pointer(), c.diags, {});
+    return nr.number(key, spec->float_min, spec->min_exclusive, spec->float_max,
+                     expected_text(c, *spec));
+  }
   return r.number(key, spec->float_min, spec->min_exclusive, spec->float_max,
                   expected_text(c, *spec));
 }
