@@ -100,7 +100,9 @@ void resolve_async(Context& c) {
     a.async_scheduling = false;
     return;
   }
-  if (spec_incompatible) {
+  // VllmConfig.__post_init__ with async_scheduling None.
+  if (spec && !spec->method.empty() &&
+      !contains(c.pack.async_auto_speculative_methods, spec->method)) {
     c.warning(c.ptr("speculative_config") + "/method",
               "async scheduling not supported with " + spec->method +
                   "-based speculative decoding and will be disabled [" + c.vllm() + "]");

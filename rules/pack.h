@@ -109,6 +109,9 @@ struct Pack {
   std::vector<std::string> speculative_methods_without_model;
   // Methods async scheduling works with (EagleModelTypes, NgramGPUTypes, draft_model, ...).
   std::vector<std::string> async_speculative_methods;
+  // Methods that leave an unset async_scheduling on (the same list at 8d9b52f7; before
+  // PR #48341, 2026-08-06, draft_model turned it off).
+  std::vector<std::string> async_auto_speculative_methods;
   // Methods that quantize an unquantized (bf16/fp16) checkpoint while loading it; every
   // other method needs a checkpoint quantized with it.
   std::vector<std::string> online_quantization_methods;

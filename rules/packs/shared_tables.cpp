@@ -131,6 +131,7 @@ Pack shared_v029_to_v032() {
   p.async_speculative_methods.push_back("ngram_gpu");
   p.async_speculative_methods.push_back("draft_model");
   p.async_speculative_methods.push_back("dspark");
+  p.async_auto_speculative_methods = p.async_speculative_methods;
   // SpeculativeConfig.__post_init__: without a model, mtp and dspark use the target's
   // checkpoint and ngram, ngram_gpu, suffix, extract_hidden_states need none; every other
   // method raises "num_speculative_tokens was provided but without speculative model".
@@ -427,6 +428,12 @@ void keep_partial_prefills(Pack& p) {
   p.removed_args.clear();
   // gguf (plugin since PR #39612, 2026-06-12) and cpu_awq (merged into awq_marlin by
   // PR #43841, 2026-05-28) are still built in.
+  // Before PR #48341 (2026-08-06, a day before 8d9b52f7; releases are cut every two
+  // weeks, RELEASE.md) an unset async_scheduling turned off with draft_model.
+  p.async_auto_speculative_methods.erase(
+      std::remove(p.async_auto_speculative_methods.begin(), p.async_auto_speculative_methods.end(),
+                  "draft_model"),
+      p.async_auto_speculative_methods.end());
   p.quantization_methods.push_back("gguf");
   p.quantization_methods.push_back("cpu_awq");
 
@@ -456,6 +463,14 @@ void keep_partial_prefills(Pack& p) {
          1, std::numeric_limits<std::int32_t>::max()});
   }
 
+  for (auto& r : p.rules) {
+    if (r.id == "async.default") {
+      r.summary =
+          "async_scheduling unset -> True, unless a speculative method outside "
+          "EAGLE/MTP/ngram_gpu/dspark is configured (then False, with a warning)";
+      r.source = "vllm/config/vllm.py VllmConfig.__post_init__ (before PR #48341)";
+    }
+  }
   drop_rule(p, "scheduler.threshold_nonnegative");
   drop_rule(p, "args.max_logprobs");
   drop_rule(p, "args.removed");

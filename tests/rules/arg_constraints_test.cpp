@@ -289,6 +289,11 @@ TEST(ResolvedValues, FollowVllm) {
       "custom_class");
   // 0.32.0 quantizes "fp8" online per tensor; the method is lower-cased first.
   EXPECT_EQ(resolve("0.32.0", R"({"quantization": "Fp8"})").args.quantization, "fp8_per_tensor");
+  // An unset async_scheduling stays on with draft_model from PR #48341 (2026-08-06) on.
+  const char* draft = R"({"speculative_config": {"method": "draft_model", "model": "m/small",
+      "num_speculative_tokens": 2}, "max_num_batched_tokens": 16384})";
+  EXPECT_TRUE(resolve("0.32.0", draft).args.async_scheduling);
+  EXPECT_FALSE(resolve("0.31.0", draft).args.async_scheduling);
   // The older packs keep the partial-prefill default of the threshold.
   EXPECT_EQ(resolve("0.31.0", R"({"max_num_partial_prefills": 2, "max_model_len": 10000})")
                 .args.long_prefill_token_threshold,
