@@ -78,6 +78,8 @@ void apply_defaults(Context& c) {
   if (a.max_num_partial_prefills > 1 && a.long_prefill_token_threshold == 0) {
     a.long_prefill_token_threshold = static_cast<std::int32_t>(a.max_model_len * 0.04);
   }
+  // A negative threshold (accepted before PR #44070) caps nothing: the engine takes it as 0.
+  if (a.long_prefill_token_threshold < 0) a.long_prefill_token_threshold = 0;
 
   // vllm/config/lora.py LoRAConfig: max_cpu_loras None -> max_loras.
   if (!c.set.max_cpu_loras) a.max_cpu_loras = a.max_loras;

@@ -281,7 +281,8 @@ void read_scheduler(Context& c, FieldReader& r) {
     a.long_prefill_token_threshold = static_cast<std::int32_t>(*t);
     c.set.long_prefill_token_threshold = true;
     if (*t < 0) {
-      // Before SchedulerConfig's Field(ge=0) (PR #44070) a negative cap was never hit.
+      // Before SchedulerConfig's Field(ge=0) (PR #44070) a negative cap was never hit
+      // (Scheduler.schedule caps only when 0 < threshold); defaults.cpp makes it 0.
       c.warning(c.ptr("long_prefill_token_threshold"),
                 "a negative threshold caps nothing in vLLM's scheduler (same as 0)");
     }

@@ -294,6 +294,10 @@ TEST(ResolvedValues, FollowVllm) {
       "num_speculative_tokens": 2}, "max_num_batched_tokens": 16384})";
   EXPECT_TRUE(resolve("0.32.0", draft).args.async_scheduling);
   EXPECT_FALSE(resolve("0.31.0", draft).args.async_scheduling);
+  // Before Field(ge=0) a negative threshold capped nothing: it is 0 (the engine refuses < 0).
+  EXPECT_EQ(resolve("0.31.0", R"({"long_prefill_token_threshold": -5})")
+                .args.long_prefill_token_threshold,
+            0);
   // The older packs keep the partial-prefill default of the threshold.
   EXPECT_EQ(resolve("0.31.0", R"({"max_num_partial_prefills": 2, "max_model_len": 10000})")
                 .args.long_prefill_token_threshold,
