@@ -112,14 +112,26 @@ bool check_blocks_override(const kernel::Deployment& d, const kernel::KvCapacity
                   release + " _check_enough_kv_cache_memory]"});
     return false;
   }
-  if (blocks < 2) {
-    c.diags.push_back({ptr, std::to_string(blocks) +
-                                ": block 0 is the null block, so a KV cache of one block holds "
-                                "no request [" +
-                                release + " BlockPool]"});
-    return false;
-  }
   return true;
+}
+
+// Block 0 is the null block (vllm/v1/core/block_pool.py BlockPool.__init__ takes it from
+// the free queue), so one max_model_len request must fit in the other blocks; the engine
+// refuses to start otherwise, and the decoder says so first.
+bool null_block_leaves_room(const kernel::Deployment& d, const kernel::KvCapacity& k,
+                            const std::string& args_ptr, DecodeContext& c) {
+  const std::int64_t usable = k.num_gpu_blocks - 1;
+  const std::int64_t len = d.effective_max_model_len();
+  if (usable * d.block_size >= len) return true;
+  c.diags.push_back(
+      {args_ptr + (d.num_gpu_blocks_override ? "/num_gpu_blocks_override" : "/max_model_len"),
+       std::to_string(d.num_gpu_blocks_override ? *d.num_gpu_blocks_override : len) + ": " +
+           std::to_string(std::max<std::int64_t>(usable, 0)) + " usable KV blocks of " +
+           std::to_string(d.block_size) +
+           " tokens (block 0 is the null block) cannot hold one "
+           "request of max_model_len (" +
+           std::to_string(len) + " tokens)"});
+  return false;
 }
 
 }  // namespace
@@ -254,13 +266,22 @@ void check_fit(Pool& pool, const std::string& pool_pointer, const rules::Deploym
   const bool weights_fit = k.weights_bytes <= k.total_memory_bytes;
   if (auto_fit && weights_fit) {
     if (!auto_fit_max_model_len(d, k, args_ptr, release, c)) return;
-    a.max_model_len = static_cast<std::int32_t>(d.max_model_len);
     k = kernel::kv_capacity(d);
+    // The longest request that truly fits leaves the null block out.
+    const std::int64_t room = (k.num_gpu_blocks - 1) * d.block_size;
+    if (k.fits && room < d.max_model_len && room > 0) {
+      d.max_model_len = room;
+      k = kernel::kv_capacity(d);
+    }
+    a.max_model_len = static_cast<std::int32_t>(d.max_model_len);
   }
   if (weights_fit && !check_blocks_override(d, k, args_ptr, release, c)) return;
   // The kernel also checks the profiled memory when num_gpu_blocks_override is set (vLLM
   // plans against the override alone); it cannot price a cache it finds no room for.
-  if (k.fits) return;
+  if (k.fits) {
+    null_block_leaves_room(d, k, args_ptr, c);
+    return;
+  }
   std::string ptr;
   if (k.weights_bytes > k.total_memory_bytes) {
     ptr = pool_pointer + "/parallelism/tp";

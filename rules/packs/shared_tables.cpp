@@ -388,9 +388,11 @@ Pack shared_v029_to_v032() {
        "gpu_memory_utilization)",
        "vllm/v1/worker/gpu_worker.py Worker.determine_available_memory"},
       {"kv_cache.num_gpu_blocks_override", "error",
-       "num_gpu_blocks_override blocks must hold one max_model_len request (checked by the "
-       "scenario decoder with the KV layout of the model and GPU)",
-       "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs, _check_enough_kv_cache_memory"},
+       "num_gpu_blocks_override blocks must hold one max_model_len request, and so must the "
+       "blocks other than the null block (checked by the scenario decoder with the KV layout "
+       "of the model and GPU)",
+       "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs, _check_enough_kv_cache_memory; "
+       "vllm/v1/core/block_pool.py BlockPool (null block)"},
       {"args.removed", "error",
        "an argument the release removed is an unknown key (max_num_partial_prefills, "
        "max_long_partial_prefills: PR #49244, 2026-07-21)",

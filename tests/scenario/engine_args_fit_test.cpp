@@ -62,13 +62,14 @@ TEST(AutoFit, TheLongestLengthWhoseOneRequestFits) {
   EXPECT_TRUE(ok.scenario) << all(ok.diagnostics);
   const DecodeResult over = decode_args(R"({"gpu_memory_utilization": 0.3, "max_model_len": )" +
                                         std::to_string(fitted + 1) + "}");
-  EXPECT_TRUE(has_error_at(over, kArgs + "/max_model_len", "To serve at least one request"))
+  EXPECT_TRUE(has_error_at(over, kArgs + "/max_model_len", "cannot hold one request"))
       << all(over.diagnostics);
 }
 
 TEST(AutoFit, AgainstTheOverriddenBlocks) {
-  // 700 blocks of 16 tokens hold one request of 11200 tokens (Llama-3.1-8B, full attention).
-  EXPECT_EQ(fitted_len(R"({"max_model_len": "auto", "num_gpu_blocks_override": 700})"), 11200);
+  // 700 blocks of 16 tokens, one of them the null block, hold one request of 699 * 16 = 11184
+  // tokens (Llama-3.1-8B, full attention).
+  EXPECT_EQ(fitted_len(R"({"max_model_len": "auto", "num_gpu_blocks_override": 700})"), 11184);
 }
 
 TEST(AutoFit, RefusedWhenNotOneTokenFits) {
@@ -79,10 +80,15 @@ TEST(AutoFit, RefusedWhenNotOneTokenFits) {
 }
 
 TEST(BlocksOverride, MustHoldOneMaxModelLenRequest) {
-  // 8192 tokens need 512 blocks of 16.
-  const DecodeResult exact =
+  // 8192 tokens need 512 blocks of 16, plus the null block.
+  const DecodeResult fits =
+      decode_args(R"({"max_model_len": 8192, "num_gpu_blocks_override": 513})");
+  EXPECT_TRUE(fits.scenario) << all(fits.diagnostics);
+  const DecodeResult null_block =
       decode_args(R"({"max_model_len": 8192, "num_gpu_blocks_override": 512})");
-  EXPECT_TRUE(exact.scenario) << all(exact.diagnostics);
+  EXPECT_TRUE(has_error_at(null_block, kArgs + "/num_gpu_blocks_override",
+                           "511 usable KV blocks of 16 tokens (block 0 is the null block)"))
+      << all(null_block.diagnostics);
   const DecodeResult below =
       decode_args(R"({"max_model_len": 8192, "num_gpu_blocks_override": 511})");
   EXPECT_FALSE(below.scenario);
