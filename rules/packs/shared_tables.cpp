@@ -279,8 +279,8 @@ Pack shared_v029_to_v032() {
        "the number of attention heads must be divisible by tensor_parallel_size",
        "vllm/config/model.py ModelConfig.verify_with_parallel_config"},
       {"default.batch", "default",
-       "max_num_batched_tokens / max_num_seqs unset: >= 160 GiB GPUs 16384/1024; >= 70 GiB and "
-       "not A100 8192/1024; otherwise 2048/256 (OPENAI_API_SERVER usage context)",
+       "max_num_batched_tokens / max_num_seqs unset: >= 70 GiB and not A100 8192/1024; "
+       "otherwise 2048/256 (OPENAI_API_SERVER usage context)",
        "vllm/engine/arg_utils.py EngineArgs.get_batch_defaults"},
       {"default.performance_mode_throughput", "default",
        "performance_mode=throughput doubles the unset max_num_batched_tokens and max_num_seqs",
