@@ -43,6 +43,7 @@ class VllmEngine final : public engine::Engine {
   void take_transfers(std::vector<engine::TransferRequest>& out) override;
   void transfer_finished(const engine::TransferRequest& t, SimTime now) override;
   void remote_read_done(engine::RequestKey key, SimTime now) override;
+  void remote_heartbeat(engine::RequestKey key, SimTime now) override;
   void poll(SimTime now) override;
   SimTime next_wake(SimTime now) const override;
 
@@ -70,6 +71,7 @@ class VllmEngine final : public engine::Engine {
   void fill_batch(const InFlightBatch& b);
   void report_preempted(const std::vector<engine::RequestKey>& keys);
   void expire_held(SimTime now);
+  void apply_effect(const TransferEffect& e);
 
   VllmConfig cfg_;
   EngineCore core_;
@@ -85,7 +87,8 @@ class VllmEngine final : public engine::Engine {
   metrics::EngineCoreOutputs metrics_pending_;  // the next step's outputs and stats (reused)
   std::unique_ptr<KVConnector> owned_connector_;
   KVConnector* connector_ = nullptr;
-  std::vector<ReqRef> expired_;  // scratch for expire_held
+  std::vector<ReqRef> expired_;            // scratch for expire_held
+  std::vector<TransferEffect> effects_;  // scratch for on_step_output
 };
 
 }  // namespace blis::vllm

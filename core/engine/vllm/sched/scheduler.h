@@ -73,7 +73,7 @@ class Scheduler {
   SchedulerStats make_stats();
 
   // KV connector hooks (P/D transfer, offloading): the connector is owned by the caller.
-  void set_connector(KVConnector* connector) { connector_ = connector; }
+  void set_connector(KVConnector* connector);
   // A connector's async load for this request landed (KVConnectorOutput.finished_recving).
   void finished_recving(ReqRef ref);
   // A connector finished sending a finished request's blocks (finished_sending): free them.
@@ -117,7 +117,8 @@ class Scheduler {
   void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget,
                       std::int32_t& input_budget);
   void preempt_request(std::int32_t index, bool drop_stale_output);
-  void free_request(std::int32_t index, bool delay_free_blocks);
+  void free_request(std::int32_t index, bool delay_free_blocks, UpdateResult* res);
+  bool hashes_blocks() const { return cfg_.enable_prefix_caching || connector_ != nullptr; }
   RequestQueue& select_waiting_queue();
   bool try_promote_blocked(std::int32_t index);
   std::int32_t inflight_prefill_reserved_blocks() const;

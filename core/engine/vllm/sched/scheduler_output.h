@@ -4,6 +4,7 @@
 // All vectors are reused between steps.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/engine.h"
@@ -94,9 +95,13 @@ struct RequestUpdate {
 struct UpdateResult {
   std::vector<RequestUpdate> updates;        // one per scheduled entry, same order
   std::vector<engine::RequestKey> finished;  // stopped by this update, in order
+  // The kv_transfer_params the connector returned for requests stopped by this update
+  // (EngineCoreOutput.kv_transfer_params), in finishing order.
+  std::vector<std::pair<engine::RequestKey, engine::KvTransferParams>> kv_transfer_params;
   void clear() {
     updates.clear();
     finished.clear();
+    kv_transfer_params.clear();
   }
 };
 
