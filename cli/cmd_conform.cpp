@@ -1,5 +1,6 @@
 // blis conform INPUT.json [--out FILE]: replays a golden-trace input through the vLLM engine
-// core and prints the step trace (../shared/conformance/FORMAT.md).
+// core and prints the step trace (tests/conformance/data/FORMAT.md), or, for an input with a
+// "metrics" key, the ext trace with the Prometheus text (tests/conformance/data/ext/FORMAT.md).
 
 #include <cstdio>
 #include <fstream>
@@ -7,6 +8,7 @@
 
 #include "command_registry.h"
 #include "engine/vllm/conform/conform.h"
+#include "engine/vllm/conform/conform_ext.h"
 #include "util/diagnostic.h"
 
 namespace blis::cli {
@@ -43,7 +45,10 @@ int run_conform(const std::vector<std::string>& args) {
   }
   std::stringstream text;
   text << in.rdbuf();
-  const vllm::ConformOutcome outcome = vllm::run_conformance(text.str());
+  // An input with "metrics" is the ext format (tests/conformance/data/ext/FORMAT.md).
+  const std::string doc = text.str();
+  const vllm::ConformOutcome outcome =
+      vllm::is_ext_input(doc) ? vllm::run_ext_conformance(doc) : vllm::run_conformance(doc);
   if (!outcome.ok) {
     for (const Diagnostic& d : outcome.diagnostics) {
       std::fprintf(stderr, "%s: %s\n", input.c_str(), format_diagnostic(d).c_str());
@@ -69,7 +74,9 @@ int run_conform(const std::vector<std::string>& args) {
 BLIS_REGISTER_COMMAND("conform", "replay a golden vLLM trace input through the engine",
                       "usage: blis conform INPUT.json [--out FILE]\n"
                       "  Prints the engine's step trace as JSON (format: "
-                      "tests/conformance/data/FORMAT.md).\n"
+                      "tests/conformance/data/FORMAT.md; an input with \"metrics\" gives the\n"
+                      "  ext trace with the vllm:* Prometheus text: "
+                      "tests/conformance/data/ext/FORMAT.md).\n"
                       "  Exit 2 on invalid input (each problem named by its JSON pointer).",
                       run_conform);
 

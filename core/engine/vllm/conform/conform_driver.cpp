@@ -2,6 +2,7 @@
 #include <optional>
 
 #include "engine/vllm/conform/conform.h"
+#include "engine/vllm/conform/conform_hooks.h"
 #include "engine/vllm/conform/conform_input.h"
 #include "engine/vllm/engine_core.h"
 #include "engine/vllm/provenance.h"
@@ -25,7 +26,9 @@ struct TrackedRequest {
 // Runs one case (FORMAT.md "The driving loop" and "Async cases").
 class Driver {
  public:
-  explicit Driver(const conform::Case& c) : c_(c), core_(c.config), tracked_(c.requests.size()) {
+  explicit Driver(const conform::Case& c, conform::DriverHooks* hooks = nullptr)
+      : c_(c), core_(c.config), tracked_(c.requests.size()), hooks_(hooks) {
+    if (hooks_ != nullptr) hooks_->attach(core_);
     for (std::size_t i = 0; i < c.requests.size(); ++i) index_of_[c.requests[i].id] = i;
     for (const conform::CaseRequest& r : c.requests)
       last_arrival_ = std::max(last_arrival_, r.arrival_step);
@@ -48,7 +51,9 @@ class Driver {
   // Applies the aborts of `step` with the given phase, one id at a time; valid ones are
   // appended to `aborted`.
   void apply_aborts(std::int32_t step, bool during_step, ojson& aborted);
-  void abort_id(const std::string& id, std::int32_t step, ojson& aborted);
+  // `notify_frontend`: false for the engine's late copy of a during_step abort.
+  void abort_id(const std::string& id, std::int32_t step, ojson& aborted,
+                bool notify_frontend = true);
   void queue_during_step_aborts(std::int32_t step);
   void record_schedule(const InFlightBatch& b, ojson& rec);
   void dispatch_samples(InFlightBatch& b);
@@ -66,6 +71,7 @@ class Driver {
   std::int32_t last_arrival_ = 0;
   UpdateResult res_;
   SchedulerStats stats_;
+  conform::DriverHooks* hooks_ = nullptr;  // the ext driver's observer (conform_hooks.h)
 };
 
 void Driver::add_arrivals(std::int32_t step) {
@@ -81,10 +87,12 @@ void Driver::add_arrivals(std::int32_t step) {
     nr.arrival_time = r.arrival_time;
     tracked_[i].ref = sched().add_request(nr);
     tracked_[i].arrived = true;
+    if (hooks_ != nullptr) hooks_->on_added(step, i, tracked_[i].ref);
   }
 }
 
-void Driver::abort_id(const std::string& id, std::int32_t step, ojson& aborted) {
+void Driver::abort_id(const std::string& id, std::int32_t step, ojson& aborted,
+                      bool notify_frontend) {
   const auto it = index_of_.find(id);
   if (it == index_of_.end()) return;  // unknown ids are ignored
   TrackedRequest& t = tracked_[it->second];
@@ -92,6 +100,7 @@ void Driver::abort_id(const std::string& id, std::int32_t step, ojson& aborted) 
   if (!t.arrived || r == nullptr) return;  // finished (or not arrived): ignored
   const std::int32_t outputs = r->num_output_tokens();
   const std::int32_t preemptions = r->num_preemptions;
+  if (hooks_ != nullptr && notify_frontend) hooks_->on_client_abort(step, it->second, t.ref);
   if (!core_.abort_now(t.ref)) return;
   t.finished = true;
   t.finish_step = step;
@@ -103,7 +112,8 @@ void Driver::abort_id(const std::string& id, std::int32_t step, ojson& aborted) 
 
 void Driver::apply_aborts(std::int32_t step, bool during_step, ojson& aborted) {
   for (const conform::CaseAbort& a : c_.aborts) {
-    if (a.step == step && a.during_step == during_step) abort_id(a.id, step, aborted);
+    if (a.step == step && a.during_step == during_step)
+      abort_id(a.id, step, aborted, /*notify_frontend=*/!during_step);
   }
 }
 
@@ -112,7 +122,10 @@ void Driver::queue_during_step_aborts(std::int32_t step) {
     if (a.step != step || !a.during_step) continue;
     const auto it = index_of_.find(a.id);
     if (it == index_of_.end() || !tracked_[it->second].arrived) continue;
-    core_.queue_abort(tracked_[it->second].ref);
+    const ReqRef ref = tracked_[it->second].ref;
+    if (hooks_ != nullptr && sched().find(ref) != nullptr)
+      hooks_->on_client_abort(step, it->second, ref);
+    core_.queue_abort(ref);
   }
 }
 
@@ -214,6 +227,7 @@ void Driver::apply_batch(std::int32_t step, ojson& rec, bool async_fields) {
   }
   core_.apply_oldest(res_, &aborted_keys);
   stats_ = sched().make_stats();
+  if (hooks_ != nullptr) hooks_->on_applied(step, b, res_, stats_);
   if (!aborted_keys.empty()) {
     ojson ab = ojson::array();
     for (const engine::RequestKey k : aborted_keys) {
@@ -346,6 +360,7 @@ ojson Driver::run() {
       idle["preempted"] = ojson::array();
       queue_during_step_aborts(step);
       record_tail(idle, false);
+      if (hooks_ != nullptr) hooks_->on_step_end(step, idle, false);
       steps.push_back(idle);
       prev_idle = true;
       if (step >= last_arrival_) {
@@ -361,6 +376,7 @@ ojson Driver::run() {
       // vllm engine/core.py EngineCore.step: schedule, execute, process aborts, update.
       InFlightBatch& b = core_.schedule_batch();
       dispatch_samples(b);
+      if (hooks_ != nullptr) hooks_->on_scheduled(step, b);
       record_schedule(b, rec);
       queue_during_step_aborts(step);
       apply_batch(step, rec, /*async_fields=*/false);
@@ -371,6 +387,7 @@ ojson Driver::run() {
       if (sched().has_requests()) {
         InFlightBatch& b = core_.schedule_batch();
         dispatch_samples(b);
+        if (hooks_ != nullptr) hooks_->on_scheduled(step, b);
         rec["batch_scheduled"] = b.batch_id;
         record_schedule(b, rec);
         // Filling the pipeline beats collecting outputs (FORMAT.md async step 2).
@@ -393,6 +410,7 @@ ojson Driver::run() {
       }
     }
     record_tail(rec, applied);
+    if (hooks_ != nullptr) hooks_->on_step_end(step, rec, applied);
     steps.push_back(rec);
     if (all_done(step)) {
       completed = true;
@@ -446,6 +464,13 @@ ojson Driver::run() {
 }
 
 }  // namespace
+
+namespace conform {
+ojson run_case(const Case& c, DriverHooks* hooks) {
+  Driver d(c, hooks);
+  return d.run();
+}
+}  // namespace conform
 
 ConformOutcome run_conformance(std::string_view input_json) {
   ConformOutcome out;

@@ -93,6 +93,13 @@ void feed_scheduled(MetricsRecorder& recorder, const SchedulerOutput& out, const
 void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
                     const SchedulerOutput& out, const UpdateResult& res, Scheduler& scheduler,
                     SimTime now) {
+  feed_completed(recorder, pending, out, res, scheduler, scheduler.make_stats(), nullptr, now);
+}
+
+void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
+                    const SchedulerOutput& out, const UpdateResult& res, const Scheduler& scheduler,
+                    const vllm::SchedulerStats& stats, const KVConnectorStats* connector_stats,
+                    SimTime now) {
   SchedulerStats& st = pending.scheduler_stats;
   st.spec_decoding_stats.reset(scheduler.config().num_speculative_tokens);
   for (std::size_t i = 0; i < res.updates.size(); ++i) {
@@ -116,7 +123,6 @@ void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
     pending.outputs.push_back(o);
   }
   // Scheduler.make_stats, attached to every update_from_output (even without outputs).
-  const auto stats = scheduler.make_stats();
   pending.has_scheduler_stats = true;
   st.num_running_reqs = scheduler.num_running();
   st.num_waiting_reqs = scheduler.waiting_queue().size();
@@ -129,6 +135,7 @@ void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
   if (stats.has_connector_prefix_cache_stats) {
     copy_prefix_counts(st.connector_prefix_cache_stats, stats.connector_prefix_cache_stats);
   }
+  if (connector_stats != nullptr) st.kv_connector_stats.aggregate(*connector_stats);
   pending.timestamp = now;
   recorder.record(pending);
   pending.clear();

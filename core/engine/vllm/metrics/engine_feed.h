@@ -4,6 +4,7 @@
 // VllmEngine calls these at add_request, schedule and complete with the `now` it is given.
 
 #include "engine/engine.h"
+#include "engine/vllm/metrics/connector_stats.h"
 #include "engine/vllm/metrics/recorder.h"
 #include "engine/vllm/metrics/stats.h"
 #include "engine/vllm/sched/scheduler.h"
@@ -36,6 +37,12 @@ void feed_scheduled(MetricsRecorder& recorder, const SchedulerOutput& out, const
 // then the batch goes to the recorder and `pending` is emptied for the next step.
 void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
                     const SchedulerOutput& out, const UpdateResult& res, Scheduler& scheduler,
+                    SimTime now);
+// The same with the make_stats() snapshot already taken (`stats`) and the KV connector's
+// stats of the step (SchedulerStats.kv_connector_stats; null or empty: none).
+void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
+                    const SchedulerOutput& out, const UpdateResult& res, const Scheduler& scheduler,
+                    const vllm::SchedulerStats& stats, const KVConnectorStats* connector_stats,
                     SimTime now);
 
 }  // namespace blis::vllm::metrics

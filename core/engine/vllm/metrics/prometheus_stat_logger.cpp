@@ -74,6 +74,8 @@ PrometheusStatLogger::PrometheusStatLogger(PrometheusConfig config) : config_(st
     if (spec.condition == FamilyCondition::kSpecDecode && config_.num_speculative_tokens <= 0)
       continue;
     if (spec.condition == FamilyCondition::kLoRA && !config_.lora_enabled) continue;
+    if (spec.condition == FamilyCondition::kCacheConfigInfo && !config_.register_cache_config_info)
+      continue;
     Family family;
     family.spec = &spec;
     family.bounds = bounds_for(spec.buckets, config_.max_model_len);
@@ -309,6 +311,39 @@ std::optional<PrometheusStatLogger::HistogramView> PrometheusStatLogger::histogr
   if (f == nullptr || f->spec->type != MetricType::kHistogram) return std::nullopt;
   const Series& s = f->series[0];
   return HistogramView{&f->bounds, &s.bucket_counts, s.count, s.sum};
+}
+
+std::vector<PrometheusStatLogger::FamilyInfo> PrometheusStatLogger::describe() const {
+  std::vector<FamilyInfo> out;
+  for (const Family& f : families_) {
+    FamilyInfo info;
+    info.name = f.spec->name;
+    info.type = type_name(f.spec->type);
+    info.help = f.spec->help;
+    info.bounds = f.spec->type == MetricType::kHistogram ? &f.bounds : nullptr;
+    if (f.spec->condition == FamilyCondition::kCacheConfigInfo) {
+      for (const Label& l : config_.cache_config_info) info.labelnames.push_back(l.first);
+      info.labelnames.push_back("engine");
+    } else if (f.spec->condition == FamilyCondition::kLoRA) {
+      info.labelnames = {"max_lora", "waiting_lora_adapters", "running_lora_adapters"};
+    } else {
+      info.labelnames = {"model_name", "engine"};
+      if (f.spec->label[0] != '\0') info.labelnames.push_back(f.spec->label);
+    }
+    for (const Series& s : f.series) {
+      std::vector<std::string> values;
+      for (const std::string& name : info.labelnames) {
+        std::string v;
+        for (const Label& l : s.labels) {
+          if (l.first == name) v = l.second;
+        }
+        values.push_back(std::move(v));
+      }
+      info.series.push_back(std::move(values));
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
 }
 
 bool PrometheusStatLogger::uses_label_name(std::string_view name) const {

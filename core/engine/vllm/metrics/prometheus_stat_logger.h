@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/vllm/metrics/connector_stats.h"
 #include "engine/vllm/metrics/family_table.h"
 #include "engine/vllm/metrics/prom_text.h"
 #include "engine/vllm/metrics/release.h"
@@ -29,7 +30,9 @@ struct PrometheusConfig {
   std::int32_t max_loras = 1;
   // vllm:cache_config_info labels: CacheConfig.metrics_info() (see cache_config_info.h).
   LabelList cache_config_info;
-  SimTime created_at = 0;  // when the families were created (the *_created series)
+  SimTime created_at = 0;                  // when the families were created (the *_created series)
+  bool register_cache_config_info = true;  // log_engine_initialized ran
+  ConnectorMetrics connector = ConnectorMetrics::kNone;
 };
 
 struct ExpositionOptions {
@@ -72,6 +75,19 @@ class PrometheusStatLogger {
   std::optional<HistogramView> histogram(std::string_view family) const;
 
   const PrometheusConfig& config() const { return config_; }
+
+  // The registry as prometheus_client holds it: every family in registration order, its
+  // label names (model_name and engine first) and the label values of each child in
+  // creation order (the ext format's "families").
+  struct FamilyInfo {
+    std::string name;  // as registered: counters without "_total"
+    const char* type;  // "counter", "gauge", "histogram"
+    std::string help;
+    std::vector<std::string> labelnames;
+    const std::vector<double>* bounds;  // histograms only (finite bounds), else null
+    std::vector<std::vector<std::string>> series;
+  };
+  std::vector<FamilyInfo> describe() const;
 
  private:
   struct Series {

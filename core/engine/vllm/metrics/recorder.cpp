@@ -16,6 +16,8 @@ PrometheusConfig prometheus_config(const RecorderConfig& c, SimTime start) {
   p.max_loras = c.max_loras;
   p.cache_config_info = c.cache_config_info;
   p.created_at = start;
+  p.register_cache_config_info = c.register_cache_config_info;
+  p.connector = c.connector;
   return p;
 }
 
@@ -104,6 +106,8 @@ void MetricsRecorder::record(const EngineCoreOutputs& batch) {
   for (const EngineCoreEvent& e : batch.events) record_event(e);
   // AsyncLLM output handler: IterationStats only for a batch with outputs.
   const bool has_outputs = !batch.outputs.empty();
+  last_num_outputs_ = batch.outputs.size();
+  last_had_outputs_ = has_outputs;
   if (has_outputs) iteration_.reset(batch.timestamp);
   for (const EngineCoreOutput& out : batch.outputs) {
     if (!active(out.request)) continue;

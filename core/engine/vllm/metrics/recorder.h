@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/vllm/metrics/connector_stats.h"
 #include "engine/vllm/metrics/logging_stat_logger.h"
 #include "engine/vllm/metrics/lora_request_states.h"
 #include "engine/vllm/metrics/prometheus_stat_logger.h"
@@ -36,6 +37,11 @@ struct RecorderConfig {
   std::vector<std::string> lora_names;      // adapter id i is lora_names[i - 1]
   LabelList cache_config_info;              // cache_config_labels(...)
   std::int64_t max_recent_requests = 1000;  // prefix hit-rate window of the log line
+  // vllm:cache_config_info exists once log_engine_initialized ran (a real server); the
+  // conformance traces never call it.
+  bool register_cache_config_info = true;
+  // The KV connector's families (KVConnectorProm), fed by SchedulerStats.kv_connector_stats.
+  ConnectorMetrics connector = ConnectorMetrics::kNone;
 };
 
 class MetricsRecorder {
@@ -73,6 +79,12 @@ class MetricsRecorder {
   LogRecord log(SimTime now);
 
   bool active(RequestHandle handle) const;
+  // What the latest record() call saw: its number of outputs, and its IterationStats (null
+  // when the batch had no outputs, as AsyncLLM builds none then).
+  std::size_t last_num_outputs() const { return last_num_outputs_; }
+  const IterationStats* last_iteration_stats() const {
+    return last_had_outputs_ ? &iteration_ : nullptr;
+  }
   const PrometheusStatLogger& prometheus() const { return *prometheus_; }
   const LoggingStatLogger& logging() const { return logging_; }
   const RecorderConfig& config() const { return config_; }
@@ -105,6 +117,8 @@ class MetricsRecorder {
   std::vector<RequestState> requests_;
   std::vector<ParentState> parents_;
   IterationStats iteration_;
+  std::size_t last_num_outputs_ = 0;
+  bool last_had_outputs_ = false;
 };
 
 }  // namespace blis::vllm::metrics

@@ -64,6 +64,7 @@ void SchedulerStats::clear() {
   connector_prefix_cache_stats.clear();
   has_spec_decoding_stats = false;
   spec_decoding_stats.reset(spec_decoding_stats.num_spec_tokens);
+  kv_connector_stats.clear();
 }
 
 void EngineCoreOutputs::clear() {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/vllm/metrics/connector_stats.h"
 #include "util/sim_time.h"
 
 namespace blis::vllm::metrics {
@@ -78,6 +79,8 @@ struct SchedulerStats {
   PrefixCacheStats connector_prefix_cache_stats;
   bool has_spec_decoding_stats = false;
   SpecDecodingStats spec_decoding_stats;
+  // The KV connector's observations of the step (empty: none).
+  KVConnectorStats kv_connector_stats;
 
   // Resets to an empty snapshot, keeping the per-position vector's capacity.
   void clear();

@@ -1,0 +1,331 @@
+#include "engine/vllm/conform/conform_ext.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "engine/vllm/conform/conform_ext_extension.h"
+#include "engine/vllm/conform/conform_hooks.h"
+#include "engine/vllm/conform/conform_input.h"
+#include "engine/vllm/key_index.h"
+#include "engine/vllm/metrics/engine_feed.h"
+#include "engine/vllm/metrics/recorder.h"
+#include "engine/vllm/provenance.h"
+
+namespace blis::vllm {
+namespace {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+// The input's "metrics" object (ext FORMAT.md section 1).
+struct MetricsInput {
+  double step_seconds = 0;  // Δ
+  std::vector<std::int32_t> dump_steps;
+  std::string served_model_name = "oracle-model";
+};
+
+void decode_metrics(const json& doc, MetricsInput& out, Diagnostics& diags) {
+  const std::string ptr = "/metrics";
+  const auto m = doc.find("metrics");
+  if (m == doc.end() || !m->is_object()) {
+    diags.push_back({ptr, "expected an object with step_seconds and dump_steps"});
+    return;
+  }
+  for (auto it = m->begin(); it != m->end(); ++it) {
+    if (it.key() != "step_seconds" && it.key() != "dump_steps" && it.key() != "served_model_name")
+      diags.push_back({json_pointer_append(ptr, it.key()), "unknown key"});
+  }
+  const auto s = m->find("step_seconds");
+  if (s == m->end() || !s->is_number() || !std::isfinite(s->get<double>()) ||
+      s->get<double>() <= 0 || s->get<double>() > 3600) {
+    diags.push_back({ptr + "/step_seconds", "expected a number of seconds in (0, 3600]"});
+  } else {
+    out.step_seconds = s->get<double>();
+  }
+  const auto d = m->find("dump_steps");
+  if (d != m->end()) {
+    if (!d->is_array()) {
+      diags.push_back({ptr + "/dump_steps", "expected an array of step numbers"});
+    } else {
+      for (std::size_t i = 0; i < d->size(); ++i) {
+        const json& v = (*d)[i];
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 0 ||
+            v.get<std::int64_t>() > 10000000) {
+          diags.push_back({json_pointer_append(ptr + "/dump_steps", i),
+                           "expected a step number (integer in [0, 10000000])"});
+          continue;
+        }
+        out.dump_steps.push_back(static_cast<std::int32_t>(v.get<std::int64_t>()));
+      }
+    }
+  }
+  const auto n = m->find("served_model_name");
+  if (n != m->end()) {
+    if (!n->is_string()) {
+      diags.push_back({ptr + "/served_model_name", "expected a string"});
+    } else {
+      out.served_model_name = n->get<std::string>();
+    }
+  }
+}
+
+// Records what the base loop does into vLLM's frontend stat pipeline, on the simulated
+// clock of ext FORMAT.md section 2, and builds the ext output (section 5).
+class ExtDriver final : public conform::DriverHooks {
+ public:
+  ExtDriver(const conform::Case& c, const MetricsInput& m, conform::ExtExtension* ext)
+      : c_(c), m_(m), ext_(ext), recorder_(make_recorder_config(c, m, ext), 0) {
+    dumps_.insert(m.dump_steps.begin(), m.dump_steps.end());
+  }
+
+  ojson run();
+
+  void attach(EngineCore& core) override {
+    core_ = &core;
+    if (ext_ != nullptr) ext_->attach(core);
+  }
+  void on_added(std::int32_t step, engine::RequestKey key, ReqRef ref) override;
+  void on_client_abort(std::int32_t step, engine::RequestKey key, ReqRef ref) override;
+  void on_scheduled(std::int32_t step, const InFlightBatch& b) override;
+  void on_applied(std::int32_t step, const InFlightBatch& b, const UpdateResult& res,
+                  const SchedulerStats& stats) override;
+  void on_step_end(std::int32_t step, const ojson& rec, bool applied) override;
+
+ private:
+  static metrics::RecorderConfig make_recorder_config(const conform::Case& c, const MetricsInput& m,
+                                                      conform::ExtExtension* ext);
+  // T = k·Δ (section 2), in the recorder's integer microseconds.
+  SimTime at(std::int32_t k) const {
+    return from_seconds(static_cast<double>(k) * m_.step_seconds);
+  }
+  ojson families() const;
+  ojson record_json(std::int32_t step, SimTime ts, std::size_t num_outputs,
+                    const SchedulerStats& stats) const;
+
+  const conform::Case& c_;
+  const MetricsInput& m_;
+  conform::ExtExtension* ext_;
+  metrics::MetricsRecorder recorder_;
+  metrics::EngineCoreOutputs pending_;
+  metrics::KVConnectorStats connector_stats_;
+  EngineCore* core_ = nullptr;
+  KeyIndex refs_;
+  std::set<std::int32_t> dumps_;
+  // Per step: what the ext record needs beyond the base record.
+  bool scheduled_ = false;
+  bool recorded_ = false;
+  ojson steps_ = ojson::array();
+  ojson records_ = ojson::array();
+  ojson snapshots_ = ojson::array();
+};
+
+metrics::RecorderConfig ExtDriver::make_recorder_config(const conform::Case& c,
+                                                        const MetricsInput& m,
+                                                        conform::ExtExtension* ext) {
+  metrics::RecorderConfig rc = metrics::recorder_config(c.config);
+  rc.model_name = m.served_model_name;
+  // FORMAT.md section 6: log_engine_initialized is not called, so vllm:cache_config_info is
+  // not registered.
+  rc.register_cache_config_info = false;
+  if (ext != nullptr) ext->configure_metrics(rc);
+  return rc;
+}
+
+void ExtDriver::on_added(std::int32_t step, engine::RequestKey key, ReqRef ref) {
+  const conform::CaseRequest& r = c_.requests[key];
+  refs_.put(key, ref);
+  // OutputProcessor.add_request and the QUEUED event of Scheduler.add_request. Arrival is
+  // arrival_time × Δ (section 2: the frontend's and the request's arrival are the same).
+  engine::RequestSpec spec;
+  spec.key = key;
+  spec.arrival = from_seconds(r.arrival_time * m_.step_seconds);
+  spec.prompt_token_ids = r.prompt;
+  spec.max_tokens = r.max_tokens;
+  metrics::feed_added(recorder_, ref.index, spec, at(step));
+  if (ext_ != nullptr) ext_->on_added(step, key, ref);
+}
+
+void ExtDriver::on_client_abort(std::int32_t step, engine::RequestKey key, ReqRef ref) {
+  // OutputProcessor.abort_requests: the frontend drops its state and records nothing.
+  recorder_.abort_request(ref.index);
+  if (ext_ != nullptr) ext_->on_client_abort(step, key, ref);
+}
+
+void ExtDriver::on_scheduled(std::int32_t step, const InFlightBatch& b) {
+  scheduled_ = true;
+  // SCHEDULED and PREEMPTED carry the schedule() timestamp k·Δ.
+  metrics::feed_scheduled(recorder_, b.output, refs_, at(step));
+  if (ext_ != nullptr) ext_->on_scheduled(step, b);
+}
+
+void ExtDriver::on_applied(std::int32_t step, const InFlightBatch& b, const UpdateResult& res,
+                           const SchedulerStats& stats) {
+  if (ext_ != nullptr) ext_->on_applied(step, b, res, stats);
+  connector_stats_.clear();
+  if (ext_ != nullptr) ext_->take_connector_stats(connector_stats_);
+  // update_from_output is stamped (k+1)·Δ: EngineCoreOutputs.timestamp and the frontend's
+  // IterationStats timestamp.
+  const SimTime ts = at(step + 1);
+  metrics::feed_completed(recorder_, pending_, b.output, res, core_->scheduler(), stats,
+                          connector_stats_.empty() ? nullptr : &connector_stats_, ts);
+  recorded_ = true;
+  records_.push_back(record_json(step, ts, recorder_.last_num_outputs(), stats));
+}
+
+void ExtDriver::on_step_end(std::int32_t step, const ojson& rec, bool applied) {
+  (void)applied;
+  ojson out = ojson::object();
+  out["step"] = step;
+  if (rec.contains("idle")) out["idle"] = true;
+  if (rec.contains("aborted") && !rec["aborted"].empty()) out["aborted"] = rec["aborted"];
+  if (scheduled_ && rec.contains("scheduled")) out["scheduled"] = rec["scheduled"];
+  if (c_.config.async_scheduling) {
+    if (rec.contains("batch_scheduled") && !rec["batch_scheduled"].is_null())
+      out["batch_scheduled"] = rec["batch_scheduled"];
+    if (rec.contains("early_return")) out["early_return"] = true;
+    if (rec.contains("batch_applied") && !rec["batch_applied"].is_null())
+      out["batch_applied"] = rec["batch_applied"];
+  }
+  if (rec.contains("aborted_before_update"))
+    out["aborted_before_update"] = rec["aborted_before_update"];
+  if (recorded_) out["recorded"] = true;
+  if (rec.contains("preempted") && !rec["preempted"].empty()) out["preempted"] = rec["preempted"];
+  if (rec.contains("finished") && !rec["finished"].empty()) out["finished"] = rec["finished"];
+  out["num_running"] = rec["num_running"];
+  out["num_waiting"] = rec["num_waiting"];
+  out["kv_usage"] = rec["kv_usage"];
+  if (ext_ != nullptr) {
+    ext_->on_step_end(step, rec, applied);
+    ext_->add_step_fields(step, out);
+  }
+  steps_.push_back(std::move(out));
+  if (dumps_.count(step) > 0)
+    snapshots_.push_back({{"step", step}, {"prom", recorder_.exposition()}});
+  scheduled_ = false;
+  recorded_ = false;
+}
+
+ojson ExtDriver::record_json(std::int32_t step, SimTime ts, std::size_t num_outputs,
+                             const SchedulerStats& stats) const {
+  ojson r = ojson::object();
+  r["step"] = step;
+  r["timestamp"] = to_seconds(ts);
+  r["num_outputs"] = num_outputs;
+  const Scheduler& s = core_->scheduler();
+  const PrefixCacheStats& p = stats.prefix_cache_stats;
+  r["scheduler_stats"] = {{"num_running_reqs", s.num_running()},
+                          {"num_waiting_reqs", s.waiting_queue().size()},
+                          {"num_skipped_waiting_reqs", s.skipped_waiting_queue().size()},
+                          {"kv_cache_usage", stats.kv_cache_usage},
+                          {"prefix_cache",
+                           {{"requests", p.requests},
+                            {"queries", p.queries},
+                            {"hits", p.hits},
+                            {"preempted_requests", p.preempted_requests},
+                            {"preempted_queries", p.preempted_queries},
+                            {"preempted_hits", p.preempted_hits}}}};
+  const metrics::IterationStats* it = recorder_.last_iteration_stats();
+  if (it != nullptr) {
+    const metrics::PromptTokenStats& pts = it->prompt_token_stats;
+    r["iteration_stats"] = {{"iteration_timestamp", to_seconds(it->iteration_timestamp)},
+                            {"num_generation_tokens", it->num_generation_tokens},
+                            {"num_prompt_tokens", it->num_prompt_tokens()},
+                            {"prompt_token_stats",
+                             {{"computed", pts.computed},
+                              {"local_cache_hit", pts.local_cache_hit},
+                              {"external_kv_transfer", pts.external_kv_transfer},
+                              {"cached_tokens", pts.cached_tokens},
+                              {"total", pts.total}}},
+                            {"num_preempted_reqs", it->num_preempted_reqs},
+                            {"time_to_first_tokens_iter", it->time_to_first_tokens_iter},
+                            {"inter_token_latencies_iter", it->inter_token_latencies_iter},
+                            {"max_num_generation_tokens_iter", it->max_num_generation_tokens_iter},
+                            {"n_params_iter", it->n_params_iter},
+                            {"num_finished_requests", it->finished_requests.size()}};
+  }
+  return r;
+}
+
+ojson ExtDriver::families() const {
+  ojson out = ojson::array();
+  for (const metrics::PrometheusStatLogger::FamilyInfo& f : recorder_.prometheus().describe()) {
+    ojson j = ojson::object();
+    j["name"] = f.name;
+    j["type"] = f.type;
+    j["help"] = f.help;
+    j["labelnames"] = f.labelnames;
+    if (f.bounds != nullptr) j["buckets"] = *f.bounds;
+    ojson series = ojson::array();
+    for (const std::vector<std::string>& values : f.series) {
+      ojson s = ojson::object();
+      for (std::size_t i = 0; i < values.size() && i < f.labelnames.size(); ++i)
+        s[f.labelnames[i]] = values[i];
+      series.push_back(s);
+    }
+    j["series"] = series;
+    out.push_back(j);
+  }
+  return out;
+}
+
+ojson ExtDriver::run() {
+  ojson base = conform::run_case(c_, this);
+  ojson doc = ojson::object();
+  const engine::Provenance prov = engine_provenance();
+  doc["provenance"] = {{"engine", prov.kind},
+                       {"release", prov.release},
+                       {"upstream_repo", prov.upstream_repo},
+                       {"upstream_commit", prov.upstream_commit}};
+  doc["config"] = base["config"];
+  doc["metrics"] = {{"step_seconds", m_.step_seconds},
+                    {"served_model_name", m_.served_model_name},
+                    {"dump_steps", m_.dump_steps}};
+  if (ext_ != nullptr) ext_->add_top_level(doc);
+  doc["num_steps"] = base["num_steps"];
+  doc["completed"] = base["completed"];
+  doc["families"] = families();
+  doc["steps"] = std::move(steps_);
+  doc["records"] = std::move(records_);
+  doc["snapshots"] = std::move(snapshots_);
+  doc["final"] = recorder_.exposition();
+  return doc;
+}
+
+}  // namespace
+
+bool is_ext_input(std::string_view input_json) {
+  const json doc = json::parse(input_json.begin(), input_json.end(), nullptr, false);
+  return doc.is_object() && doc.contains("metrics");
+}
+
+ConformOutcome run_ext_conformance(std::string_view input_json) {
+  ConformOutcome out;
+  json doc = json::parse(input_json.begin(), input_json.end(), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    out.diagnostics.push_back({"", "not valid JSON, or not an object"});
+    return out;
+  }
+  MetricsInput m;
+  decode_metrics(doc, m, out.diagnostics);
+  doc.erase("metrics");
+  std::unique_ptr<conform::ExtExtension> ext = conform::make_connector_extension(doc);
+  if (ext != nullptr) ext->take_input(doc, out.diagnostics);
+  // What remains is a base-format input: its reader decodes and checks it.
+  conform::Case c;
+  const std::string base_text = doc.dump();
+  const bool base_ok = conform::decode_case(base_text, c, out.diagnostics);
+  if (!base_ok || has_errors(out.diagnostics)) return out;
+  if (ext != nullptr) {
+    ext->configure(c, out.diagnostics);
+    if (has_errors(out.diagnostics)) return out;
+  }
+  ExtDriver d(c, m, ext.get());
+  out.trace_json = d.run().dump(1);
+  out.ok = true;
+  return out;
+}
+
+}  // namespace blis::vllm
