@@ -85,6 +85,7 @@ void Driver::add_arrivals(std::int32_t step) {
     nr.max_tokens = r.max_tokens;
     nr.priority = r.priority;
     nr.arrival_time = r.arrival_time;
+    if (hooks_ != nullptr) hooks_->prepare_request(i, nr);
     tracked_[i].ref = sched().add_request(nr);
     tracked_[i].arrived = true;
     if (hooks_ != nullptr) hooks_->on_added(step, i, tracked_[i].ref);
@@ -225,7 +226,9 @@ void Driver::apply_batch(std::int32_t step, ojson& rec, bool async_fields) {
     before.emplace_back(r != nullptr ? r->num_output_tokens() : 0,
                         r != nullptr ? r->num_preemptions : 0);
   }
+  if (hooks_ != nullptr) hooks_->before_update(step, b);
   core_.apply_oldest(res_, &aborted_keys);
+  if (hooks_ != nullptr) hooks_->on_update(step, b);
   stats_ = sched().make_stats();
   if (hooks_ != nullptr) hooks_->on_applied(step, b, res_, stats_);
   if (!aborted_keys.empty()) {

@@ -133,9 +133,9 @@ CpuOffloadingStats CpuOffloadingManager::take_stats() {
   const std::int64_t used =
       num_allocated_ - static_cast<std::int64_t>(free_list_.size()) - num_evictable_;
   s.usage = num_blocks_ > 0 ? static_cast<double>(used) / static_cast<double>(num_blocks_) : 0.0;
-  s.write_usage = num_blocks_ > 0 ? static_cast<double>(num_write_pending_) /
-                                        static_cast<double>(num_blocks_)
-                                  : 0.0;
+  s.write_usage = num_blocks_ > 0
+                      ? static_cast<double>(num_write_pending_) / static_cast<double>(num_blocks_)
+                      : 0.0;
   s.read_usage = std::max(s.usage - s.write_usage, 0.0);
   s.allocation_sizes.swap(allocation_sizes_);
   allocation_sizes_.clear();

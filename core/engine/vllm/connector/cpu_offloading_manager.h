@@ -72,8 +72,8 @@ class CpuOffloadingManager {
   std::int64_t num_write_pending_ = 0;
   std::uint64_t evictions_ = 0;
   std::vector<std::int32_t> allocation_sizes_;
-  std::list<BlockHash> lru_;                              // idle chunks, front = LRU
-  std::unordered_map<BlockHash, Block, Hasher> blocks_;   // looked up, never iterated
+  std::list<BlockHash> lru_;                             // idle chunks, front = LRU
+  std::unordered_map<BlockHash, Block, Hasher> blocks_;  // looked up, never iterated
   std::vector<std::list<BlockHash>::iterator> scratch_;
 };
 

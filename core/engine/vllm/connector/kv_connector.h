@@ -68,6 +68,15 @@ class KVConnector {
   virtual void build_connector_meta(const SchedulerOutput& out, const Scheduler& s) {}
   // has_pending_push_work: the engine must keep stepping (offloading jobs in flight).
   virtual bool has_pending_push_work() const { return false; }
+  // KVTransferConfig.kv_role: kv_both is consumer and producer.
+  void set_kv_role(bool consumer, bool producer) {
+    kv_consumer_ = consumer;
+    kv_producer_ = producer;
+  }
+  bool is_kv_consumer() const { return kv_consumer_; }
+  // base.py requires_kv_delivery: a producer's preempted request drops its in-flight
+  // output (its hand-off lost the blocks); best-effort caches (offloading) say no.
+  virtual bool requires_kv_delivery() const { return kv_producer_; }
 
   // ---- the worker side, as the engine drives it ----
   // The engine's clock for the calls that follow (deadlines are stamped with it).
@@ -91,6 +100,8 @@ class KVConnector {
  protected:
   SimTime now_ = 0;
   const BlockPool* block_pool_ = nullptr;
+  bool kv_consumer_ = true;
+  bool kv_producer_ = true;
 };
 
 }  // namespace blis::vllm

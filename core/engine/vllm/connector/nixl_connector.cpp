@@ -241,6 +241,12 @@ void NixlConnector::remote_heartbeat(engine::RequestKey key) {
   }
 }
 
+void NixlConnector::due_sends(SimTime now, std::vector<engine::RequestKey>& out) const {
+  for (const Held& h : held_) {
+    if (h.deadline <= now) out.push_back(h.key);
+  }
+}
+
 ReqRef NixlConnector::held_ref(engine::RequestKey key) const {
   for (const Held& h : held_) {
     if (h.key == key) return h.ref;

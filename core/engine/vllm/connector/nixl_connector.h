@@ -75,6 +75,8 @@ class NixlConnector final : public KVConnector {
 
   // The metadata the last schedule() built (what the worker would receive).
   const NixlMeta& last_meta() const { return meta_; }
+  // The held requests whose lease is out by `now` (what the worker's expiry check finds).
+  void due_sends(SimTime now, std::vector<engine::RequestKey>& out) const;
   // The prefill-side request that holds `key`'s blocks, or {}.
   ReqRef held_ref(engine::RequestKey key) const;
   std::size_t num_held() const { return held_.size(); }

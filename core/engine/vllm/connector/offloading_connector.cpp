@@ -171,8 +171,8 @@ void OffloadingConnector::update_state_after_alloc(Request& r, std::span<const s
   for (const BlockHash& k : job.keys) {
     if (cfg_.enable_prefix_caching) chunks_being_loaded_.push_back(k);
   }
-  const std::int64_t id = new_job(std::move(job), num_gpu_blocks - local_blocks,
-                                  engine::TransferKind::kOffloadLoad);
+  const std::int64_t id =
+      new_job(std::move(job), num_gpu_blocks - local_blocks, engine::TransferKind::kOffloadLoad);
   batch_load_jobs_.emplace_back(id, r.request_id);
 }
 

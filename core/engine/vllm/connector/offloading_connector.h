@@ -51,10 +51,10 @@ struct OffloadMeta {
 
 // The scheduler-side OffloadingConnectorStats since the last take (metrics.py names).
 struct OffloadConnectorStats {
-  std::int64_t allocation_failures = 0;      // vllm:kv_offload_allocation_failure
-  std::vector<double> lookup_sync_delays;    // vllm:kv_offload_lookup_sync_delay_seconds
-  std::vector<double> lookup_async_delays;   // vllm:kv_offload_lookup_async_delay_seconds
-  CpuOffloadingStats cpu;                    // the manager's gauges and allocation sizes
+  std::int64_t allocation_failures = 0;     // vllm:kv_offload_allocation_failure
+  std::vector<double> lookup_sync_delays;   // vllm:kv_offload_lookup_sync_delay_seconds
+  std::vector<double> lookup_async_delays;  // vllm:kv_offload_lookup_async_delay_seconds
+  CpuOffloadingStats cpu;                   // the manager's gauges and allocation sizes
 };
 
 class OffloadingConnector final : public KVConnector {
@@ -69,6 +69,8 @@ class OffloadingConnector final : public KVConnector {
   FinishedTransfer request_finished(Request& r, std::span<const std::int32_t> blocks) override;
   void build_connector_meta(const SchedulerOutput& out, const Scheduler& s) override;
   bool has_pending_push_work() const override { return !jobs_.empty(); }
+  // offloading_connector.py: a dropped store is only a future cache miss.
+  bool requires_kv_delivery() const override { return false; }
 
   void take_transfers(std::vector<engine::TransferRequest>& out) override;
   TransferEffect on_transfer_finished(const engine::TransferRequest& t) override;

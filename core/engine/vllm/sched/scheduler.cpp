@@ -57,8 +57,10 @@ std::int32_t Scheduler::alloc_slot() {
     s = static_cast<std::int32_t>(reqs_.size());
     reqs_.emplace_back();
     live_.push_back(0);
+    last_sched_seq_.push_back(0);
   }
   live_[static_cast<std::size_t>(s)] = 1;
+  last_sched_seq_[static_cast<std::size_t>(s)] = 0;
   ++num_live_;
   return s;
 }
@@ -188,6 +190,8 @@ void Scheduler::schedule(SchedulerOutput& out) {
   finished_req_ids_.clear();
   // vllm scheduler.py schedule: the connector builds its step metadata from the output.
   if (connector_ != nullptr) connector_->build_connector_meta(out, *this);
+  // The deferred-free fence advances only for steps that write KV.
+  if (defer_block_free_ && total > 0) ++sched_step_seq_;
   update_after_schedule(out);
 }
 
@@ -239,7 +243,9 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
         victim = running_.back();
         running_.pop_back();
       }
-      preempt_request(victim, /*drop_stale_output=*/false);
+      // vllm scheduler.py: a producer connector's hand-off needs the KV the preemption
+      // frees, so the in-flight output is dropped (requires_kv_delivery).
+      preempt_request(victim, connector_ != nullptr && connector_->requires_kv_delivery());
       out.preempted.push_back(req(victim).key);
       if (victim == index) break;  // r preempted itself
     }
@@ -303,7 +309,7 @@ void Scheduler::preempt_request(std::int32_t index, bool drop_stale_output) {
   if (r.status != RequestStatus::kRunning) {
     throw std::logic_error("preempt_request: only running requests can be preempted");
   }
-  kv_.free(r);  // the blocks keep their hashes: they stay cached until evicted
+  free_request_blocks(index);  // the blocks keep their hashes: cached until evicted
   erase_value(inflight_prefills_, index);
   r.status = RequestStatus::kPreempted;
   r.num_computed_tokens = 0;
@@ -510,6 +516,7 @@ void Scheduler::update_after_schedule(SchedulerOutput& out) {
     Request& r = req(e.ref.index);
     r.num_computed_tokens += e.num_tokens;
     r.num_in_flight_tokens += e.num_tokens;
+    if (defer_block_free_) last_sched_seq_[static_cast<std::size_t>(e.ref.index)] = sched_step_seq_;
     r.is_prefill_chunk = r.num_computed_tokens < r.num_tokens() + r.num_output_placeholders;
     e.samples = !r.is_prefill_chunk;
     if (!r.is_prefill_chunk && !inflight_prefills_.empty())
@@ -536,6 +543,11 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
                                    UpdateResult& res) {
   // vllm scheduler.py Scheduler.update_from_output.
   res.clear();
+  // Every GPU write of this and earlier steps is done: deferred frees may return now.
+  if (defer_block_free_ && out.total_num_scheduled_tokens > 0) {
+    ++processed_step_seq_;
+    drain_deferred_frees();
+  }
   stopped_running_.clear();
   stopped_preempted_.clear();
   to_release_.clear();
@@ -637,18 +649,19 @@ void Scheduler::free_request(std::int32_t index, bool delay_free_blocks, UpdateR
     // (get_block_ids_for_computed_tokens); its kv_transfer_params go with the output.
     const auto all = kv_.get_blocks(r);
     const std::size_t n = std::min(
-        all.size(), static_cast<std::size_t>((r.num_computed_tokens + cfg_.block_size - 1) /
-                                             cfg_.block_size));
+        all.size(),
+        static_cast<std::size_t>((r.num_computed_tokens + cfg_.block_size - 1) / cfg_.block_size));
     FinishedTransfer f = connector_->request_finished(r, all.first(n));
     if (f.delay_free) delay_free_blocks = true;
-    if (f.params && res != nullptr) res->kv_transfer_params.emplace_back(r.key, std::move(*f.params));
+    if (f.params && res != nullptr)
+      res->kv_transfer_params.emplace_back(r.key, std::move(*f.params));
   }
   finished_req_ids_.push_back(r.key);
   if (delay_free_blocks) {
     delayed_free_.push_back(index);
     return;
   }
-  kv_.free(r);
+  free_request_blocks(index);
   to_release_.push_back(index);
 }
 
@@ -684,9 +697,37 @@ std::int32_t Scheduler::inflight_prefill_reserved_blocks() const {
 }
 
 void Scheduler::set_connector(KVConnector* connector) {
-  // vllm scheduler.py Scheduler.__init__: connector.bind_gpu_block_pool(block_pool).
+  // vllm scheduler.py Scheduler.__init__: connector.bind_gpu_block_pool(block_pool). With
+  // overlapping batches a consumer's load could refill a freed block an in-flight step still
+  // writes, so frees wait for the steps that scheduled the request (defer_block_free).
   connector_ = connector;
   if (connector_ != nullptr) connector_->bind_gpu_block_pool(&kv_.block_pool());
+  defer_block_free_ =
+      connector_ != nullptr && cfg_.async_scheduling && connector_->is_kv_consumer();
+}
+
+void Scheduler::free_request_blocks(std::int32_t index) {
+  // vllm scheduler.py _free_request_blocks: free now unless a step that may still write the
+  // blocks is in flight; then they wait, in allocation order, for that step's output.
+  Request& r = req(index);
+  if (!defer_block_free_ ||
+      last_sched_seq_[static_cast<std::size_t>(index)] <= processed_step_seq_) {
+    kv_.free(r);
+    return;
+  }
+  DeferredFree d;
+  d.fence = sched_step_seq_;
+  kv_.pop_blocks_for_free(r, d.blocks);
+  if (!d.blocks.empty()) deferred_frees_.push_back(std::move(d));
+}
+
+void Scheduler::drain_deferred_frees() {
+  // vllm scheduler.py _drain_deferred_frees: fences are near-monotonic; stop at the first
+  // pending one. Reverse order, so the tail blocks are evicted first.
+  while (!deferred_frees_.empty() && deferred_frees_.front().fence <= processed_step_seq_) {
+    kv_.block_pool().free_blocks_reversed(deferred_frees_.front().blocks);
+    deferred_frees_.pop_front();
+  }
 }
 
 void Scheduler::finished_recving(ReqRef ref) {
@@ -708,7 +749,7 @@ void Scheduler::finished_sending(ReqRef ref) {
   const auto it = std::find(delayed_free_.begin(), delayed_free_.end(), ref.index);
   if (it == delayed_free_.end()) return;
   delayed_free_.erase(it);
-  kv_.free(*r);
+  free_request_blocks(ref.index);
   release_slot(ref.index);
 }
 
