@@ -200,6 +200,8 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
     nc.engine_id = "instance-" + std::to_string(instance);
     nc.tp_size = pool.parallelism.tp;
     eng->own_connector(std::make_unique<vllm::NixlConnector>(nc));
+    // KVConnectorProm registers NixlPromMetrics' families (metrics/*.prom).
+    eng->metrics().set_connector(vllm::metrics::ConnectorMetrics::kNixl);
     return eng;
   }
   // CPU offload (kv_offloading_size, or kv_transfer_config naming OffloadingConnector; the
@@ -219,6 +221,8 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
     const std::int64_t block_bytes = res.kv_bytes_per_block * gpus * oc.blocks_per_chunk;
     oc.num_cpu_blocks = block_bytes > 0 ? kt->cpu_bytes_to_use.value_or(0) / block_bytes : 0;
     eng->own_connector(std::make_unique<vllm::OffloadingConnector>(oc));
+    // KVConnectorProm registers OffloadPromMetrics' families (metrics/*.prom).
+    eng->metrics().set_connector(vllm::metrics::ConnectorMetrics::kOffloading);
   }
   return eng;
 }

@@ -61,7 +61,7 @@ Script golden_scenario() {
   s.flush(ms(750));
 
   s.preempted(b, ms(800));
-  s.out(b, 1, FinishReason::kStop, 0, 0, 1);
+  s.out(b, 1, FinishReason::kStop, 0, 0);
   s.sched();
   s.flush(ms(1000));
 

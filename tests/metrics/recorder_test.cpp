@@ -67,7 +67,7 @@ TEST(Recorder, PreemptedRequestKeepsFirstScheduledTimestamp) {
   EXPECT_EQ(s.value("vllm:num_preemptions"), 1);
   s.out(0, 1);
   s.flush(ms(5000));
-  s.out(0, 1, FinishReason::kStop, 0, 0, 1);
+  s.out(0, 1, FinishReason::kStop, 0, 0);
   s.flush(ms(6000));
   EXPECT_EQ(s.value("vllm:num_preemptions"), 1);
   EXPECT_EQ(s.count("vllm:request_queue_time_seconds"), 1u);
@@ -77,9 +77,25 @@ TEST(Recorder, PreemptedRequestKeepsFirstScheduledTimestamp) {
   EXPECT_DOUBLE_EQ(s.sum("vllm:request_decode_time_seconds"), 2.0);     // 6 - 4
   EXPECT_DOUBLE_EQ(s.sum("vllm:time_to_first_token_seconds"), 4.0);
   EXPECT_DOUBLE_EQ(s.sum("vllm:e2e_request_latency_seconds"), 6.0);
-  // 0.31+: the per-request histogram takes Request.num_preemptions.
-  EXPECT_EQ(s.count("vllm:request_num_preemptions"), 1u);
-  EXPECT_EQ(s.bucket("vllm:request_num_preemptions", 1), 1u);
+  // 8d9b52f7 has no per-request preemption histogram.
+  EXPECT_FALSE(s.rec.prometheus().has_family("vllm:request_num_preemptions"));
+}
+
+// stats.py update_from_events: SCHEDULED sets scheduled_ts only while it is 0.0, so a request
+// first scheduled at t = 0 takes the time of its next SCHEDULED (after a preemption).
+TEST(Recorder, ScheduledAtTimeZeroIsOverwrittenByTheNextOne) {
+  Script s(basic_config());
+  s.add(0, 100, 0, 50);
+  s.queued(0, 0);
+  s.scheduled(0, 0);
+  s.preempted(0, ms(1000));
+  s.scheduled(0, ms(2000));
+  s.out(0, 1);
+  s.flush(ms(3000));
+  s.out(0, 1, FinishReason::kStop);
+  s.flush(ms(4000));
+  EXPECT_DOUBLE_EQ(s.sum("vllm:request_queue_time_seconds"), 2.0);
+  EXPECT_DOUBLE_EQ(s.sum("vllm:request_prefill_time_seconds"), 1.0);
 }
 
 TEST(Recorder, LastQueuedEventWins) {
@@ -134,14 +150,16 @@ TEST(Recorder, SpecDecodeStepIsOneInterTokenLatency) {
 }
 
 // A request that made one token has no mean time per output token.
-TEST(Recorder, SingleTokenRequestHasNoTimePerOutputToken) {
+// stats.py: mean_time_per_output_token is 0 for a one-token request, and still observed.
+TEST(Recorder, SingleTokenRequestObservesZeroTimePerOutputToken) {
   Script s(basic_config());
   s.add(0, 10, 0, 1);
   s.queued(0, 0);
   s.scheduled(0, 0);
   s.out(0, 1, FinishReason::kLength);
   s.flush(ms(100));
-  EXPECT_EQ(s.count("vllm:request_time_per_output_token_seconds"), 0u);
+  EXPECT_EQ(s.count("vllm:request_time_per_output_token_seconds"), 1u);
+  EXPECT_EQ(s.sum("vllm:request_time_per_output_token_seconds"), 0.0);
   EXPECT_EQ(s.count("vllm:request_decode_time_seconds"), 1u);
   EXPECT_EQ(s.sum("vllm:request_decode_time_seconds"), 0.0);
 }
@@ -176,8 +194,10 @@ TEST(Recorder, MaxTokensObservedOnlyWhenSet) {
   EXPECT_EQ(s.bucket("vllm:request_params_max_tokens", 100), 1u);
 }
 
-// Phase histograms follow how far the request got (stats.py RequestTiming).
-TEST(Recorder, AbortsBeforeTokensObserveOnlyWhatHappened) {
+// An engine-side finish without tokens (stats.py at 8d9b52f7): its first output still counts
+// as the first token (TTFT, first_token_ts), and every interval is observed from the raw
+// timestamps, 0 where a phase never happened.
+TEST(Recorder, FinishesWithoutTokensObserveEveryInterval) {
   Script s(basic_config());
   s.add(0, 50);  // aborted while waiting: never scheduled
   s.add(1, 60);  // aborted during prefill
@@ -189,13 +209,16 @@ TEST(Recorder, AbortsBeforeTokensObserveOnlyWhatHappened) {
   s.flush(ms(400));
   EXPECT_EQ(s.value("vllm:request_success", "abort"), 2);
   EXPECT_EQ(s.count("vllm:e2e_request_latency_seconds"), 2u);
-  EXPECT_EQ(s.count("vllm:request_queue_time_seconds"), 1u);
+  EXPECT_EQ(s.count("vllm:request_queue_time_seconds"), 2u);
+  // Request 0 was never scheduled: scheduled_ts stays 0, queued_ts is 0.
   EXPECT_DOUBLE_EQ(s.sum("vllm:request_queue_time_seconds"), 0.1);
-  EXPECT_EQ(s.count("vllm:request_prefill_time_seconds"), 0u);
-  EXPECT_EQ(s.count("vllm:request_inference_time_seconds"), 0u);
-  EXPECT_EQ(s.count("vllm:request_decode_time_seconds"), 0u);
-  EXPECT_EQ(s.count("vllm:time_to_first_token_seconds"), 0u);
-  EXPECT_EQ(s.count("vllm:request_time_per_output_token_seconds"), 0u);
+  EXPECT_EQ(s.count("vllm:request_prefill_time_seconds"), 2u);
+  // first_token_ts = 0.4 for both; minus scheduled_ts (0 and 0.1).
+  EXPECT_DOUBLE_EQ(s.sum("vllm:request_prefill_time_seconds"), 0.4 + 0.3);
+  EXPECT_EQ(s.count("vllm:request_decode_time_seconds"), 2u);
+  EXPECT_EQ(s.sum("vllm:request_decode_time_seconds"), 0.0);
+  EXPECT_EQ(s.count("vllm:time_to_first_token_seconds"), 2u);
+  EXPECT_EQ(s.count("vllm:request_time_per_output_token_seconds"), 2u);
   // The first output of a request, even a finish without tokens, carries its prompt once.
   EXPECT_EQ(s.value("vllm:prompt_tokens"), 110);
   EXPECT_EQ(s.count("vllm:request_generation_tokens"), 2u);
@@ -206,7 +229,7 @@ TEST(Recorder, AbortsBeforeTokensObserveOnlyWhatHappened) {
 TEST(Recorder, PromptTokensBySource) {
   Script s(basic_config());
   s.add(0, 100);  // 64 tokens from the local prefix cache
-  s.add(1, 97);   // fully cached: the last token is recomputed
+  s.add(1, 97);   // fully cached: the hit is capped at 96, the last token is computed
   s.add(2, 100);  // decode side of P/D: 64 local hits, the rest from the connector
   s.out(0, 1, FinishReason::kNone, 64);
   s.out(1, 1, FinishReason::kNone, 96);
@@ -214,10 +237,10 @@ TEST(Recorder, PromptTokensBySource) {
   s.flush(ms(10));
   EXPECT_EQ(s.value("vllm:prompt_tokens"), 297);
   EXPECT_EQ(s.value("vllm:prompt_tokens_by_source", "local_compute"), 36 + 1 + 1);
-  EXPECT_EQ(s.value("vllm:prompt_tokens_by_source", "local_cache_hit"), 64 + 97 + 65);
+  EXPECT_EQ(s.value("vllm:prompt_tokens_by_source", "local_cache_hit"), 64 + 96 + 64);
   EXPECT_EQ(s.value("vllm:prompt_tokens_by_source", "external_kv_transfer"), 35);
   EXPECT_EQ(s.value("vllm:prompt_tokens_cached"), 64 + 96 + 99);
-  EXPECT_EQ(s.value("vllm:prompt_tokens_recomputed"), 2);
+  EXPECT_FALSE(s.rec.prometheus().has_family("vllm:prompt_tokens_recomputed"));
   for (RequestHandle h = 0; h < 3; ++h) s.out(h, 1, FinishReason::kStop);
   s.flush(ms(20));
   // request_prefill_kv_computed_tokens = prompt - cached of the first output.
@@ -450,6 +473,53 @@ TEST(Recorder, LoRARequestsInfo) {
             std::string::npos)
       << text;
   EXPECT_EQ(s.rec.prometheus().value("vllm:lora_requests_info", "sql"), 1.5);
+}
+
+}  // namespace
+}  // namespace blis::vllm::metrics
+
+namespace blis::vllm::metrics {
+namespace {
+
+// KVConnectorStats (SchedulerStats.kv_connector_stats) onto the connector's families:
+// OffloadPromMetrics creates a flat family's child on first use and keeps the deprecated
+// transfer_type families in step; entries of another connector's families are ignored.
+TEST(Recorder, ConnectorStatsReachTheirFamilies) {
+  RecorderConfig c = testing::basic_config();
+  c.connector = ConnectorMetrics::kOffloading;
+  testing::Script s(c);
+  EXPECT_EQ(s.rec.prometheus().value("vllm:kv_offload_load_bytes"), std::nullopt);
+  EXPECT_EQ(s.rec.exposition().find("vllm:kv_offload_load_bytes_total{"), std::string::npos);
+  auto& st = s.sched();
+  st.kv_connector_stats.increase("vllm:kv_offload_load_bytes", 4096);
+  st.kv_connector_stats.observe("vllm:kv_offload_store_size", 8192);
+  st.kv_connector_stats.set("vllm:kv_offload_cpu_cache_usage_perc", 0.25);
+  st.kv_connector_stats.increase("vllm:nixl_num_failed_transfers");
+  s.flush(testing::ms(10));
+  EXPECT_EQ(s.value("vllm:kv_offload_load_bytes"), 4096);
+  EXPECT_EQ(s.value("vllm:kv_offload_total_bytes", "CPU_to_GPU"), 4096);
+  EXPECT_EQ(s.value("vllm:kv_offload_total_bytes", "GPU_to_CPU"), 0);
+  EXPECT_EQ(s.value("vllm:kv_offload_cpu_cache_usage_perc"), 0.25);
+  EXPECT_EQ(s.count("vllm:kv_offload_store_size"), 1u);
+  EXPECT_FALSE(s.rec.prometheus().has_family("vllm:nixl_num_failed_transfers"));
+  EXPECT_NE(s.rec.exposition().find("vllm:kv_offload_load_bytes_total{engine=\"0\""),
+            std::string::npos);
+
+  RecorderConfig n = testing::basic_config();
+  n.connector = ConnectorMetrics::kNixl;
+  testing::Script x(n);
+  auto& nst = x.sched();
+  nst.kv_connector_stats.observe("vllm:nixl_xfer_time_seconds", 0.02);
+  nst.kv_connector_stats.observe("vllm:nixl_bytes_transferred", 65536);
+  nst.kv_connector_stats.increase("vllm:nixl_num_kv_expired_reqs");
+  x.flush(testing::ms(10));
+  EXPECT_EQ(x.count("vllm:nixl_xfer_time_seconds"), 1u);
+  EXPECT_DOUBLE_EQ(x.sum("vllm:nixl_bytes_transferred"), 65536);
+  EXPECT_EQ(x.value("vllm:nixl_num_kv_expired_reqs"), 1);
+  // The next record without connector stats changes nothing.
+  x.sched();
+  x.flush(testing::ms(20));
+  EXPECT_EQ(x.value("vllm:nixl_num_kv_expired_reqs"), 1);
 }
 
 }  // namespace

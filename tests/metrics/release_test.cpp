@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/vllm/metrics/cache_config_info.h"
 #include "engine/vllm/metrics/family_table.h"
 #include "script.h"
 
@@ -41,7 +42,12 @@ std::vector<std::string> exposed_families(const RecorderConfig& c) {
   return names;
 }
 
-const std::vector<std::string> kFamilies029 = {
+// PrometheusStatLogger's registry at upstream 8d9b52f7 without speculative decoding, LoRA or
+// a KV connector (the m01-m04 traces' "families", plus cache_config_info).
+const std::vector<std::string> kFamilies = {
+    "vllm:estimated_flops_per_gpu_total",
+    "vllm:estimated_read_bytes_per_gpu_total",
+    "vllm:estimated_write_bytes_per_gpu_total",
     "vllm:num_requests_running",
     "vllm:num_requests_waiting",
     "vllm:num_requests_waiting_by_reason",
@@ -57,7 +63,6 @@ const std::vector<std::string> kFamilies029 = {
     "vllm:prompt_tokens_total",
     "vllm:prompt_tokens_by_source_total",
     "vllm:prompt_tokens_cached_total",
-    "vllm:prompt_tokens_recomputed_total",
     "vllm:generation_tokens_total",
     "vllm:request_success_total",
     "vllm:request_prompt_tokens",
@@ -78,16 +83,10 @@ const std::vector<std::string> kFamilies029 = {
     "vllm:cache_config_info",
 };
 
-TEST(Release, FamiliesOf029) {
-  EXPECT_EQ(exposed_families(testing::basic_config(Release::kV0_29)), kFamilies029);
-}
-
-// 0.30 added vllm:request_num_preemptions; 0.31 and 0.32 expose the same set.
-TEST(Release, FamiliesOf031And032) {
-  std::vector<std::string> expected = kFamilies029;
-  expected.insert(expected.end() - 1, "vllm:request_num_preemptions");
-  EXPECT_EQ(exposed_families(testing::basic_config(Release::kV0_31)), expected);
-  EXPECT_EQ(exposed_families(testing::basic_config(Release::kV0_32)), expected);
+// Every release the project models gets the registry of 8d9b52f7.
+TEST(Release, EveryReleaseExposesTheRegistryOf8d9b52f7) {
+  for (Release r : {Release::kV0_29, Release::kV0_31, Release::kV0_32})
+    EXPECT_EQ(exposed_families(testing::basic_config(r)), kFamilies) << release_name(r);
 }
 
 TEST(Release, OptionalFamiliesFollowTheConfiguration) {
@@ -99,22 +98,77 @@ TEST(Release, OptionalFamiliesFollowTheConfiguration) {
   // SpecDecodingProm is built first in PrometheusStatLogger.__init__.
   EXPECT_EQ(names[0], "vllm:spec_decode_num_drafts_total");
   EXPECT_EQ(names[3], "vllm:spec_decode_num_accepted_tokens_per_pos_total");
+  EXPECT_EQ(names[4], "vllm:estimated_flops_per_gpu_total");
   EXPECT_EQ(names[names.size() - 2], "vllm:lora_requests_info");
-  EXPECT_EQ(names.size(), kFamilies029.size() + 1 + 4 + 1);
+  EXPECT_EQ(names.size(), kFamilies.size() + 4 + 1);
+  c.register_cache_config_info = false;
+  EXPECT_EQ(exposed_families(c).back(), "vllm:lora_requests_info");
 }
 
-TEST(Release, NumPreemptionsHistogramIsScoped) {
-  for (Release r : {Release::kV0_29, Release::kV0_31}) {
-    testing::Script s(testing::basic_config(r));
-    s.add(0, 10);
-    s.out(0, 1, FinishReason::kStop, 0, 0, 2);
-    s.flush(10);
-    const bool has = s.rec.prometheus().has_family("vllm:request_num_preemptions");
-    EXPECT_EQ(has, r != Release::kV0_29);
-    if (has) {
-      EXPECT_EQ(s.bucket("vllm:request_num_preemptions", 2), 1u);
-    }
-  }
+// KVConnectorProm registers the configured connector's families first.
+TEST(Release, ConnectorFamiliesComeFirst) {
+  RecorderConfig c = testing::basic_config(Release::kV0_32);
+  c.connector = ConnectorMetrics::kNixl;
+  std::vector<std::string> names = exposed_families(c);
+  ASSERT_EQ(names.size(), kFamilies.size() + 7);
+  EXPECT_EQ(names[0], "vllm:nixl_xfer_time_seconds");
+  EXPECT_EQ(names[6], "vllm:nixl_num_kv_expired_reqs_total");
+  EXPECT_EQ(names[7], "vllm:estimated_flops_per_gpu_total");
+  c.connector = ConnectorMetrics::kOffloading;
+  names = exposed_families(c);
+  ASSERT_EQ(names.size(), kFamilies.size() + 16);
+  EXPECT_EQ(names[0], "vllm:kv_offload_total_bytes_total");
+  EXPECT_EQ(names[15], "vllm:kv_offload_allocation_failure_total");
+}
+
+// vllm:cache_config_info: one label per CacheConfig.__dict__ entry at 8d9b52f7 (ext
+// FORMAT.md section 6), plus "engine".
+TEST(Release, CacheConfigInfoLabelsAreCacheConfigsFields) {
+  const std::vector<std::string> fields = {"block_size",
+                                           "user_specified_block_size",
+                                           "user_specified_mamba_block_size",
+                                           "prefix_match_unit",
+                                           "gpu_memory_utilization",
+                                           "cache_dtype",
+                                           "is_attention_free",
+                                           "num_gpu_blocks_override",
+                                           "sliding_window",
+                                           "enable_prefix_caching",
+                                           "prefix_caching_hash_algo",
+                                           "kv_cache_dtype_skip_layers",
+                                           "mamba_page_size_padded",
+                                           "skip_page_size_padded",
+                                           "mamba_block_size",
+                                           "mamba_cache_dtype",
+                                           "mamba_ssm_cache_dtype",
+                                           "mamba_cache_mode",
+                                           "replayssm_buffer_len",
+                                           "use_replayssm",
+                                           "num_gpu_blocks",
+                                           "num_cpu_blocks",
+                                           "kv_cache_size_tokens",
+                                           "kv_cache_max_concurrency",
+                                           "kv_sharing_fast_prefill",
+                                           "kv_cache_memory_bytes",
+                                           "kv_offloading_size",
+                                           "kv_offloading_backend",
+                                           "_block_size_resolved"};
+  CacheConfigInfo info;
+  info.num_gpu_blocks = 100;
+  info.max_model_len = 800;
+  const LabelList labels = cache_config_labels(info);
+  std::vector<std::string> names;
+  for (const Label& l : labels) names.push_back(l.first);
+  EXPECT_EQ(names, fields);
+  RecorderConfig c = testing::basic_config();
+  c.cache_config_info = labels;
+  MetricsRecorder rec(c, 0);
+  const std::string text = rec.exposition();
+  EXPECT_NE(text.find("vllm:cache_config_info{_block_size_resolved=\"True\",block_size=\"16\""),
+            std::string::npos);
+  EXPECT_NE(text.find("engine=\"0\",gpu_memory_utilization=\"0.92\""), std::string::npos);
+  EXPECT_NE(text.find("kv_cache_max_concurrency=\"2.0\",kv_cache_memory_bytes=\"None\""),
+            std::string::npos);
 }
 
 // docs/metrics.md documents every family of the table.

@@ -41,14 +41,13 @@ class Script {
   void scheduled(RequestHandle h, SimTime t) { event(h, EngineCoreEventType::kScheduled, t); }
   void preempted(RequestHandle h, SimTime t) { event(h, EngineCoreEventType::kPreempted, t); }
   void out(RequestHandle h, std::int32_t tokens, FinishReason finish = FinishReason::kNone,
-           std::int32_t cached = 0, std::int32_t external = 0, std::int32_t preemptions = 0) {
+           std::int32_t cached = 0, std::int32_t external = 0) {
     EngineCoreOutput o;
     o.request = h;
     o.num_new_tokens = tokens;
     o.finish_reason = finish;
     o.num_cached_tokens = cached;
     o.num_external_computed_tokens = external;
-    o.num_preemptions = preemptions;
     batch.outputs.push_back(o);
   }
   SchedulerStats& sched() {

@@ -3,8 +3,8 @@
 
 The families are registered with the real prometheus_client library (Debian's
 python3-prometheus-client) in the order, with the names, HELP texts, label names and
-buckets of vLLM's PrometheusStatLogger (vllm/v1/metrics/loggers.py, release 0.31 with
-speculative decoding k=2), and receive the observations that vLLM's rules give for the
+buckets of vLLM's PrometheusStatLogger (vllm/v1/metrics/loggers.py at upstream 8d9b52f7 with
+speculative decoding k=2; vllm/v1/metrics/perf.py PerfMetricsProm), and receive the observations that vLLM's rules give for the
 scenario below, worked out by hand. generate_latest() then writes the text vLLM's /metrics
 would serve. The C++ recorder, fed the same scenario as engine records, must produce these
 bytes exactly.
@@ -21,6 +21,11 @@ instance="i0"):
   batch t=1.0:  B PREEMPTED 0.8; B outputs 1 token and finishes (stop), preempted once.
                 scheduler: running 0, waiting 0, kv 0.
   batch t=1.5:  scheduler stats only (no outputs: no IterationStats).
+
+The move to the 8d9b52f7 registry (estimated_* counters added, prompt_tokens_recomputed and
+request_num_preemptions removed, iteration tokens = computed prompt + generated) was applied
+to exposition_golden.txt by hand, following this script; rerun it where prometheus_client
+is installed to regenerate the file.
 """
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
@@ -59,6 +64,10 @@ draft_tokens = counter("vllm:spec_decode_num_draft_tokens", "Number of draft tok
 accepted = counter("vllm:spec_decode_num_accepted_tokens", "Number of accepted tokens.")
 per_pos = counter("vllm:spec_decode_num_accepted_tokens_per_pos",
                   "Accepted tokens per draft position.", "position", ["0", "1"])
+for what, doc in [("flops", "floating point operations"), ("read_bytes", "bytes read from memory"),
+                  ("write_bytes", "bytes written to memory")]:
+    counter(f"vllm:estimated_{what}_per_gpu", f"Estimated number of {doc} per GPU (for Model "
+            "Flops Utilization calculations).")
 running = gauge("vllm:num_requests_running", "Number of requests in model execution batches.")
 waiting = gauge("vllm:num_requests_waiting", "Number of requests waiting to be processed.")
 by_reason = gauge("vllm:num_requests_waiting_by_reason",
@@ -87,8 +96,6 @@ prompt = counter("vllm:prompt_tokens", "Number of prefill tokens processed.")
 source = counter("vllm:prompt_tokens_by_source", "Number of prompt tokens by source.", "source",
                  ["local_compute", "local_cache_hit", "external_kv_transfer"])
 cached = counter("vllm:prompt_tokens_cached", "Number of cached prompt tokens (local + external).")
-recomputed = counter("vllm:prompt_tokens_recomputed",
-                     "Number of cached tokens recomputed for forward pass.")
 gen = counter("vllm:generation_tokens", "Number of generation tokens processed.")
 success = counter("vllm:request_success", "Count of successfully processed requests.",
                   "finished_reason", ["stop", "length", "abort", "error", "repetition"])
@@ -121,9 +128,6 @@ h_decode = hist("vllm:request_decode_time_seconds",
 h_kvc = hist("vllm:request_prefill_kv_computed_tokens",
              "Histogram of new KV tokens computed during prefill (excluding cached tokens).",
              MML_BUCKETS)
-h_npre = hist("vllm:request_num_preemptions",
-              "Histogram of the number of preemptions per finished request.",
-              [1, 2, 3, 4, 5, 10, 20])
 info = Gauge("vllm:cache_config_info", "Information of the LLMEngine CacheConfig",
              ["block_size", "num_gpu_blocks", "engine", "instance"], registry=R)
 info.labels("16", "1000", "0", "i0").set(1)
@@ -132,8 +136,8 @@ info.labels("16", "1000", "0", "i0").set(1)
 running.set(1); waiting.set(0); by_reason["capacity"].set(0); by_reason["deferred"].set(0)
 kv.set(0.25); pq.inc(40); ph.inc(16)
 prompt.inc(40); source["local_compute"].inc(24); source["local_cache_hit"].inc(16)
-source["external_kv_transfer"].inc(0); cached.inc(16); recomputed.inc(0); gen.inc(1)
-h_iter.observe(41)
+source["external_kv_transfer"].inc(0); cached.inc(16); gen.inc(1)
+h_iter.observe(25)  # computed prompt tokens (24) + generated (1)
 h_ttft.observe(0.25)
 
 # batch t=0.75
@@ -149,7 +153,7 @@ success["length"].inc()
 h_e2e.observe(0.75); h_queue.observe(0.125); h_prefill.observe(0.125)
 h_inf.observe(0.625); h_decode.observe(0.5)
 h_kvc.observe(24); h_prompt.observe(40); h_gen.observe(4)
-h_tpot.observe(0.5 / 3); h_maxtok.observe(4); h_npre.observe(0)
+h_tpot.observe(0.5 / 3); h_maxtok.observe(4)
 
 # batch t=1.0
 running.set(0); waiting.set(0); by_reason["capacity"].set(0); by_reason["deferred"].set(0)
@@ -162,7 +166,7 @@ success["stop"].inc()
 h_e2e.observe(0.5); h_queue.observe(0.125); h_prefill.observe(0.125)
 h_inf.observe(0.375); h_decode.observe(0.25)
 h_kvc.observe(10); h_prompt.observe(10); h_gen.observe(2)
-h_tpot.observe(0.25); h_npre.observe(1)
+h_tpot.observe(0.25)
 
 # batch t=1.5: scheduler stats only.
 running.set(0); waiting.set(0); kv.set(0.0)

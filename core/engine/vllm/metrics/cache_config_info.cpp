@@ -16,9 +16,9 @@ std::string py_float(std::optional<double> v) {
 }  // namespace
 
 // CacheConfig.metrics_info: {key: str(value) for key, value in self.__dict__.items()}, with
-// the attributes of vllm/config/cache.py@002f10e0 (the newest CacheConfig read; the target
-// releases may differ in a few rarely used fields). Label order does not matter: the
-// exposition sorts label names.
+// the attributes of vllm/config/cache.py at upstream 8d9b52f7 (29 fields, in declaration
+// order; ext FORMAT.md section 6 lists them). Label order does not matter: the exposition
+// sorts label names.
 LabelList cache_config_labels(const CacheConfigInfo& c) {
   std::optional<std::int64_t> size_tokens;
   std::optional<double> max_concurrency;
@@ -31,7 +31,6 @@ LabelList cache_config_labels(const CacheConfigInfo& c) {
       {"block_size", std::to_string(c.block_size)},
       {"user_specified_block_size", py_bool(c.user_specified_block_size)},
       {"user_specified_mamba_block_size", "False"},
-      {"kv_cache_layout", "None"},
       {"prefix_match_unit", "None"},
       {"gpu_memory_utilization", python_float_repr(c.gpu_memory_utilization)},
       {"cache_dtype", c.cache_dtype},
@@ -41,8 +40,6 @@ LabelList cache_config_labels(const CacheConfigInfo& c) {
        c.sliding_window ? std::to_string(*c.sliding_window) : std::string("None")},
       {"enable_prefix_caching", py_bool(c.enable_prefix_caching)},
       {"prefix_caching_hash_algo", c.prefix_caching_hash_algo},
-      {"attn_group_size", "None"},
-      {"prefix_cache_retention_interval", "0"},
       {"kv_cache_dtype_skip_layers", "[]"},
       {"mamba_page_size_padded", "None"},
       {"skip_page_size_padded", "None"},
@@ -50,15 +47,10 @@ LabelList cache_config_labels(const CacheConfigInfo& c) {
       {"mamba_cache_dtype", "auto"},
       {"mamba_ssm_cache_dtype", "auto"},
       {"mamba_cache_mode", "none"},
-      {"enable_mamba_fine_grained_prefix_cache", "False"},
       {"replayssm_buffer_len", "16"},
       {"use_replayssm", "False"},
-      {"use_kda_recoverssm", "False"},
       {"num_gpu_blocks", py_int(c.num_gpu_blocks)},
       {"num_cpu_blocks", py_int(c.num_cpu_blocks)},
-      // Full-attention block size once the KV cache exists (no DCP in the simulator).
-      {"effective_attention_block_size",
-       c.num_gpu_blocks ? std::to_string(c.block_size) : std::string("None")},
       {"kv_cache_size_tokens", py_int(size_tokens)},
       {"kv_cache_max_concurrency", py_float(max_concurrency)},
       {"kv_sharing_fast_prefill", "False"},

@@ -30,7 +30,7 @@ struct CacheConfigInfo {
   std::int64_t max_model_len = 0;
 };
 
-// One label per CacheConfig attribute (cache.py@002f10e0 field list), values as Python's
+// One label per CacheConfig attribute (cache.py field list at 8d9b52f7), values as Python's
 // str(): None, True/False, repr of floats, [] for an empty list.
 LabelList cache_config_labels(const CacheConfigInfo& info);
 

@@ -119,7 +119,6 @@ void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
     o.finish_reason = u.stopped ? finish_reason(u.status) : FinishReason::kNone;
     o.num_cached_tokens = u.num_cached_tokens > 0 ? u.num_cached_tokens : 0;
     o.num_external_computed_tokens = u.num_external_computed_tokens;
-    o.num_preemptions = u.num_preemptions;
     pending.outputs.push_back(o);
   }
   // Scheduler.make_stats, attached to every update_from_output (even without outputs).

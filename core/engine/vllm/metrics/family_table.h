@@ -1,8 +1,9 @@
 #pragma once
-// Every vllm:* family the simulator can expose, in the order vLLM registers them
-// (PrometheusStatLogger.__init__, then log_engine_initialized for cache_config_info), with
-// the first release that has it. Exposition walks this table, and docs/metrics.md describes
-// each row (tests/metrics checks that every name appears there).
+// Every vllm:* family the simulator can expose, in the order vLLM registers them at upstream
+// 8d9b52f7 (PrometheusStatLogger.__init__: SpecDecodingProm, KVConnectorProm, PerfMetricsProm,
+// then the scheduler and request families; log_engine_initialized adds cache_config_info).
+// Exposition walks this table, docs/metrics-manifest.json classes each row, and
+// docs/metrics.md describes it (tests/metrics checks both).
 
 #include <cstdint>
 #include <vector>
@@ -19,6 +20,8 @@ enum class FamilyCondition : std::uint8_t {
   kSpecDecode,       // a speculative_config is set (SpecDecodingProm)
   kLoRA,             // a lora_config is set (vllm:lora_requests_info)
   kCacheConfigInfo,  // registered by log_engine_initialized once the KV cache is sized
+  kNixl,             // kv_connector NixlConnector (NixlPromMetrics, nixl/stats.py)
+  kOffloading,       // kv_connector OffloadingConnector, CPU spec (OffloadPromMetrics)
 };
 
 enum class BucketSet : std::uint8_t {
@@ -30,6 +33,7 @@ enum class BucketSet : std::uint8_t {
   kRequestParamsN,
   kRequestNumPreemptions,
   kRequestTokens,  // 1-2-5 capped at max_model_len
+  kFixed,          // FamilySpec::fixed_buckets
 };
 
 struct FamilySpec {
@@ -43,9 +47,17 @@ struct FamilySpec {
   // vLLM's creation order (empty name: none; position values are generated 0..k-1).
   const char* label;
   std::vector<const char*> label_values;
+  // prometheus_client creates a labelled family's children on first use; vLLM pre-creates
+  // them (create_metric_per_engine) except for the offloading connector's flat families,
+  // which get their child when first observed (OffloadPromMetrics._get_prometheus_metric).
+  bool children_on_first_use = false;
+  std::vector<double> fixed_buckets;  // BucketSet::kFixed
 };
 
 const std::vector<FamilySpec>& family_table();
+// The KV connector and PerfMetricsProm rows of the table, in registration order
+// (family_table_connector.cpp).
+std::vector<FamilySpec> connector_and_perf_families();
 const FamilySpec* find_family(const char* name);
 // Does `release` register this family (ignoring the configuration condition)?
 bool release_has(Release release, const FamilySpec& family);

@@ -8,8 +8,8 @@
 namespace blis::vllm::metrics {
 namespace {
 
-std::vector<double> bounds_for(BucketSet set, std::int64_t max_model_len) {
-  switch (set) {
+std::vector<double> bounds_for(const FamilySpec& spec, std::int64_t max_model_len) {
+  switch (spec.buckets) {
     case BucketSet::kNone:
       return {};
     case BucketSet::kRequestLatency:
@@ -26,6 +26,8 @@ std::vector<double> bounds_for(BucketSet set, std::int64_t max_model_len) {
       return request_num_preemptions_buckets();
     case BucketSet::kRequestTokens:
       return build_1_2_5_buckets(max_model_len);
+    case BucketSet::kFixed:
+      return spec.fixed_buckets;
   }
   return {};
 }
@@ -76,9 +78,14 @@ PrometheusStatLogger::PrometheusStatLogger(PrometheusConfig config) : config_(st
     if (spec.condition == FamilyCondition::kLoRA && !config_.lora_enabled) continue;
     if (spec.condition == FamilyCondition::kCacheConfigInfo && !config_.register_cache_config_info)
       continue;
+    if (spec.condition == FamilyCondition::kNixl && config_.connector != ConnectorMetrics::kNixl)
+      continue;
+    if (spec.condition == FamilyCondition::kOffloading &&
+        config_.connector != ConnectorMetrics::kOffloading)
+      continue;
     Family family;
     family.spec = &spec;
-    family.bounds = bounds_for(spec.buckets, config_.max_model_len);
+    family.bounds = bounds_for(spec, config_.max_model_len);
     const LabelList base = {{"model_name", config_.model_name}, {"engine", engine}};
     auto add_series = [&](LabelList labels, std::string own) {
       Series s;
@@ -94,8 +101,8 @@ PrometheusStatLogger::PrometheusStatLogger(PrometheusConfig config) : config_(st
       labels.emplace_back("engine", engine);
       add_series(std::move(labels), "");
       family.series.back().value = 1;  // an info metric is a gauge fixed at 1
-    } else if (spec.condition == FamilyCondition::kLoRA) {
-      // Children appear as label combinations are set (record_lora_info).
+    } else if (spec.condition == FamilyCondition::kLoRA || spec.children_on_first_use) {
+      // Children appear as label combinations are set (record_lora_info, record_connector).
     } else if (std::strcmp(spec.label, "position") == 0) {
       for (std::int32_t pos = 0; pos < config_.num_speculative_tokens; ++pos) {
         LabelList labels = base;
@@ -133,7 +140,6 @@ PrometheusStatLogger::PrometheusStatLogger(PrometheusConfig config) : config_(st
   prompt_tokens_ = register_family("vllm:prompt_tokens");
   prompt_by_source_ = register_family("vllm:prompt_tokens_by_source");
   prompt_cached_ = register_family("vllm:prompt_tokens_cached");
-  prompt_recomputed_ = register_family("vllm:prompt_tokens_recomputed");
   generation_tokens_ = register_family("vllm:generation_tokens");
   request_success_ = register_family("vllm:request_success");
   h_prompt_tokens_ = register_family("vllm:request_prompt_tokens");
@@ -151,7 +157,6 @@ PrometheusStatLogger::PrometheusStatLogger(PrometheusConfig config) : config_(st
   h_prefill_ = register_family("vllm:request_prefill_time_seconds");
   h_decode_ = register_family("vllm:request_decode_time_seconds");
   h_prefill_kv_computed_ = register_family("vllm:request_prefill_kv_computed_tokens");
-  h_num_preemptions_ = register_family("vllm:request_num_preemptions");
   lora_info_ = register_family("vllm:lora_requests_info");
   cache_config_info_ = register_family("vllm:cache_config_info");
 
@@ -179,10 +184,10 @@ void PrometheusStatLogger::inc(std::size_t family, std::size_t series, double v)
 
 // prometheus_client Histogram.observe: the first bucket whose bound is >= the value (the
 // +Inf bucket last), count + 1, sum + value.
-void PrometheusStatLogger::observe(std::size_t family, double v) {
+void PrometheusStatLogger::observe_at(std::size_t family, std::size_t series, double v) {
   if (family == kAbsent) return;
   Family& f = families_[family];
-  Series& s = f.series[0];
+  Series& s = f.series[series];
   std::size_t i = 0;
   while (i < f.bounds.size() && !(v <= f.bounds[i])) ++i;
   ++s.bucket_counts[i];
@@ -209,6 +214,7 @@ void PrometheusStatLogger::record(const SchedulerStats* s, const IterationStats*
       inc(external_queries_, 0, static_cast<double>(s->connector_prefix_cache_stats.queries));
       inc(external_hits_, 0, static_cast<double>(s->connector_prefix_cache_stats.hits));
     }
+    if (!s->kv_connector_stats.empty()) record_connector(s->kv_connector_stats);
     if (s->has_spec_decoding_stats && spec_drafts_ != kAbsent) {
       // spec_decode/metrics.py SpecDecodingProm.observe.
       const SpecDecodingStats& sd = s->spec_decoding_stats;
@@ -229,12 +235,10 @@ void PrometheusStatLogger::record(const SchedulerStats* s, const IterationStats*
   inc(prompt_by_source_, 1, static_cast<double>(pts.local_cache_hit));
   inc(prompt_by_source_, 2, static_cast<double>(pts.external_kv_transfer));
   inc(prompt_cached_, 0, static_cast<double>(pts.cached_tokens));
-  inc(prompt_recomputed_, 0, static_cast<double>(pts.recomputed_tokens));
   inc(generation_tokens_, 0, static_cast<double>(it->num_generation_tokens));
-  // One observation per batch: prompt tokens as counted above plus generated tokens, which
-  // is not the number of tokens the step scheduled.
-  observe(h_iteration_tokens_,
-          static_cast<double>(it->num_prompt_tokens() + it->num_generation_tokens));
+  // One observation per batch: the computed prompt tokens of the requests that got their first
+  // output (cached and transferred tokens left out) plus the generated tokens.
+  observe(h_iteration_tokens_, static_cast<double>(pts.computed + it->num_generation_tokens));
   for (std::int32_t v : it->max_num_generation_tokens_iter) observe(h_max_generation_tokens_, v);
   for (std::int32_t v : it->n_params_iter) observe(h_params_n_, v);
   for (double v : it->time_to_first_tokens_iter) observe(h_ttft_, v);
@@ -244,23 +248,84 @@ void PrometheusStatLogger::record(const SchedulerStats* s, const IterationStats*
     if (f.finish_reason != FinishReason::kNone)
       inc(request_success_, static_cast<std::size_t>(f.finish_reason), 1);
     observe(h_e2e_, f.e2e_latency);
-    // The phase histograms follow how far the request got (stats.py RequestTiming): none
-    // for a request never scheduled, the queue time only for one that made no token.
-    if (f.timing != RequestTiming::kNone) observe(h_queue_, f.queued_time);
-    if (f.timing == RequestTiming::kCompleted) {
-      observe(h_prefill_, f.prefill_time);
-      observe(h_inference_, f.inference_time);
-      observe(h_decode_, f.decode_time);
-    }
+    // Every finished request observes every interval, computed from the raw timestamps.
+    observe(h_queue_, f.queued_time);
+    observe(h_prefill_, f.prefill_time);
+    observe(h_inference_, f.inference_time);
+    observe(h_decode_, f.decode_time);
     observe(h_prefill_kv_computed_,
             static_cast<double>(f.num_prompt_tokens - std::max(f.num_cached_tokens, 0)));
     observe(h_prompt_tokens_, f.num_prompt_tokens);
     observe(h_generation_tokens_, f.num_generation_tokens);
-    if (f.has_mean_time_per_output_token) observe(h_tpot_, f.mean_time_per_output_token);
+    observe(h_tpot_, f.mean_time_per_output_token);
     // Only when max_tokens was set (a falsy max_tokens_param is skipped).
     if (f.max_tokens_param != 0) observe(h_params_max_tokens_, f.max_tokens_param);
-    // Every finished request, preempted or not (buckets.py REQUEST_NUM_PREEMPTIONS_BUCKETS).
-    observe(h_num_preemptions_, f.num_preemptions);
+  }
+}
+
+std::size_t PrometheusStatLogger::base_child(std::size_t family) {
+  Family& f = families_[family];
+  if (f.series.empty()) {
+    Series s;
+    s.labels = {{"model_name", config_.model_name},
+                {"engine", std::to_string(config_.engine_index)}};
+    sort_labels(s.labels);
+    if (f.spec->type == MetricType::kHistogram) s.bucket_counts.assign(f.bounds.size() + 1, 0);
+    f.series.push_back(std::move(s));
+  }
+  return 0;
+}
+
+// KVConnectorProm.observe -> NixlPromMetrics.observe (histogram observations and counter
+// increments of NixlKVConnectorStats.data) or OffloadPromMetrics.observe (counters, gauges and
+// histograms of the flat payload; a CPU spec also keeps the deprecated transfer_type families
+// in step: load -> CPU_to_GPU, store -> GPU_to_CPU).
+void PrometheusStatLogger::record_connector(const KVConnectorStats& stats) {
+  for (const KVConnectorStats::Entry& e : stats.entries()) {
+    std::size_t f = kAbsent;
+    for (std::size_t i = 0; i < families_.size(); ++i) {
+      if (e.family == families_[i].spec->name) f = i;
+    }
+    if (f == kAbsent || families_[f].spec->label[0] != '\0') continue;
+    const MetricType type = families_[f].spec->type;
+    const std::size_t child = base_child(f);
+    switch (e.kind) {
+      case KVConnectorStats::Kind::kCounter:
+        if (type == MetricType::kCounter) inc(f, child, e.value);
+        break;
+      case KVConnectorStats::Kind::kGauge:
+        if (type == MetricType::kGauge) set(f, child, e.value);
+        break;
+      case KVConnectorStats::Kind::kHistogram:
+        if (type == MetricType::kHistogram) observe_at(f, child, e.value);
+        break;
+    }
+    if (config_.connector != ConnectorMetrics::kOffloading) continue;
+    // offloading/metrics.py _increase_counter / _observe_histogram: the deprecated families'
+    // children are CPU_to_GPU (0) and GPU_to_CPU (1).
+    struct Mirror {
+      const char* flat;
+      const char* deprecated;
+      std::size_t child;
+    };
+    static const Mirror kMirrors[] = {
+        {"vllm:kv_offload_load_bytes", "vllm:kv_offload_total_bytes", 0},
+        {"vllm:kv_offload_load_time", "vllm:kv_offload_total_time", 0},
+        {"vllm:kv_offload_store_bytes", "vllm:kv_offload_total_bytes", 1},
+        {"vllm:kv_offload_store_time", "vllm:kv_offload_total_time", 1},
+        {"vllm:kv_offload_load_size", "vllm:kv_offload_size", 0},
+        {"vllm:kv_offload_store_size", "vllm:kv_offload_size", 1},
+    };
+    for (const Mirror& m : kMirrors) {
+      if (e.family != m.flat) continue;
+      const std::size_t d = register_family(m.deprecated);
+      if (d == kAbsent) continue;
+      if (families_[d].spec->type == MetricType::kHistogram) {
+        observe_at(d, m.child, e.value);
+      } else {
+        inc(d, m.child, e.value);
+      }
+    }
   }
 }
 

@@ -109,7 +109,12 @@ class PrometheusStatLogger {
   const Family* find(std::string_view name) const;
   void set(std::size_t family, std::size_t series, double v);
   void inc(std::size_t family, std::size_t series, double v);
-  void observe(std::size_t family, double v);
+  void observe(std::size_t family, double v) { observe_at(family, 0, v); }
+  void observe_at(std::size_t family, std::size_t series, double v);
+  // KVConnectorProm.observe: the connector's entries onto its families.
+  void record_connector(const KVConnectorStats& stats);
+  // The family's only child, created with the model_name and engine labels on first use.
+  std::size_t base_child(std::size_t family);
 
   PrometheusConfig config_;
   std::vector<Family> families_;
@@ -118,11 +123,11 @@ class PrometheusStatLogger {
   std::size_t running_, waiting_, waiting_by_reason_, sleep_state_, kv_usage_;
   std::size_t prefix_queries_, prefix_hits_, external_queries_, external_hits_;
   std::size_t mm_queries_, mm_hits_;
-  std::size_t preemptions_, prompt_tokens_, prompt_by_source_, prompt_cached_, prompt_recomputed_,
-      generation_tokens_, request_success_;
+  std::size_t preemptions_, prompt_tokens_, prompt_by_source_, prompt_cached_, generation_tokens_,
+      request_success_;
   std::size_t h_prompt_tokens_, h_generation_tokens_, h_iteration_tokens_, h_max_generation_tokens_,
       h_params_n_, h_params_max_tokens_, h_ttft_, h_itl_, h_tpot_, h_e2e_, h_queue_, h_inference_,
-      h_prefill_, h_decode_, h_prefill_kv_computed_, h_num_preemptions_;
+      h_prefill_, h_decode_, h_prefill_kv_computed_;
   std::size_t lora_info_, cache_config_info_;
 };
 

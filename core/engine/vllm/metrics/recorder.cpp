@@ -32,9 +32,15 @@ LoRARequestStates::Status lora_status_after(EngineCoreEventType type) {
 
 MetricsRecorder::MetricsRecorder(RecorderConfig config, SimTime start)
     : config_(std::move(config)),
+      start_(start),
       prometheus_(std::make_unique<PrometheusStatLogger>(prometheus_config(config_, start))),
       logging_(config_.engine_index, start, config_.max_recent_requests),
       lora_states_(config_.lora_names) {}
+
+void MetricsRecorder::set_connector(ConnectorMetrics connector) {
+  config_.connector = connector;
+  prometheus_ = std::make_unique<PrometheusStatLogger>(prometheus_config(config_, start_));
+}
 
 bool MetricsRecorder::active(RequestHandle handle) const {
   return handle >= 0 && static_cast<std::size_t>(handle) < requests_.size() &&
@@ -67,9 +73,9 @@ void MetricsRecorder::add_request(RequestHandle handle, const RequestInfo& info,
 // output_processor.py _update_stats_from_finished, then ParentRequest.observe_finished_request:
 // max_num_generation_tokens and n are observed once per user request, when its last child
 // finishes.
-void MetricsRecorder::finish(RequestState& s, FinishReason reason, std::int32_t num_preemptions) {
+void MetricsRecorder::finish(RequestState& s, FinishReason reason) {
   iteration_.update_from_finished_request(reason, s.prompt_len, s.max_tokens, s.stats,
-                                          s.num_cached_tokens, num_preemptions);
+                                          s.num_cached_tokens);
   if (s.lora_id > 0)
     lora_states_.update(s.lora_id, s.lora_status, LoRARequestStates::Status::kNone);
   std::int32_t generated = s.stats.num_generation_tokens;
@@ -125,7 +131,7 @@ void MetricsRecorder::record(const EngineCoreOutputs& batch) {
       s.num_cached_tokens = out.num_cached_tokens;
       s.is_prefilling = false;
     }
-    if (out.finish_reason != FinishReason::kNone) finish(s, out.finish_reason, out.num_preemptions);
+    if (out.finish_reason != FinishReason::kNone) finish(s, out.finish_reason);
   }
   const SchedulerStats* sched = batch.has_scheduler_stats ? &batch.scheduler_stats : nullptr;
   const IterationStats* it = has_outputs ? &iteration_ : nullptr;

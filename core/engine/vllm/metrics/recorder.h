@@ -78,6 +78,11 @@ class MetricsRecorder {
   // LoggingStatLogger.log for the interval since the previous call.
   LogRecord log(SimTime now);
 
+  // Registers the KV connector's families (KVConnectorProm is built from the engine's
+  // kv_transfer_config, so an engine that gets its connector after construction calls this
+  // before its first record(); every family restarts from zero).
+  void set_connector(ConnectorMetrics connector);
+
   bool active(RequestHandle handle) const;
   // What the latest record() call saw: its number of outputs, and its IterationStats (null
   // when the batch had no outputs, as AsyncLLM builds none then).
@@ -108,9 +113,10 @@ class MetricsRecorder {
     std::int32_t max_num_generation_tokens = 0;
   };
 
-  void finish(RequestState& state, FinishReason reason, std::int32_t num_preemptions);
+  void finish(RequestState& state, FinishReason reason);
 
   RecorderConfig config_;
+  SimTime start_ = 0;
   std::unique_ptr<PrometheusStatLogger> prometheus_;
   LoggingStatLogger logging_;
   LoRARequestStates lora_states_;

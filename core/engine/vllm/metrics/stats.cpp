@@ -83,7 +83,7 @@ void PendingEvents::add(const EngineCoreEvent& event) {
       last_queued_ts = event.timestamp;
       break;
     case EngineCoreEventType::kScheduled:
-      if (num_scheduled == 0) first_scheduled_ts = event.timestamp;
+      if (first_nonzero_scheduled_ts == 0) first_nonzero_scheduled_ts = event.timestamp;
       ++num_scheduled;
       break;
     case EngineCoreEventType::kPreempted:
@@ -92,18 +92,17 @@ void PendingEvents::add(const EngineCoreEvent& event) {
   }
 }
 
-// stats.py PromptTokenStats.update_from_output. When the whole prompt was cached the
-// scheduler still recomputes the last token (a forward pass needs one input token), so
-// num_cached_tokens is prompt_len - 1 and that token counts as a recomputed cache hit.
+// stats.py PromptTokenStats.update_from_output with PrefillStats.set(num_prompt_tokens,
+// num_local_cached_tokens, num_external_cached_tokens): the local hit is what the request
+// found in the prefix cache at its first admission (capped at prompt - 1 by the KV cache
+// manager, so a fully cached prompt computes one token).
 void PromptTokenStats::update_from_output(std::int32_t num_cached_tokens,
                                           std::int32_t num_external_computed_tokens,
                                           std::int32_t prompt_len) {
-  const std::int64_t recomputed = (num_cached_tokens + 1 == prompt_len) ? 1 : 0;
   computed += prompt_len - num_cached_tokens;
   external_kv_transfer += num_external_computed_tokens;
-  local_cache_hit += num_cached_tokens + recomputed - num_external_computed_tokens;
+  local_cache_hit += num_cached_tokens - num_external_computed_tokens;
   cached_tokens += num_cached_tokens;
-  recomputed_tokens += recomputed;
   total += prompt_len;
 }
 
@@ -119,22 +118,19 @@ void IterationStats::reset(SimTime timestamp) {
   inter_token_latencies_iter.clear();
 }
 
-// stats.py IterationStats.update_from_output.
+// stats.py IterationStats.update_from_output. A request's first output (is_prefilling) adds
+// its prompt once, a TTFT observation and the first-token time, whether or not it brought a
+// token (a finish without tokens counts too); every later output is one inter-token latency,
+// however many tokens it brought (spec decode delivers several at once).
 void IterationStats::update_from_output(const EngineCoreOutput& output,
                                         SimTime engine_core_timestamp, bool is_prefilling,
                                         std::int32_t prompt_len, RequestStateStats& req_stats,
                                         PendingEvents& pending) {
   const std::int32_t num_new_generation_tokens = output.num_new_tokens;
   num_generation_tokens += num_new_generation_tokens;
-  // The first output of a request adds its whole prompt once: intermediate chunks of a
-  // chunked prefill send no output, so they add nothing.
   if (is_prefilling) {
     prompt_token_stats.update_from_output(output.num_cached_tokens,
                                           output.num_external_computed_tokens, prompt_len);
-  }
-  // TTFT only when a token was generated: a first output can also be a finish without
-  // tokens (an abort or a KV load failure during prefill).
-  if (is_prefilling && num_new_generation_tokens > 0) {
     const SimTime latency = iteration_timestamp - req_stats.arrival_time;
     time_to_first_tokens_iter.push_back(to_seconds(latency));
     req_stats.first_token_latency = latency;
@@ -143,44 +139,32 @@ void IterationStats::update_from_output(const EngineCoreOutput& output,
 
   if (!pending.empty()) update_from_events(pending, req_stats);
 
-  // The batch-level "new tokens" event: one ITL observation per output step, however many
-  // tokens the step brought (spec decode delivers several at once).
-  if (num_new_generation_tokens > 0) {
-    if (is_prefilling) {
-      req_stats.first_token = true;
-      req_stats.first_token_ts = engine_core_timestamp;
-    } else {
-      inter_token_latencies_iter.push_back(
-          to_seconds(engine_core_timestamp - req_stats.last_token_ts));
-    }
-    req_stats.last_token = true;
-    req_stats.last_token_ts = engine_core_timestamp;
+  if (is_prefilling) {
+    req_stats.first_token_ts = engine_core_timestamp;
+  } else {
+    inter_token_latencies_iter.push_back(
+        to_seconds(engine_core_timestamp - req_stats.last_token_ts));
   }
+  req_stats.last_token_ts = engine_core_timestamp;
 }
 
-// stats.py IterationStats.update_from_events: QUEUED overwrites queued_ts; only the first
-// SCHEDULED sets scheduled_ts ("ignore preemptions"); each PREEMPTED counts once.
+// stats.py IterationStats.update_from_events: QUEUED overwrites queued_ts; SCHEDULED sets
+// scheduled_ts only while it is 0.0 ("ignore preemptions"); each PREEMPTED counts once.
 void IterationStats::update_from_events(PendingEvents& pending, RequestStateStats& req_stats) {
-  if (pending.num_queued > 0) {
-    req_stats.queued = true;
-    req_stats.queued_ts = pending.last_queued_ts;
-  }
-  if (pending.num_scheduled > 0 && !req_stats.scheduled) {
-    req_stats.scheduled = true;
-    req_stats.scheduled_ts = pending.first_scheduled_ts;
-  }
+  if (pending.num_queued > 0) req_stats.queued_ts = pending.last_queued_ts;
+  if (pending.num_scheduled > 0 && req_stats.scheduled_ts == 0)
+    req_stats.scheduled_ts = pending.first_nonzero_scheduled_ts;
   num_preempted_reqs += pending.num_preempted;
   pending = PendingEvents{};
 }
 
-// stats.py IterationStats.update_from_finished_request: the timing records how far the
-// request got; intervals are between engine-core timestamps.
+// stats.py IterationStats.update_from_finished_request: every interval from the raw
+// timestamps (0 where a phase was never reached), as upstream computes them.
 void IterationStats::update_from_finished_request(FinishReason finish_reason,
                                                   std::int32_t num_prompt_tokens,
                                                   std::int32_t max_tokens_param,
                                                   const RequestStateStats& req_stats,
-                                                  std::int32_t num_cached_tokens,
-                                                  std::int32_t num_preemptions) {
+                                                  std::int32_t num_cached_tokens) {
   FinishedRequestStats f;
   f.finish_reason = finish_reason;
   f.e2e_latency = to_seconds(iteration_timestamp - req_stats.arrival_time);
@@ -188,25 +172,14 @@ void IterationStats::update_from_finished_request(FinishReason finish_reason,
   f.num_generation_tokens = req_stats.num_generation_tokens;
   f.max_tokens_param = max_tokens_param;
   f.num_cached_tokens = num_cached_tokens;
-  f.num_preemptions = num_preemptions;
-  if (req_stats.queued && req_stats.scheduled) {
-    // queued: from the (last) QUEUED event to the first SCHEDULED one.
-    f.queued_time = to_seconds(req_stats.scheduled_ts - req_stats.queued_ts);
-    f.timing = RequestTiming::kScheduled;
-    if (req_stats.first_token && req_stats.last_token) {
-      // Preemptions during prefill or decode stay inside these intervals.
-      f.prefill_time = to_seconds(req_stats.first_token_ts - req_stats.scheduled_ts);
-      f.decode_time = to_seconds(req_stats.last_token_ts - req_stats.first_token_ts);
-      f.inference_time = to_seconds(req_stats.last_token_ts - req_stats.scheduled_ts);
-      // The token from the prefill step is not a decode step.
-      if (req_stats.num_generation_tokens > 1) {
-        f.has_mean_time_per_output_token = true;
-        f.mean_time_per_output_token =
-            f.decode_time / static_cast<double>(req_stats.num_generation_tokens - 1);
-      }
-      f.timing = RequestTiming::kCompleted;
-    }
-  }
+  f.queued_time = to_seconds(req_stats.scheduled_ts - req_stats.queued_ts);
+  f.prefill_time = to_seconds(req_stats.first_token_ts - req_stats.scheduled_ts);
+  f.decode_time = to_seconds(req_stats.last_token_ts - req_stats.first_token_ts);
+  f.inference_time = to_seconds(req_stats.last_token_ts - req_stats.scheduled_ts);
+  // The token of the prefill step is not a decode step.
+  if (req_stats.num_generation_tokens - 1 > 0)
+    f.mean_time_per_output_token =
+        f.decode_time / static_cast<double>(req_stats.num_generation_tokens - 1);
   finished_requests.push_back(f);
 }
 

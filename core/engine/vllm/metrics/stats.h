@@ -102,13 +102,12 @@ struct EngineCoreOutput {
   RequestHandle request = -1;
   std::int32_t num_new_tokens = 0;  // len(new_token_ids); with spec decode accepted + 1
   FinishReason finish_reason = FinishReason::kNone;
-  // PrefillStats, read with the request's first output: prompt tokens skipped thanks to the
-  // local prefix cache and a KV connector (Request.num_cached_tokens), and of those the
-  // ones a connector supplied (num_external_computed_tokens).
+  // PrefillStats (stats.py), set by Scheduler.schedule at the request's first admission and
+  // carried by its first output: prompt tokens skipped thanks to the local prefix cache and a
+  // KV connector (Request.num_cached_tokens), and of those the ones a connector supplied
+  // (num_external_computed_tokens). Read only with the request's first output.
   std::int32_t num_cached_tokens = 0;
   std::int32_t num_external_computed_tokens = 0;
-  // Request.num_preemptions when the request finishes (vllm:request_num_preemptions).
-  std::int32_t num_preemptions = 0;
 };
 
 // One EngineCoreOutputs batch as the frontend receives it.
@@ -139,23 +138,24 @@ struct RequestInfo {
   std::int32_t parent = -1;
 };
 
-// stats.py RequestStateStats, with explicit "seen" flags: vLLM uses 0.0 as "not yet", which
-// a monotonic clock never returns but a simulated clock does (a request arriving at t = 0).
+// stats.py RequestStateStats. As upstream, 0 means "not yet": a request first scheduled at
+// t = 0 is treated as not scheduled by the next SCHEDULED event (update_from_events), and
+// intervals of a request that never reached a phase are computed from the zeros.
 struct RequestStateStats {
   std::int32_t num_generation_tokens = 0;
   SimTime arrival_time = 0;
-  bool queued = false, scheduled = false, first_token = false, last_token = false;
   SimTime queued_ts = 0, scheduled_ts = 0, first_token_ts = 0, last_token_ts = 0;
   SimTime first_token_latency = 0;
 };
 
-// Events of one request not yet delivered: enough to replay update_from_events exactly
-// (the last QUEUED wins, the first SCHEDULED wins, each PREEMPTED counts).
+// Events of one request not yet delivered (Request.events until take_events): enough to replay
+// update_from_events exactly. QUEUED overwrites queued_ts, so the last one wins; SCHEDULED
+// sets scheduled_ts only while it is 0, so the first non-zero one wins; each PREEMPTED counts.
 struct PendingEvents {
   std::int32_t num_queued = 0;
   SimTime last_queued_ts = 0;
   std::int32_t num_scheduled = 0;
-  SimTime first_scheduled_ts = 0;
+  SimTime first_nonzero_scheduled_ts = 0;
   std::int32_t num_preempted = 0;
   // The type of the latest event: it alone decides the request's LoRA waiting/running state.
   EngineCoreEventType last_type = EngineCoreEventType::kQueued;
@@ -165,36 +165,30 @@ struct PendingEvents {
 };
 
 // stats.py PromptTokenStats: prompt tokens of requests that got their first output this
-// step, by where their KV came from.
+// step, by where their KV came from (computed + local_cache_hit + external = total).
 struct PromptTokenStats {
   std::int64_t computed = 0;              // source="local_compute"
   std::int64_t local_cache_hit = 0;       // source="local_cache_hit"
   std::int64_t external_kv_transfer = 0;  // source="external_kv_transfer"
   std::int64_t cached_tokens = 0;
-  std::int64_t recomputed_tokens = 0;
   std::int64_t total = 0;
 
+  // PromptTokenStats.update_from_output with the request's PrefillStats (PrefillStats.set:
+  // computed = prompt - local - external).
   void update_from_output(std::int32_t num_cached_tokens, std::int32_t num_external_computed_tokens,
                           std::int32_t prompt_len);
 };
 
-// How far a finished request got (stats.py RequestTiming: None / ScheduledTiming /
-// CompletedTiming).
-enum class RequestTiming : std::uint8_t { kNone, kScheduled, kCompleted };
-
-// stats.py FinishedRequestStats (intervals in seconds).
+// stats.py FinishedRequestStats (intervals in seconds, from the raw timestamps).
 struct FinishedRequestStats {
   FinishReason finish_reason = FinishReason::kStop;
   double e2e_latency = 0;
   std::int32_t num_prompt_tokens = 0;
   std::int32_t num_generation_tokens = 0;
   std::int32_t max_tokens_param = 0;  // 0 = None
-  RequestTiming timing = RequestTiming::kNone;
   double queued_time = 0, prefill_time = 0, decode_time = 0, inference_time = 0;
-  bool has_mean_time_per_output_token = false;  // None when the request made one token
-  double mean_time_per_output_token = 0;
+  double mean_time_per_output_token = 0;  // 0 when the request made one token
   std::int32_t num_cached_tokens = 0;
-  std::int32_t num_preemptions = 0;
 };
 
 // stats.py IterationStats: everything one EngineCoreOutputs batch contributes. Reused
@@ -214,7 +208,7 @@ class IterationStats {
   void update_from_finished_request(FinishReason finish_reason, std::int32_t num_prompt_tokens,
                                     std::int32_t max_tokens_param,
                                     const RequestStateStats& req_stats,
-                                    std::int32_t num_cached_tokens, std::int32_t num_preemptions);
+                                    std::int32_t num_cached_tokens);
 
   SimTime iteration_timestamp = 0;
   std::int64_t num_generation_tokens = 0;

@@ -1,0 +1,180 @@
+// Replays the ext golden cases (tests/conformance/data/ext, vLLM's real PrometheusStatLogger
+// on a simulated clock at upstream 8d9b52f7) through `blis conform`'s ext driver and
+// compares as ext FORMAT.md section 6 says: the Prometheus text of every snapshot and of the
+// end (prom_compare.h), the family registry, and the step traces. A failure names the case,
+// the snapshot or step, the family and the sample.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "conformance/prom_compare.h"
+#include "conformance/trace_compare.h"
+#include "engine/vllm/conform/conform_ext.h"
+
+namespace blis {
+namespace {
+
+using json = nlohmann::json;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string ext_dir() {
+  return std::string(BLIS_SOURCE_DIR) + "/tests/conformance/data/ext/";
+}
+
+std::string describe(const std::string& name, const std::string& where,
+                     const testing::PromMismatch& m) {
+  std::string s = "case " + name + ", " + where;
+  if (!m.family.empty()) s += ", family " + m.family;
+  if (!m.sample.empty()) s += ", sample `" + m.sample + "`";
+  return s + ": " + m.message;
+}
+
+// The fields of the ext output compared besides the text (section 5): the run's length, the
+// registry (vllm:cache_config_info is never registered in these traces) and the steps.
+void compare_structure(const std::string& name, const json& e, const json& a) {
+  EXPECT_EQ(e["num_steps"], a["num_steps"]) << "case " << name << ": num_steps";
+  EXPECT_EQ(e["completed"], a["completed"]) << "case " << name << ": completed";
+  ASSERT_TRUE(a.contains("families")) << "case " << name << ": no families";
+  const json& fe = e["families"];
+  const json& fa = a["families"];
+  for (std::size_t i = 0; i < fe.size(); ++i) {
+    ASSERT_LT(i, fa.size()) << "case " << name << ", families: " << fe[i]["name"] << " missing";
+    EXPECT_EQ(fe[i], fa[i]) << "case " << name << ", families/" << i << " (" << fe[i]["name"]
+                            << ")";
+  }
+  EXPECT_EQ(fe.size(), fa.size()) << "case " << name << ": number of families";
+  const json steps_e = {{"steps", e["steps"]}};
+  const json steps_a = {{"steps", a["steps"]}};
+  if (const auto m = testing::compare_traces(steps_e, steps_a)) {
+    ADD_FAILURE() << "case " << name << ", step " << (m->step.empty() ? "-" : m->step) << ": "
+                  << m->pointer << ": " << m->message;
+  }
+}
+
+class ExtGoldenTrace : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ExtGoldenTrace, MatchesVllm) {
+  const std::string name = GetParam();
+  const std::string input = read_file(ext_dir() + name + ".input.json");
+  const std::string expected_text = read_file(ext_dir() + name + ".expected.json");
+  ASSERT_FALSE(input.empty()) << "cannot read " << ext_dir() + name + ".input.json";
+  ASSERT_FALSE(expected_text.empty()) << "cannot read the expected trace of " << name;
+  ASSERT_TRUE(vllm::is_ext_input(input)) << name << ": not an ext input";
+  const vllm::ConformOutcome out = vllm::run_ext_conformance(input);
+  ASSERT_TRUE(out.ok) << name << ": input rejected: "
+                      << (out.diagnostics.empty() ? "" : format_diagnostic(out.diagnostics[0]));
+  const json expected = json::parse(expected_text);
+  const json actual = json::parse(out.trace_json);
+
+  const json& snaps_e = expected["snapshots"];
+  const json& snaps_a = actual["snapshots"];
+  ASSERT_EQ(snaps_e.size(), snaps_a.size()) << "case " << name << ": number of snapshots";
+  for (std::size_t i = 0; i < snaps_e.size(); ++i) {
+    const std::string where = "snapshot after step " + snaps_e[i]["step"].dump();
+    EXPECT_EQ(snaps_e[i]["step"], snaps_a[i]["step"]) << "case " << name << ", " << where;
+    if (const auto m = testing::compare_expositions(snaps_e[i]["prom"], snaps_a[i]["prom"]))
+      ADD_FAILURE() << describe(name, where, *m);
+  }
+  if (const auto m = testing::compare_expositions(expected["final"], actual["final"]))
+    ADD_FAILURE() << describe(name, "final", *m);
+  compare_structure(name, expected, actual);
+}
+
+// The KV connector cases (c*, o*) are added with the connector driver.
+INSTANTIATE_TEST_SUITE_P(Cases, ExtGoldenTrace,
+                         ::testing::Values("m01-simple", "m02-prefix-pressure",
+                                           "m03-priority-aborts", "m04-async"),
+                         [](const ::testing::TestParamInfo<const char*>& i) {
+                           std::string n = i.param;
+                           for (char& ch : n) {
+                             if (ch == '-') ch = '_';
+                           }
+                           return "case_" + n;
+                         });
+
+TEST(ExtInput, BadMetricsKeysAreNamedByPointer) {
+  json doc = json::parse(read_file(ext_dir() + "m01-simple.input.json"));
+  doc["metrics"]["step_seconds"] = -1;
+  doc["metrics"]["dump_steps"] = {0, "x"};
+  doc["metrics"]["colour"] = 1;
+  const vllm::ConformOutcome out = vllm::run_ext_conformance(doc.dump());
+  ASSERT_FALSE(out.ok);
+  std::string all;
+  for (const Diagnostic& d : out.diagnostics) all += format_diagnostic(d) + "\n";
+  EXPECT_NE(all.find("/metrics/step_seconds"), std::string::npos) << all;
+  EXPECT_NE(all.find("/metrics/dump_steps/1"), std::string::npos) << all;
+  EXPECT_NE(all.find("/metrics/colour: unknown key"), std::string::npos) << all;
+  // The base keys are still checked by the base reader.
+  doc = json::parse(read_file(ext_dir() + "m01-simple.input.json"));
+  doc["requests"][0]["max_tokens"] = 0;
+  const vllm::ConformOutcome base = vllm::run_ext_conformance(doc.dump());
+  ASSERT_FALSE(base.ok);
+  EXPECT_EQ(base.diagnostics.at(0).pointer, "/requests/0/max_tokens");
+}
+
+// The comparison itself: what each rule of section 6 accepts and what it names.
+const char* kText =
+    "# HELP vllm:kv_cache_usage_perc KV-cache usage. 1 means 100 percent usage.\n"
+    "# TYPE vllm:kv_cache_usage_perc gauge\n"
+    "vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"m\"} 0.5\n"
+    "# HELP vllm:prompt_tokens_total Number of prefill tokens processed.\n"
+    "# TYPE vllm:prompt_tokens_total counter\n"
+    "vllm:prompt_tokens_total{engine=\"0\",model_name=\"m\"} 10.0\n"
+    "# HELP vllm:e2e_request_latency_seconds Histogram of e2e request latency in seconds.\n"
+    "# TYPE vllm:e2e_request_latency_seconds histogram\n"
+    "vllm:e2e_request_latency_seconds_bucket{engine=\"0\",le=\"+Inf\",model_name=\"m\"} 1.0\n"
+    "vllm:e2e_request_latency_seconds_count{engine=\"0\",model_name=\"m\"} 1.0\n"
+    "vllm:e2e_request_latency_seconds_sum{engine=\"0\",model_name=\"m\"} 0.3\n";
+
+std::string replaced(std::string s, const std::string& from, const std::string& to) {
+  s.replace(s.find(from), from.size(), to);
+  return s;
+}
+
+TEST(PromCompare, AcceptsTheToleranceOfEachRule) {
+  EXPECT_FALSE(testing::compare_expositions(kText, kText));
+  EXPECT_FALSE(
+      testing::compare_expositions(kText, replaced(kText, "} 0.5\n", "} 0.5000000000001\n")));
+  EXPECT_FALSE(
+      testing::compare_expositions(kText, replaced(kText, "} 0.3\n", "} 0.30000000000001\n")));
+  // Label order inside the braces does not matter; the set does.
+  EXPECT_FALSE(
+      testing::compare_expositions(kText, replaced(kText, "{engine=\"0\",model_name=\"m\"} 10.0",
+                                                   "{model_name=\"m\",engine=\"0\"} 10.0")));
+  // cache_config_info is excluded.
+  EXPECT_FALSE(testing::compare_expositions(
+      kText, std::string(kText) + "# HELP vllm:cache_config_info Information\n"
+                                  "# TYPE vllm:cache_config_info gauge\n"
+                                  "vllm:cache_config_info{engine=\"0\"} 1.0\n"));
+}
+
+TEST(PromCompare, NamesTheFamilyAndTheSample) {
+  auto m = testing::compare_expositions(kText, replaced(kText, "} 10.0\n", "} 10.000001\n"));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->family, "vllm:prompt_tokens_total");
+  EXPECT_NE(m->sample.find("vllm:prompt_tokens_total{"), std::string::npos);
+  // Counters are exact, including their text ("10" is not floatToGoString's "10.0").
+  EXPECT_TRUE(testing::compare_expositions(kText, replaced(kText, "} 10.0\n", "} 10\n")));
+  EXPECT_TRUE(testing::compare_expositions(kText, replaced(kText, "} 0.5\n", "} 0.50000000001\n")));
+  EXPECT_TRUE(testing::compare_expositions(kText, replaced(kText, "} 0.3\n", "} 0.3000001\n")));
+  m = testing::compare_expositions(kText, replaced(kText, "KV-cache usage.", "KV usage."));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->family, "vllm:kv_cache_usage_perc");
+  EXPECT_NE(m->message.find("HELP"), std::string::npos);
+  // Family order.
+  const std::string swapped = std::string(kText).substr(std::string(kText).find("# HELP vllm:p"));
+  m = testing::compare_expositions(kText, swapped);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->family, "vllm:kv_cache_usage_perc");
+}
+
+}  // namespace
+}  // namespace blis
