@@ -54,8 +54,8 @@ TEST(CpuOffloadingManager, LoadingAndStoringChunksAreNeverEvicted) {
   const std::vector<BlockHash> a{h(1)}, b{h(2)}, c{h(3)};
   ASSERT_TRUE(m.prepare_store(a, out));
   m.complete_store(a);
-  m.prepare_load(a);                     // pinned by a load
-  ASSERT_TRUE(m.prepare_store(b, out));  // not ready yet
+  m.prepare_load(a);                      // pinned by a load
+  ASSERT_TRUE(m.prepare_store(b, out));   // not ready yet
   EXPECT_FALSE(m.prepare_store(c, out));  // nothing evictable: fails, changes nothing
   EXPECT_TRUE(out.empty());
   m.complete_load(a);

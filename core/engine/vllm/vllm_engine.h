@@ -87,7 +87,7 @@ class VllmEngine final : public engine::Engine {
   metrics::EngineCoreOutputs metrics_pending_;  // the next step's outputs and stats (reused)
   std::unique_ptr<KVConnector> owned_connector_;
   KVConnector* connector_ = nullptr;
-  std::vector<ReqRef> expired_;            // scratch for expire_held
+  std::vector<ReqRef> expired_;          // scratch for expire_held
   std::vector<TransferEffect> effects_;  // scratch for on_step_output
 };
 

@@ -281,6 +281,9 @@ ojson ExtDriver::families() const {
 }
 
 ojson ExtDriver::run() {
+  // The registry as PrometheusStatLogger.__init__ leaves it: children created later, on
+  // first use (the offloading families' per-engine children), are not listed.
+  ojson registry = families();
   ojson base = conform::run_case(c_, this);
   ojson doc = ojson::object();
   const engine::Provenance prov = engine_provenance();
@@ -295,7 +298,7 @@ ojson ExtDriver::run() {
   if (ext_ != nullptr) ext_->add_top_level(doc);
   doc["num_steps"] = base["num_steps"];
   doc["completed"] = base["completed"];
-  doc["families"] = families();
+  doc["families"] = std::move(registry);
   doc["steps"] = std::move(steps_);
   doc["records"] = std::move(records_);
   doc["snapshots"] = std::move(snapshots_);

@@ -402,6 +402,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
         load_async = m.load_async && num_external > 0;
       }
       num_computed = num_local_computed + num_external;
+      // vllm scheduler.py: PrefillStats.set at the lookup of a request never preempted.
+      if (r.num_preemptions <= 0) r.prefill_cached_tokens = num_computed;
     } else {
       // A KV connector finished an async load: the request arrives with computed tokens.
       num_computed = r.num_computed_tokens;
@@ -608,6 +610,7 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
     u.status = r->status;
     u.num_output_tokens = r->num_output_tokens();
     u.num_cached_tokens = r->num_cached_tokens;
+    u.num_prefill_cached_tokens = r->prefill_cached_tokens;
     u.num_external_computed_tokens = r->num_external_computed_tokens;
     u.num_preemptions = r->num_preemptions;
     if (stopped) {

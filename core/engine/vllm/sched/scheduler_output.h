@@ -88,6 +88,7 @@ struct RequestUpdate {
   RequestStatus status = RequestStatus::kRunning;  // after the update
   std::int32_t num_output_tokens = 0;              // after the update
   std::int32_t num_cached_tokens = -1;
+  std::int32_t num_prefill_cached_tokens = -1;  // Request.prefill_cached_tokens
   std::int32_t num_external_computed_tokens = 0;
   std::int32_t num_preemptions = 0;
 };
