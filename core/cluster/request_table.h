@@ -4,6 +4,7 @@
 // slot: key = (seq << 32) | slot, where seq is the workload's request number.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "cluster/workload/workload.h"
@@ -19,6 +20,8 @@ struct RequestRecord {
   engine::RequestKey key = 0;
   std::int32_t instance = -1;          // the instance serving it now (P/D: prefill, then decode)
   std::int32_t prefill_instance = -1;  // P/D: the prefill instance (holds the KV until read)
+  // P/D: the kv_transfer_params P returned with its finishing output (where D reads).
+  std::optional<engine::KvTransferParams> pd_params;
   std::uint8_t pd_stage = 0;           // 0 unified, 1 at the prefill pool, 2 at the decode pool
   SimTime sent = kUnset;               // the client sent it (arrival at the server)
   SimTime engine_arrival = kUnset;     // it reached EngineCore (after HTTP + tokenization)

@@ -89,6 +89,7 @@ class VllmEngine final : public engine::Engine {
   KVConnector* connector_ = nullptr;
   std::vector<ReqRef> expired_;          // scratch for expire_held
   std::vector<TransferEffect> effects_;  // scratch for on_step_output
+  metrics::KVConnectorStats connector_stats_;
 };
 
 }  // namespace blis::vllm

@@ -310,20 +310,7 @@ void ConnectorExtension::on_update(std::int32_t step, const InFlightBatch& b) {
 
 void ConnectorExtension::take_connector_stats(metrics::KVConnectorStats& out) {
   // NIXL's stats are the worker's transfer records, which the mock does not report.
-  if (offload_ == nullptr) return;
-  // OffloadingConnectorScheduler.get_stats: the scheduler's stats, then the manager's.
-  const OffloadConnectorStats st = offload_->take_stats();
-  for (const double d : st.lookup_sync_delays)
-    out.observe("vllm:kv_offload_lookup_sync_delay_seconds", d);
-  for (const double d : st.lookup_async_delays)
-    out.observe("vllm:kv_offload_lookup_async_delay_seconds", d);
-  if (st.allocation_failures > 0)
-    out.increase("vllm:kv_offload_allocation_failure", static_cast<double>(st.allocation_failures));
-  out.set("vllm:kv_offload_cpu_cache_usage_perc", st.cpu.usage);
-  for (const std::int32_t a : st.cpu.allocation_sizes)
-    out.observe("vllm:kv_offload_cpu_allocation_size", a);
-  out.set("vllm:kv_offload_cpu_cache_write_usage_perc", st.cpu.write_usage);
-  out.set("vllm:kv_offload_cpu_cache_read_usage_perc", st.cpu.read_usage);
+  conn_->take_stats(out);
 }
 
 ojson ConnectorExtension::nixl_meta_json() const {

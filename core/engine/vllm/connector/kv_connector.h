@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/vllm/metrics/connector_stats.h"
 #include "engine/vllm/request.h"
 #include "util/sim_time.h"
 
@@ -66,6 +67,9 @@ class KVConnector {
   // build_connector_meta: called at the end of every schedule() with its output (before
   // num_computed_tokens moves on: a scheduled entry computes num_computed_before + num_tokens).
   virtual void build_connector_meta(const SchedulerOutput& out, const Scheduler& s) {}
+  // get_kv_connector_stats: the scheduler-side stats since the last call, appended to `out`
+  // (SchedulerStats.kv_connector_stats).
+  virtual void take_stats(metrics::KVConnectorStats& out) {}
   // has_pending_push_work: the engine must keep stepping (offloading jobs in flight).
   virtual bool has_pending_push_work() const { return false; }
   // KVTransferConfig.kv_role: kv_both is consumer and producer.

@@ -394,7 +394,24 @@ void OffloadingConnector::on_step_output(std::vector<TransferEffect>& out) {
   }
 }
 
-OffloadConnectorStats OffloadingConnector::take_stats() {
+void OffloadingConnector::take_stats(metrics::KVConnectorStats& out) {
+  // OffloadingConnectorScheduler.get_stats: the scheduler's stats, then the manager's
+  // (manager.py get_stats; it always sets the three gauges).
+  const OffloadConnectorStats st = take_offload_stats();
+  for (const double d : st.lookup_sync_delays)
+    out.observe("vllm:kv_offload_lookup_sync_delay_seconds", d);
+  for (const double d : st.lookup_async_delays)
+    out.observe("vllm:kv_offload_lookup_async_delay_seconds", d);
+  if (st.allocation_failures > 0)
+    out.increase("vllm:kv_offload_allocation_failure", static_cast<double>(st.allocation_failures));
+  out.set("vllm:kv_offload_cpu_cache_usage_perc", st.cpu.usage);
+  for (const std::int32_t a : st.cpu.allocation_sizes)
+    out.observe("vllm:kv_offload_cpu_allocation_size", a);
+  out.set("vllm:kv_offload_cpu_cache_write_usage_perc", st.cpu.write_usage);
+  out.set("vllm:kv_offload_cpu_cache_read_usage_perc", st.cpu.read_usage);
+}
+
+OffloadConnectorStats OffloadingConnector::take_offload_stats() {
   OffloadConnectorStats s = std::move(stats_);
   stats_ = OffloadConnectorStats{};
   s.cpu = cpu_.take_stats();

@@ -80,7 +80,9 @@ class OffloadingConnector final : public KVConnector {
   TransferEffect complete_job(std::int64_t job_id);
   const OffloadMeta& last_meta() const { return meta_; }
   // get_stats: the scheduler's and the manager's stats since the last call.
-  OffloadConnectorStats take_stats();
+  OffloadConnectorStats take_offload_stats();
+  // The same as the metrics' payload (offloading/metrics.py family names).
+  void take_stats(metrics::KVConnectorStats& out) override;
   const CpuOffloadingManager& cpu() const { return cpu_; }
   std::size_t num_jobs() const { return jobs_.size(); }
   std::int32_t tokens_per_chunk() const { return tpc_; }
