@@ -5,6 +5,8 @@
 // the snapshot or step, the family and the sample.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -37,6 +39,32 @@ std::string describe(const std::string& name, const std::string& where,
   return s + ": " + m.message;
 }
 
+// Records are diagnostic (section 6): every expected field the driver also writes must
+// agree, numbers to a relative 1e-9. Returns the first differing pointer.
+std::string first_record_difference(const json& e, const json& a, const std::string& ptr) {
+  if (e.is_number() && a.is_number()) {
+    const double x = e.get<double>(), y = a.get<double>();
+    return std::fabs(x - y) <= 1e-9 * std::max({1.0, std::fabs(x), std::fabs(y)}) ? "" : ptr;
+  }
+  if (e.is_object() && a.is_object()) {
+    for (auto it = e.begin(); it != e.end(); ++it) {
+      if (!a.contains(it.key())) continue;
+      const std::string d = first_record_difference(it.value(), a[it.key()], ptr + "/" + it.key());
+      if (!d.empty()) return d;
+    }
+    return "";
+  }
+  if (e.is_array() && a.is_array()) {
+    if (e.size() != a.size()) return ptr + " (length)";
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      const std::string d = first_record_difference(e[i], a[i], ptr + "/" + std::to_string(i));
+      if (!d.empty()) return d;
+    }
+    return "";
+  }
+  return e == a ? "" : ptr;
+}
+
 // The fields of the ext output compared besides the text (section 5): the run's length, the
 // registry (vllm:cache_config_info is never registered in these traces) and the steps.
 void compare_structure(const std::string& name, const json& e, const json& a) {
@@ -51,6 +79,8 @@ void compare_structure(const std::string& name, const json& e, const json& a) {
                             << ")";
   }
   EXPECT_EQ(fe.size(), fa.size()) << "case " << name << ": number of families";
+  const std::string d = first_record_difference(e["records"], a["records"], "/records");
+  EXPECT_EQ(d, "") << "case " << name << ": " << d;
   const json steps_e = {{"steps", e["steps"]}};
   const json steps_a = {{"steps", a["steps"]}};
   if (const auto m = testing::compare_traces(steps_e, steps_a)) {

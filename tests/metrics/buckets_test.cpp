@@ -33,7 +33,6 @@ TEST(Buckets, FixedLists) {
   EXPECT_EQ(iteration_tokens_buckets(),
             (V{1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384}));
   EXPECT_EQ(request_params_n_buckets(), (V{1, 2, 5, 10, 20}));
-  EXPECT_EQ(request_num_preemptions_buckets(), (V{1, 2, 3, 4, 5, 10, 20}));
   for (const V* list : {&request_latency_buckets(), &time_to_first_token_buckets(),
                         &inter_token_latency_buckets()}) {
     for (std::size_t i = 1; i < list->size(); ++i) EXPECT_LT((*list)[i - 1], (*list)[i]);

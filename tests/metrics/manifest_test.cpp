@@ -83,7 +83,8 @@ TEST(Manifest, EveryExactOrDerivedFamilyIsExported) {
   for (const ManifestEntry& e : metrics_manifest()) {
     if (e.cls == ManifestClass::kUnavailable) continue;
     ++simulated;
-    EXPECT_EQ(exported.count(e.name), 1u) << manifest_class_name(e.cls) << " but not exported: " << e.name;
+    EXPECT_EQ(exported.count(e.name), 1u)
+        << manifest_class_name(e.cls) << " but not exported: " << e.name;
   }
   EXPECT_GE(simulated, 60u);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <set>
 #include <vector>
@@ -111,6 +112,7 @@ class ExtDriver final : public conform::DriverHooks {
     return from_seconds(static_cast<double>(k) * m_.step_seconds);
   }
   ojson families() const;
+  ojson finished_json(const metrics::IterationStats& it) const;
   ojson record_json(std::int32_t step, SimTime ts, std::size_t num_outputs,
                     const SchedulerStats& stats) const;
 
@@ -122,6 +124,7 @@ class ExtDriver final : public conform::DriverHooks {
   metrics::KVConnectorStats connector_stats_;
   EngineCore* core_ = nullptr;
   KeyIndex refs_;
+  std::map<std::int32_t, engine::RequestKey> slot_keys_;  // recorder handle -> request
   std::set<std::int32_t> dumps_;
   // Per step: what the ext record needs beyond the base record.
   bool scheduled_ = false;
@@ -146,6 +149,7 @@ metrics::RecorderConfig ExtDriver::make_recorder_config(const conform::Case& c,
 void ExtDriver::on_added(std::int32_t step, engine::RequestKey key, ReqRef ref) {
   const conform::CaseRequest& r = c_.requests[key];
   refs_.put(key, ref);
+  slot_keys_[ref.index] = key;
   // OutputProcessor.add_request and the QUEUED event of Scheduler.add_request. Arrival is
   // arrival_time × Δ (section 2: the frontend's and the request's arrival are the same).
   engine::RequestSpec spec;
@@ -253,9 +257,31 @@ ojson ExtDriver::record_json(std::int32_t step, SimTime ts, std::size_t num_outp
                             {"inter_token_latencies_iter", it->inter_token_latencies_iter},
                             {"max_num_generation_tokens_iter", it->max_num_generation_tokens_iter},
                             {"n_params_iter", it->n_params_iter},
-                            {"num_finished_requests", it->finished_requests.size()}};
+                            {"finished_requests", finished_json(*it)}};
   }
   return r;
+}
+
+// IterationStats.finished_requests with every FinishedRequestStats field (section 5).
+ojson ExtDriver::finished_json(const metrics::IterationStats& it) const {
+  ojson out = ojson::array();
+  for (const metrics::FinishedRequestStats& f : it.finished_requests) {
+    const auto k = slot_keys_.find(f.request);
+    out.push_back(
+        {{"request_id", k != slot_keys_.end() ? ojson(c_.requests[k->second].id) : ojson(nullptr)},
+         {"finish_reason", metrics::finish_reason_string(f.finish_reason)},
+         {"e2e_latency", f.e2e_latency},
+         {"num_prompt_tokens", f.num_prompt_tokens},
+         {"num_generation_tokens", f.num_generation_tokens},
+         {"max_tokens_param", f.max_tokens_param != 0 ? ojson(f.max_tokens_param) : ojson(nullptr)},
+         {"queued_time", f.queued_time},
+         {"prefill_time", f.prefill_time},
+         {"inference_time", f.inference_time},
+         {"decode_time", f.decode_time},
+         {"mean_time_per_output_token", f.mean_time_per_output_token},
+         {"num_cached_tokens", f.num_cached_tokens}});
+  }
+  return out;
 }
 
 ojson ExtDriver::families() const {

@@ -39,12 +39,6 @@ const std::vector<double>& request_params_n_buckets() {
   return b;
 }
 
-// buckets.py REQUEST_NUM_PREEMPTIONS_BUCKETS ("the boundaries the metric shipped with").
-const std::vector<double>& request_num_preemptions_buckets() {
-  static const std::vector<double> b = {1, 2, 3, 4, 5, 10, 20};
-  return b;
-}
-
 // buckets.py build_buckets: returns as soon as one mantissa times the current power of ten
 // exceeds max_value, so the list never skips ahead.
 std::vector<double> build_buckets(const std::vector<std::int64_t>& mantissas,

@@ -18,8 +18,6 @@ const std::vector<double>& inter_token_latency_buckets();
 const std::vector<double>& iteration_tokens_buckets();
 // vllm:request_params_n (REQUEST_PARAMS_N_BUCKETS).
 const std::vector<double>& request_params_n_buckets();
-// vllm:request_num_preemptions (REQUEST_NUM_PREEMPTIONS_BUCKETS).
-const std::vector<double>& request_num_preemptions_buckets();
 
 // buckets.py build_buckets: every mantissa times 10^0, 10^1, ... while the value is at most
 // max_value; stops at the first value above it. Empty when max_value < the first mantissa.

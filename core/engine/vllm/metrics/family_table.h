@@ -31,7 +31,6 @@ enum class BucketSet : std::uint8_t {
   kInterTokenLatency,
   kIterationTokens,
   kRequestParamsN,
-  kRequestNumPreemptions,
   kRequestTokens,  // 1-2-5 capped at max_model_len
   kFixed,          // FamilySpec::fixed_buckets
 };

@@ -22,8 +22,6 @@ std::vector<double> bounds_for(const FamilySpec& spec, std::int64_t max_model_le
       return iteration_tokens_buckets();
     case BucketSet::kRequestParamsN:
       return request_params_n_buckets();
-    case BucketSet::kRequestNumPreemptions:
-      return request_num_preemptions_buckets();
     case BucketSet::kRequestTokens:
       return build_1_2_5_buckets(max_model_len);
     case BucketSet::kFixed:

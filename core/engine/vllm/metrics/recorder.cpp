@@ -76,6 +76,7 @@ void MetricsRecorder::add_request(RequestHandle handle, const RequestInfo& info,
 void MetricsRecorder::finish(RequestState& s, FinishReason reason) {
   iteration_.update_from_finished_request(reason, s.prompt_len, s.max_tokens, s.stats,
                                           s.num_cached_tokens);
+  iteration_.finished_requests.back().request = static_cast<RequestHandle>(&s - requests_.data());
   if (s.lora_id > 0)
     lora_states_.update(s.lora_id, s.lora_status, LoRARequestStates::Status::kNone);
   std::int32_t generated = s.stats.num_generation_tokens;

@@ -181,6 +181,7 @@ struct PromptTokenStats {
 
 // stats.py FinishedRequestStats (intervals in seconds, from the raw timestamps).
 struct FinishedRequestStats {
+  RequestHandle request = -1;  // FinishedRequestStats.request_id, as the recorder's handle
   FinishReason finish_reason = FinishReason::kStop;
   double e2e_latency = 0;
   std::int32_t num_prompt_tokens = 0;
