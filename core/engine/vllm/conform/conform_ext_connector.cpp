@@ -57,10 +57,6 @@ class ConnectorExtension final : public ExtExtension {
     if (m != doc.end() && m->is_object() && m->contains("step_seconds") &&
         (*m)["step_seconds"].is_number())
       step_seconds_ = (*m)["step_seconds"].get<double>();
-    const auto reqs = doc.find("requests");
-    if (reqs != doc.end() && reqs->is_array()) {
-      for (const json& r : *reqs) ids_.push_back(r.value("id", std::string()));
-    }
   }
   void configure(Case& c, Diagnostics& diags) override;
   void configure_metrics(metrics::RecorderConfig& config) override {
@@ -138,12 +134,11 @@ class ConnectorExtension final : public ExtExtension {
 };
 
 void ConnectorExtension::configure(Case& c, Diagnostics& diags) {
-  if (in_.requests.size() != c.requests.size()) in_.requests.resize(c.requests.size());
-  if (!in_.nixl && !c.config.enable_prefix_caching) {
-    // The worker sizes the CPU tier from the GPU page; nothing else depends on caching, but
-    // the traces always have it on.
-  }
+  // One entry per request of the decoded case (take_input saw the same array).
   (void)diags;
+  in_.requests.resize(c.requests.size());
+  ids_.resize(c.requests.size());
+  for (std::size_t i = 0; i < c.requests.size(); ++i) ids_[i] = c.requests[i].id;
 }
 
 void ConnectorExtension::attach(EngineCore& core) {
