@@ -199,9 +199,8 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
     nc.block_size = pool.engine.args.block_size;
     nc.engine_id = "instance-" + std::to_string(instance);
     nc.tp_size = pool.parallelism.tp;
+    // The engine registers NixlPromMetrics' families with it (metrics/*.prom).
     eng->own_connector(std::make_unique<vllm::NixlConnector>(nc));
-    // KVConnectorProm registers NixlPromMetrics' families (metrics/*.prom).
-    eng->metrics().set_connector(vllm::metrics::ConnectorMetrics::kNixl);
     return eng;
   }
   // CPU offload (kv_offloading_size, or kv_transfer_config naming OffloadingConnector; the
@@ -220,9 +219,8 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
     const std::int64_t gpus = static_cast<std::int64_t>(pool.parallelism.tp) * pool.parallelism.pp;
     const std::int64_t block_bytes = res.kv_bytes_per_block * gpus * oc.blocks_per_chunk;
     oc.num_cpu_blocks = block_bytes > 0 ? kt->cpu_bytes_to_use.value_or(0) / block_bytes : 0;
+    // The engine registers OffloadPromMetrics' families with it (metrics/*.prom).
     eng->own_connector(std::make_unique<vllm::OffloadingConnector>(oc));
-    // KVConnectorProm registers OffloadPromMetrics' families (metrics/*.prom).
-    eng->metrics().set_connector(vllm::metrics::ConnectorMetrics::kOffloading);
   }
   return eng;
 }

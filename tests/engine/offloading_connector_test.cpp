@@ -158,6 +158,22 @@ TEST(OffloadingConnector, ReallocatingABlockOfAPendingStoreFlushesIt) {
   EXPECT_EQ(n.conn->num_jobs(), jobs);
 }
 
+TEST(OffloadingConnector, AFailedAllocationIsCountedAndRetried) {
+  Node n(1);  // room for one chunk; the request fills two in one step
+  n.e.add_request(spec(1, 20, 100, 3), 0);
+  n.step(0);
+  EXPECT_EQ(n.conn->cpu().num_stored(), 0);
+  n.step(10);  // retried (the store index did not move), failing again
+  // The engine hands the connector's stats to the metrics every step.
+  const std::string m = n.e.metrics_text(10, "");
+  EXPECT_NE(m.find("vllm:kv_offload_allocation_failure_total{engine=\"0\",model_name=\"\"} 2.0"),
+            std::string::npos)
+      << m;
+  // Failed attempts are allocations too (manager.py records the size first).
+  EXPECT_NE(m.find("vllm:kv_offload_cpu_allocation_size_count{engine=\"0\",model_name=\"\"} 2.0"),
+            std::string::npos);
+}
+
 TEST(OffloadingConnector, OnlyPromptTokensAreOffloaded) {
   Node n(64);
   n.e.add_request(spec(1, 8, 100, 12), 0);  // 8 prompt tokens, 12 outputs

@@ -53,6 +53,9 @@ class VllmEngine final : public engine::Engine {
   void set_connector(KVConnector* connector) {
     connector_ = connector;
     core_.scheduler().set_connector(connector);
+    // KVConnectorProm registers the connector's families (loggers.py).
+    metrics_.set_connector(connector != nullptr ? connector->metrics_kind()
+                                                : metrics::ConnectorMetrics::kNone);
   }
   // The same, the engine owning the connector.
   void own_connector(std::unique_ptr<KVConnector> connector) {

@@ -60,6 +60,7 @@ class ConnectorExtension final : public ExtExtension {
   }
   void configure(Case& c, Diagnostics& diags) override;
   void configure_metrics(metrics::RecorderConfig& config) override {
+    // The families of the connector class attach() builds (its metrics_kind()).
     config.connector =
         in_.nixl ? metrics::ConnectorMetrics::kNixl : metrics::ConnectorMetrics::kOffloading;
   }

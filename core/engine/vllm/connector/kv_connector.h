@@ -67,6 +67,10 @@ class KVConnector {
   // build_connector_meta: called at the end of every schedule() with its output (before
   // num_computed_tokens moves on: a scheduled entry computes num_computed_before + num_tokens).
   virtual void build_connector_meta(const SchedulerOutput& out, const Scheduler& s) {}
+  // Which families KVConnectorProm registers for this connector class.
+  virtual metrics::ConnectorMetrics metrics_kind() const {
+    return metrics::ConnectorMetrics::kNone;
+  }
   // get_kv_connector_stats: the scheduler-side stats since the last call, appended to `out`
   // (SchedulerStats.kv_connector_stats).
   virtual void take_stats(metrics::KVConnectorStats& out) {}

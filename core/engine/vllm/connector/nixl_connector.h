@@ -58,6 +58,9 @@ class NixlConnector final : public KVConnector {
  public:
   explicit NixlConnector(const NixlConfig& cfg);
 
+  metrics::ConnectorMetrics metrics_kind() const override {
+    return metrics::ConnectorMetrics::kNixl;  // NixlPromMetrics
+  }
   void on_new_request(const Request& r) override;
   MatchedTokens get_num_new_matched_tokens(const Request& r,
                                            std::int32_t num_local_computed) override;

@@ -61,6 +61,9 @@ class OffloadingConnector final : public KVConnector {
  public:
   explicit OffloadingConnector(const OffloadingConfig& cfg);
 
+  metrics::ConnectorMetrics metrics_kind() const override {
+    return metrics::ConnectorMetrics::kOffloading;  // OffloadPromMetrics (CPU spec)
+  }
   void on_new_request(const Request& r) override;
   MatchedTokens get_num_new_matched_tokens(const Request& r,
                                            std::int32_t num_local_computed) override;
