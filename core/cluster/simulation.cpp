@@ -447,7 +447,7 @@ void Simulation::State::on_engine_wake(std::uint32_t instance, SimTime at) {
   Instance& inst = *instances[instance];
   if (at != inst.wake_at) return;  // superseded
   inst.wake_at = kSimTimeNever;
-  inst.engine().poll(now);  // e.g. NIXL's abort timeout of held blocks
+  inst.engine().poll(now);  // e.g. the NIXL lease of held blocks
   publish(inst);
   kick(inst);
 }
