@@ -86,6 +86,10 @@ struct Request {
   bool drop_stale_output = false;
   bool is_prefill_chunk = false;
   std::int32_t num_cached_tokens = -1;  // prefix hit at first admission
+  // PrefillStats.num_cached_tokens: local + external tokens of the first admission's lookup
+  // (before any preemption); -1 until then. Differs from num_cached_tokens when a connector
+  // loaded the whole prompt (the last token is recomputed).
+  std::int32_t prefill_cached_tokens = -1;
   // Tokens a KV connector supplied at admission (Request.num_external_computed_tokens).
   std::int32_t num_external_computed_tokens = 0;
   // kv_transfer_params (NIXL P/D); a connector may clear do_remote_prefill once it acted.

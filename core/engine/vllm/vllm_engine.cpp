@@ -239,10 +239,24 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
     p.num_output_tokens = u.num_output_tokens;
     p.num_cached_tokens = u.num_cached_tokens;
     p.num_preemptions = u.num_preemptions;
+    for (const auto& kp : res_.kv_transfer_params) {
+      if (kp.first == u.key && u.stopped) p.kv_transfer_params = kp.second;
+    }
     events_.progress.push_back(p);
     if (u.stopped) refs_.erase(u.key);
   }
-  metrics::feed_completed(metrics_, metrics_pending_, out, res_, core_.scheduler(), now);
+  if (connector_ != nullptr) {
+    // Transfers the worker waited for within the step (offloading jobs_to_flush).
+    effects_.clear();
+    connector_->on_step_output(effects_);
+    for (const TransferEffect& e : effects_) apply_effect(e);
+  }
+  // SchedulerStats.kv_connector_stats: the connector's scheduler-side stats of the step.
+  connector_stats_.clear();
+  if (connector_ != nullptr) connector_->take_stats(connector_stats_);
+  metrics::feed_completed(metrics_, metrics_pending_, out, res_, core_.scheduler(),
+                          core_.scheduler().make_stats(),
+                          connector_stats_.empty() ? nullptr : &connector_stats_, now);
   return events_;
 }
 
@@ -288,9 +302,18 @@ void VllmEngine::transfer_finished(const engine::TransferRequest& t, SimTime now
   // scheduler.py _update_from_kv_xfer_finished does.
   if (connector_ == nullptr) return;
   connector_->set_now(now);
-  const TransferEffect e = connector_->on_transfer_finished(t);
+  apply_effect(connector_->on_transfer_finished(t));
+}
+
+void VllmEngine::apply_effect(const TransferEffect& e) {
   if (e.finished_recving.index >= 0) core_.scheduler().finished_recving(e.finished_recving);
   if (e.finished_sending.index >= 0) core_.scheduler().finished_sending(e.finished_sending);
+}
+
+void VllmEngine::remote_heartbeat(engine::RequestKey key, SimTime now) {
+  if (connector_ == nullptr) return;
+  connector_->set_now(now);
+  connector_->remote_heartbeat(key);
 }
 
 void VllmEngine::remote_read_done(engine::RequestKey key, SimTime now) {

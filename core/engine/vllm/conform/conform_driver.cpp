@@ -133,6 +133,7 @@ void Driver::add_arrivals(std::int32_t step) {
     nr.eos_token_id = r.eos_token_id;
     nr.min_tokens = r.min_tokens;
     nr.stop_token_ids = r.stop_token_ids;
+    if (hooks_ != nullptr) hooks_->prepare_request(i, nr);
     tracked_[i].ref = sched().add_request(nr);
     live_.push_back(i);
     tracked_[i].arrived = true;
@@ -310,7 +311,9 @@ void Driver::apply_batch(std::int32_t step, ojson& rec, bool async_fields) {
   }
   queued_aborts_.clear();
   std::vector<engine::RequestKey> aborted_keys;
+  if (hooks_ != nullptr) hooks_->before_update(step, b);
   core_.apply_oldest(res_, &aborted_keys);
+  if (hooks_ != nullptr) hooks_->on_update(step, b);
   mock_.on_applied(b);
   stats_ = sched().make_stats();
   if (hooks_ != nullptr) hooks_->on_applied(step, b, res_, stats_);

@@ -66,6 +66,11 @@ class KVCacheManager {
   bool allocate_slots(const Request& r, std::int32_t num_new_tokens, const AllocateSlotsArgs& args,
                       std::vector<std::int32_t>* new_blocks);
   void free(const Request& r);
+  // vllm kv_cache_manager.py pop_blocks_for_free: the request's blocks (allocation order)
+  // appended to `out`, its table dropped, the blocks not yet returned to the pool.
+  void pop_blocks_for_free(const Request& r, std::vector<std::int32_t>& out) {
+    manager_.pop_blocks_for_free(r.slot, out);
+  }
   // Sizes the request's block table for up to max_tokens tokens (no allocation later).
   void reserve(const Request& r, std::int32_t max_tokens) {
     manager_.reserve(r.slot,

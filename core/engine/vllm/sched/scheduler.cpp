@@ -58,8 +58,10 @@ std::int32_t Scheduler::alloc_slot() {
     s = static_cast<std::int32_t>(reqs_.size());
     reqs_.emplace_back();
     live_.push_back(0);
+    last_sched_seq_.push_back(0);
   }
   live_[static_cast<std::size_t>(s)] = 1;
+  last_sched_seq_[static_cast<std::size_t>(s)] = 0;
   ++num_live_;
   return s;
 }
@@ -132,10 +134,13 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   r.all_token_ids.reserve(static_cast<std::size_t>(max_len));
   r.block_hashes.reserve(static_cast<std::size_t>(max_len / cfg_.block_size + 1));
   kv_.reserve(r, max_len + cfg_.num_lookahead_tokens() + cfg_.num_speculative_tokens);
-  // The request block hasher exists when prefix caching is on (engine/core.py).
-  if (cfg_.enable_prefix_caching) update_block_hashes(r, cfg_.block_size);
+  // The request block hasher exists when prefix caching is on or a KV connector is
+  // configured (engine/core.py EngineCore.__init__).
+  if (hashes_blocks()) update_block_hashes(r, cfg_.block_size);
   r.status = RequestStatus::kWaiting;
   waiting_->add_request(s);
+  // vllm scheduler.py add_request: connector.on_new_request.
+  if (connector_ != nullptr) connector_->on_new_request(r);
   return r.ref();
 }
 
@@ -147,8 +152,10 @@ bool Scheduler::has_requests() const {
   // vllm sched/interface.py has_requests: unfinished requests, or finished ids still to be
   // sent with the next SchedulerOutput.
   // With a connector, finished requests whose blocks it still holds keep the engine alive
-  // (scheduler.py has_finished_requests).
-  return has_unfinished_requests() || !finished_req_ids_.empty() || !delayed_free_.empty();
+  // (scheduler.py has_finished_requests), and so do its jobs in flight
+  // (has_pending_push_work).
+  return has_unfinished_requests() || !finished_req_ids_.empty() || !delayed_free_.empty() ||
+         (connector_ != nullptr && connector_->has_pending_push_work());
 }
 
 RequestQueue& Scheduler::select_waiting_queue() {
@@ -190,6 +197,8 @@ void Scheduler::schedule(SchedulerOutput& out) {
   finished_req_ids_.clear();
   // vllm scheduler.py schedule: the connector builds its step metadata from the output.
   if (connector_ != nullptr) connector_->build_connector_meta(out, *this);
+  // The deferred-free fence advances only for steps that write KV.
+  if (defer_block_free_ && total > 0) ++sched_step_seq_;
   update_after_schedule(out);
 }
 
@@ -239,7 +248,9 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
         victim = running_.back();
         running_.pop_back();
       }
-      preempt_request(victim, /*drop_stale_output=*/false);
+      // vllm scheduler.py: a producer connector's hand-off needs the KV the preemption
+      // frees, so the in-flight output is dropped (requires_kv_delivery).
+      preempt_request(victim, connector_ != nullptr && connector_->requires_kv_delivery());
       out.preempted.push_back(req(victim).key);
       if (victim == index) break;  // r preempted itself
     }
@@ -308,7 +319,7 @@ void Scheduler::preempt_request(std::int32_t index, bool drop_stale_output) {
   if (r.status != RequestStatus::kRunning) {
     throw std::logic_error("preempt_request: only running requests can be preempted");
   }
-  kv_.free(r);  // the blocks keep their hashes: they stay cached until evicted
+  free_request_blocks(index);  // the blocks keep their hashes: cached until evicted
   erase_value(inflight_prefills_, index);
   r.status = RequestStatus::kPreempted;
   r.num_computed_tokens = 0;
@@ -387,7 +398,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
       num_local_computed = kv_.get_computed_blocks(r, hits_);
       if (connector_ != nullptr) {
         // Tokens beyond the local hit the connector can supply (get_num_new_matched_tokens);
-        // undecided requests are skipped and asked again next step.
+        // undecided requests are skipped and asked again next step. vllm scheduler.py
+        // presents a block-aligned local hit; local hits are whole blocks here already.
         const MatchedTokens m = connector_->get_num_new_matched_tokens(r, num_local_computed);
         if (!m.decided) {
           queue.pop_request();
@@ -398,6 +410,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
         load_async = m.load_async && num_external > 0;
       }
       num_computed = num_local_computed + num_external;
+      // vllm scheduler.py: PrefillStats.set at the lookup of a request never preempted.
+      if (r.num_preemptions <= 0) r.prefill_cached_tokens = num_computed;
     } else {
       // A KV connector finished an async load: the request arrives with computed tokens.
       num_computed = r.num_computed_tokens;
@@ -440,11 +454,13 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     if (!kv_.allocate_slots(r, n, args, nullptr)) break;
     if (connector_ != nullptr) {
       connector_->update_state_after_alloc(r, kv_.get_blocks(r), num_external);
-      // vllm scheduler.py _update_connector_prefix_cache_stats: the whole sequence is the
-      // query, the connector's tokens the hits.
-      if (did_lookup) {
-        connector_stats_.record(r.num_tokens(), num_external, r.num_preemptions > 0);
-        connector_stats_cumulative_.record(r.num_tokens(), num_external, r.num_preemptions > 0);
+      // vllm scheduler.py schedule: the connector's query is what the local hit left
+      // (num_tokens - local hit), its hits the external tokens; nothing is recorded when the
+      // local hit covered everything.
+      const std::int32_t queries = r.num_tokens() - num_local_computed;
+      if (did_lookup && queries != 0) {
+        connector_stats_.record(queries, num_external, r.num_preemptions > 0);
+        connector_stats_cumulative_.record(queries, num_external, r.num_preemptions > 0);
       }
       if (did_lookup) r.num_external_computed_tokens = num_external;
     }
@@ -510,6 +526,7 @@ void Scheduler::update_after_schedule(SchedulerOutput& out) {
     Request& r = req(e.ref.index);
     r.num_computed_tokens += e.num_tokens;
     r.num_in_flight_tokens += e.num_tokens;
+    if (defer_block_free_) last_sched_seq_[static_cast<std::size_t>(e.ref.index)] = sched_step_seq_;
     r.is_prefill_chunk = r.num_computed_tokens < r.num_tokens() + r.num_output_placeholders;
     e.samples = !r.is_prefill_chunk;
     if (!r.is_prefill_chunk && !inflight_prefills_.empty())
@@ -523,7 +540,7 @@ std::int32_t Scheduler::update_request_with_output(Request& r, const std::int32_
   stopped = false;
   for (std::int32_t k = 0; k < n; ++k) {
     r.all_token_ids.push_back(tokens[k]);
-    if (cfg_.enable_prefix_caching) update_block_hashes(r, cfg_.block_size);
+    if (hashes_blocks()) update_block_hashes(r, cfg_.block_size);
     if (check_stop(r, cfg_.max_model_len)) {
       stopped = true;  // tokens past the stop are dropped
       return k + 1;
@@ -536,6 +553,11 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
                                    UpdateResult& res) {
   // vllm scheduler.py Scheduler.update_from_output.
   res.clear();
+  // Every GPU write of this and earlier steps is done: deferred frees may return now.
+  if (defer_block_free_ && out.total_num_scheduled_tokens > 0) {
+    ++processed_step_seq_;
+    drain_deferred_frees();
+  }
   stopped_running_.clear();
   stopped_preempted_.clear();
   to_release_.clear();
@@ -600,11 +622,12 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
     u.status = r->status;
     u.num_output_tokens = r->num_output_tokens();
     u.num_cached_tokens = r->num_cached_tokens;
+    u.num_prefill_cached_tokens = r->prefill_cached_tokens;
     u.num_external_computed_tokens = r->num_external_computed_tokens;
     u.num_preemptions = r->num_preemptions;
     u.stop_reason = r->stop_reason;
     if (stopped) {
-      free_request(e.ref.index, false);
+      free_request(e.ref.index, false, &res);
       (status_before == RequestStatus::kRunning ? stopped_running_ : stopped_preempted_)
           .push_back(e.ref.index);
       res.finished.push_back(e.key);
@@ -630,21 +653,31 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
   to_release_.clear();
 }
 
-void Scheduler::free_request(std::int32_t index, bool delay_free_blocks) {
+void Scheduler::free_request(std::int32_t index, bool delay_free_blocks, UpdateResult* res) {
   // vllm scheduler.py Scheduler._free_request: report the id with the next output and free
   // the blocks (they keep their hashes) unless the connector keeps them for a transfer. The
   // slot itself is released once no queue refers to it (at the end of update_from_output, or
   // right away for aborts).
   Request& r = req(index);
   erase_value(inflight_prefills_, index);
-  if (connector_ != nullptr && connector_->request_finished(r, kv_.get_blocks(r)))
-    delay_free_blocks = true;
+  if (connector_ != nullptr) {
+    // _connector_finished: the connector sees the blocks that cover the computed tokens
+    // (get_block_ids_for_computed_tokens); its kv_transfer_params go with the output.
+    const auto all = kv_.get_blocks(r);
+    const std::size_t n = std::min(
+        all.size(),
+        static_cast<std::size_t>((r.num_computed_tokens + cfg_.block_size - 1) / cfg_.block_size));
+    FinishedTransfer f = connector_->request_finished(r, all.first(n));
+    if (f.delay_free) delay_free_blocks = true;
+    if (f.params && res != nullptr)
+      res->kv_transfer_params.emplace_back(r.key, std::move(*f.params));
+  }
   finished_req_ids_.push_back(r.key);
   if (delay_free_blocks) {
     delayed_free_.push_back(index);
     return;
   }
-  kv_.free(r);
+  free_request_blocks(index);
   to_release_.push_back(index);
 }
 
@@ -664,11 +697,9 @@ bool Scheduler::try_promote_blocked(std::int32_t index) {
   if (it == finished_recving_.end()) return false;
   finished_recving_.erase(it);
   Request& r = req(index);
-  const std::int32_t held = static_cast<std::int32_t>(kv_.get_blocks(r).size());
-  std::int32_t computed = std::min(held * cfg_.block_size, r.num_tokens());
-  if (computed == r.num_tokens()) --computed;
-  kv_.cache_blocks(r, computed);
-  r.num_computed_tokens = computed;
+  // num_computed_tokens was set to local + external tokens at admission.
+  kv_.cache_blocks(r, r.num_computed_tokens);
+  if (r.num_computed_tokens == r.num_tokens()) r.num_computed_tokens = r.num_tokens() - 1;
   r.status = r.num_preemptions > 0 ? RequestStatus::kPreempted : RequestStatus::kWaiting;
   return true;
 }
@@ -679,6 +710,40 @@ std::int32_t Scheduler::inflight_prefill_reserved_blocks() const {
   for (const std::int32_t i : inflight_prefills_)
     total += kv_.remaining_blocks(reqs_[static_cast<std::size_t>(i)]);
   return total;
+}
+
+void Scheduler::set_connector(KVConnector* connector) {
+  // vllm scheduler.py Scheduler.__init__: connector.bind_gpu_block_pool(block_pool). With
+  // overlapping batches a consumer's load could refill a freed block an in-flight step still
+  // writes, so frees wait for the steps that scheduled the request (defer_block_free).
+  connector_ = connector;
+  if (connector_ != nullptr) connector_->bind_gpu_block_pool(&kv_.block_pool());
+  defer_block_free_ =
+      connector_ != nullptr && cfg_.async_scheduling && connector_->is_kv_consumer();
+}
+
+void Scheduler::free_request_blocks(std::int32_t index) {
+  // vllm scheduler.py _free_request_blocks: free now unless a step that may still write the
+  // blocks is in flight; then they wait, in allocation order, for that step's output.
+  Request& r = req(index);
+  if (!defer_block_free_ ||
+      last_sched_seq_[static_cast<std::size_t>(index)] <= processed_step_seq_) {
+    kv_.free(r);
+    return;
+  }
+  DeferredFree d;
+  d.fence = sched_step_seq_;
+  kv_.pop_blocks_for_free(r, d.blocks);
+  if (!d.blocks.empty()) deferred_frees_.push_back(std::move(d));
+}
+
+void Scheduler::drain_deferred_frees() {
+  // vllm scheduler.py _drain_deferred_frees: fences are near-monotonic; stop at the first
+  // pending one. Reverse order, so the tail blocks are evicted first.
+  while (!deferred_frees_.empty() && deferred_frees_.front().fence <= processed_step_seq_) {
+    kv_.block_pool().free_blocks_reversed(deferred_frees_.front().blocks);
+    deferred_frees_.pop_front();
+  }
 }
 
 void Scheduler::finished_recving(ReqRef ref) {
@@ -700,7 +765,7 @@ void Scheduler::finished_sending(ReqRef ref) {
   const auto it = std::find(delayed_free_.begin(), delayed_free_.end(), ref.index);
   if (it == delayed_free_.end()) return;
   delayed_free_.erase(it);
-  kv_.free(*r);
+  free_request_blocks(ref.index);
   release_slot(ref.index);
 }
 
@@ -729,7 +794,7 @@ bool Scheduler::finish_request(ReqRef ref, RequestStatus status) {
   }
   r->status = status;
   to_release_.clear();
-  free_request(ref.index, delay);
+  free_request(ref.index, delay, nullptr);
   for (const std::int32_t s : to_release_) release_slot(s);
   to_release_.clear();
   return true;

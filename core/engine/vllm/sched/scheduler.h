@@ -6,6 +6,7 @@
 // AsyncScheduler (async_scheduler.h) overrides the two hooks marked below.
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <span>
 #include <string>
@@ -76,7 +77,7 @@ class Scheduler {
   SchedulerStats make_stats();
 
   // KV connector hooks (P/D transfer, offloading): the connector is owned by the caller.
-  void set_connector(KVConnector* connector) { connector_ = connector; }
+  void set_connector(KVConnector* connector);
   // A connector's async load for this request landed (KVConnectorOutput.finished_recving).
   void finished_recving(ReqRef ref);
   // A connector finished sending a finished request's blocks (finished_sending): free them.
@@ -117,7 +118,10 @@ class Scheduler {
   std::int32_t pick_priority_victim() const;
   void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget);
   void preempt_request(std::int32_t index, bool drop_stale_output);
-  void free_request(std::int32_t index, bool delay_free_blocks);
+  void free_request(std::int32_t index, bool delay_free_blocks, UpdateResult* res);
+  void free_request_blocks(std::int32_t index);
+  void drain_deferred_frees();
+  bool hashes_blocks() const { return cfg_.enable_prefix_caching || connector_ != nullptr; }
   RequestQueue& select_waiting_queue();
   bool try_promote_blocked(std::int32_t index);
   std::int32_t inflight_prefill_reserved_blocks() const;
@@ -144,6 +148,17 @@ class Scheduler {
   std::vector<std::int32_t> finished_recving_;   // slots whose async KV load landed
   std::vector<std::int32_t> inflight_prefills_;  // still prefilling (async-load reservations)
   std::vector<std::int32_t> delayed_free_;       // finished, blocks kept for the connector
+  // defer_block_free (async with a consumer connector): scheduled / processed KV-writing
+  // steps, each request's last scheduled step, and the frees waiting for a step.
+  struct DeferredFree {
+    std::uint64_t fence = 0;
+    std::vector<std::int32_t> blocks;
+  };
+  bool defer_block_free_ = false;
+  std::uint64_t sched_step_seq_ = 0;
+  std::uint64_t processed_step_seq_ = 0;
+  std::vector<std::uint64_t> last_sched_seq_;  // by slot
+  std::deque<DeferredFree> deferred_frees_;
   std::uint64_t total_preemptions_ = 0;
   std::uint64_t next_step_id_ = 0;
   // Per-step scratch, kept to avoid allocation.

@@ -4,6 +4,7 @@
 // All vectors are reused between steps.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/engine.h"
@@ -98,6 +99,7 @@ struct RequestUpdate {
   RequestStatus status = RequestStatus::kRunning;  // after the update
   std::int32_t num_output_tokens = 0;              // after the update
   std::int32_t num_cached_tokens = -1;
+  std::int32_t num_prefill_cached_tokens = -1;  // Request.prefill_cached_tokens
   std::int32_t num_external_computed_tokens = 0;
   std::int32_t num_preemptions = 0;
   std::int32_t stop_reason = -1;  // Request.stop_reason: the stop token hit, or -1
@@ -106,9 +108,13 @@ struct RequestUpdate {
 struct UpdateResult {
   std::vector<RequestUpdate> updates;        // one per scheduled entry, same order
   std::vector<engine::RequestKey> finished;  // stopped by this update, in order
+  // The kv_transfer_params the connector returned for requests stopped by this update
+  // (EngineCoreOutput.kv_transfer_params), in finishing order.
+  std::vector<std::pair<engine::RequestKey, engine::KvTransferParams>> kv_transfer_params;
   void clear() {
     updates.clear();
     finished.clear();
+    kv_transfer_params.clear();
   }
 };
 
