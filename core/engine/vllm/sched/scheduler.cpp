@@ -176,8 +176,9 @@ void Scheduler::schedule(SchedulerOutput& out) {
   }
   out.total_num_scheduled_tokens = total;
   // vllm scheduler.py: common prefix of running[0] (for cascade attention).
-  out.num_common_prefix_blocks =
-      running_.empty() ? 0 : kv_.get_num_common_prefix_blocks(req(running_.front()));
+  out.num_common_prefix_blocks = running_.empty() || !report_common_prefix_
+                                     ? 0
+                                     : kv_.get_num_common_prefix_blocks(req(running_.front()));
   // finished_req_ids moves into this output and restarts empty (_update_after_schedule).
   out.finished_req_ids.swap(finished_req_ids_);
   finished_req_ids_.clear();
