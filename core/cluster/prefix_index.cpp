@@ -75,8 +75,8 @@ void PrefixIndex::add(std::size_t instance, const std::vector<std::uint64_t>& ha
     Entry& entry = entries_[e];
     entry.hash = h;
     entry.instance = me;
-    const std::uint32_t first = holders_.find(h);
-    entry.holder_next = first == FlatHashMap::kMissing ? kNil : first;
+    // `head` is still h's list: evicting an entry of another hash leaves h's value alone.
+    entry.holder_next = head == FlatHashMap::kMissing ? kNil : head;
     holders_.put(h, e);
     lru_push_front(e);
   }
