@@ -12,7 +12,9 @@ std::uint32_t FlatHashMap::find(std::uint64_t key) const {
 }
 
 void FlatHashMap::put(std::uint64_t key, std::uint32_t value) {
-  if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // load factor <= 3/4
+  // Load factor <= 1/2: linear probing's miss cost grows as 1/(1-load)^2, and most router
+  // lookups (a prefix block no instance holds yet) are misses.
+  if ((size_ + 1) * 2 > slots_.size()) grow();
   for (std::size_t i = hash(key) & mask();; i = (i + 1) & mask()) {
     Slot& s = slots_[i];
     if (s.key == key) {

@@ -40,6 +40,7 @@ void PrefixIndex::hash_prompt(const std::vector<std::int32_t>& prompt,
 void PrefixIndex::match(const std::vector<std::uint64_t>& hashes,
                         std::vector<std::int32_t>& matches) const {
   matches.assign(lrus_.size(), 0);
+  for (const std::uint64_t h : hashes) holders_.prefetch(h);
   for (const std::uint64_t h : hashes) {
     std::uint32_t e = holders_.find(h);
     if (e == FlatHashMap::kMissing) break;
@@ -50,6 +51,7 @@ void PrefixIndex::match(const std::vector<std::uint64_t>& hashes,
 void PrefixIndex::add(std::size_t instance, const std::vector<std::uint64_t>& hashes) {
   const auto me = static_cast<std::uint32_t>(instance);
   Lru& lru = lrus_[instance];
+  for (const std::uint64_t h : hashes) holders_.prefetch(h);
   for (const std::uint64_t h : hashes) {
     const std::uint32_t head = holders_.find(h);
     std::uint32_t e = head == FlatHashMap::kMissing ? kNil : head;
@@ -75,8 +77,8 @@ void PrefixIndex::add(std::size_t instance, const std::vector<std::uint64_t>& ha
     Entry& entry = entries_[e];
     entry.hash = h;
     entry.instance = me;
-    const std::uint32_t first = holders_.find(h);
-    entry.holder_next = first == FlatHashMap::kMissing ? kNil : first;
+    // `head` is still h's list: evicting an entry of another hash leaves h's value alone.
+    entry.holder_next = head == FlatHashMap::kMissing ? kNil : head;
     holders_.put(h, e);
     lru_push_front(e);
   }

@@ -196,6 +196,7 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
                                                          const PoolResources& res) {
   const scenario::Pool& pool = s.pools[p];
   auto eng = std::make_unique<vllm::VllmEngine>(engine_config(pool.engine.args, res.gpu_blocks));
+  eng->set_report_common_prefix(false);  // nothing in the cluster reads it; it costs O(blocks)
   // Prefill and decode pools hand KV over with NIXL (the rules pack sets their
   // kv_transfer_config to NixlConnector, kv_both, unless the scenario names it).
   if (pool.role == "prefill" || pool.role == "decode") {

@@ -95,6 +95,13 @@ void SharedPrefixShape::append_question(std::int32_t prompt, std::vector<std::in
                    cfg_.question_tokens, out);
 }
 
+void SharedPrefixShape::append_output_ids(const Session::Answer& a,
+                                          std::vector<std::int32_t>& out) {
+  const std::size_t start = out.size();
+  out.resize(start + static_cast<std::size_t>(a.tokens));
+  for (std::int32_t k = 0; k < a.tokens; ++k) out[start + static_cast<std::size_t>(k)] = a.base + k;
+}
+
 void SharedPrefixShape::fill(const Slot& slot, GeneratedRequest& out) {
   const std::int32_t p = prompt_of(slot.data_index);
   const std::int32_t g = p / cfg_.users_per_prompt;
@@ -115,10 +122,12 @@ void SharedPrefixShape::fill(const Slot& slot, GeneratedRequest& out) {
   // UserSessionCompletionAPIData.to_payload: prompt = session context + " " + question.
   const std::int64_t id = session_id(slot);
   Session& s = sessions_[id];
-  if (s.answered) {
-    out.prompt_token_ids.insert(out.prompt_token_ids.end(), s.history.begin(), s.history.end());
-  } else {
-    append_system_prompt(g, out.prompt_token_ids);  // the session's initial context
+  // The context as finished() left it: the system prompt (this group's until the first
+  // answer, then the session's) + each answered turn's question and answer.
+  append_system_prompt(s.answered ? s.group : g, out.prompt_token_ids);
+  for (const Session::Answer& a : s.answers) {
+    append_question(s.prompt, out.prompt_token_ids);
+    append_output_ids(a, out.prompt_token_ids);
   }
   append_question(p, out.prompt_token_ids);
   s.inflight_base = out.output_token_base;
@@ -133,16 +142,9 @@ bool SharedPrefixShape::finished(std::int64_t session, std::int32_t output_token
   Session& s = it->second;
   if (output_tokens > 0) {
     // process_response: update_context(prompt + " " + model_response).
-    if (!s.answered) {
-      s.history.clear();
-      append_system_prompt(s.group, s.history);
-      s.answered = true;
-    }
-    append_question(s.prompt, s.history);
-    const std::size_t start = s.history.size();
-    s.history.resize(start + static_cast<std::size_t>(output_tokens));
-    for (std::int32_t k = 0; k < output_tokens; ++k)
-      s.history[start + static_cast<std::size_t>(k)] = s.inflight_base + k;
+    // The context becomes system prompt + every answered (question, answer); see Session.
+    s.answers.push_back(Session::Answer{s.inflight_base, output_tokens});
+    s.answered = true;
   }
   // update_context releases the lock and wakes the oldest waiting round.
   s.busy = false;

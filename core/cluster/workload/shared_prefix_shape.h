@@ -57,15 +57,23 @@ class SharedPrefixShape {
     std::int32_t group = 0;
     std::int32_t prompt = 0;
     bool busy = false;      // a turn is released or in flight
-    bool answered = false;  // history holds a context (else the context is the system prompt)
+    bool answered = false;  // a turn was answered (the context starts with the session's group)
     std::int32_t inflight_base = 0;
-    std::vector<std::int32_t> history;
+    // The context is the system prompt followed, for each answered turn, by the question and
+    // that turn's output ids (base + 0, 1, ...): stored as the answers' (base, length) and
+    // rebuilt in fill(), so a session costs O(turns), not O(context tokens).
+    struct Answer {
+      std::int32_t base = 0;
+      std::int32_t tokens = 0;
+    };
+    std::vector<Answer> answers;
     std::deque<Slot> waiting;
   };
 
   std::int64_t session_id(const Slot& slot) const;
   void append_system_prompt(std::int32_t group, std::vector<std::int32_t>& out) const;
   void append_question(std::int32_t prompt, std::vector<std::int32_t>& out) const;
+  static void append_output_ids(const Session::Answer& a, std::vector<std::int32_t>& out);
 
   scenario::SharedPrefix cfg_;
   std::int32_t n_ = 0;

@@ -63,6 +63,8 @@ class VllmEngine final : public engine::Engine {
     set_connector(owned_connector_.get());
   }
   KVConnector* connector() const { return connector_; }
+  // Scheduler::set_report_common_prefix (the cluster reads no common-prefix count).
+  void set_report_common_prefix(bool on) { core_.scheduler().set_report_common_prefix(on); }
   const EngineCore& core() const { return core_; }
   const VllmConfig& config() const { return cfg_; }
   // The frontend's stats: the Prometheus families and the periodic log line (log(now)).

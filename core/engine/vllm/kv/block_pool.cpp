@@ -38,6 +38,8 @@ void BlockPool::cache_full_blocks(std::span<const BlockHash> hashes,
       static_cast<std::int32_t>(blocks.size()) < num_full) {
     throw std::logic_error("BlockPool::cache_full_blocks: fewer hashes or blocks than full blocks");
   }
+  for (std::int32_t i = num_cached; i < num_full; ++i)
+    index_.prefetch(hashes[static_cast<std::size_t>(i)]);
   for (std::int32_t i = num_cached; i < num_full; ++i) {
     KVCacheBlock& b = blk(blocks[static_cast<std::size_t>(i)]);
     if (b.is_null || b.has_hash) continue;
@@ -65,6 +67,12 @@ void BlockPool::get_new_blocks(std::int32_t n, std::vector<std::int32_t>& out) {
   }
   const std::size_t first = out.size();
   free_queue_.popleft_n(n, out);
+  if (enable_caching_) {
+    for (std::size_t k = first; k < out.size(); ++k) {
+      const KVCacheBlock& b = blk(out[k]);
+      if (b.has_hash) index_.prefetch(b.block_hash);
+    }
+  }
   for (std::size_t k = first; k < out.size(); ++k) {
     const std::int32_t id = out[k];
     if (enable_caching_) maybe_evict_cached_block(id);

@@ -190,8 +190,9 @@ void Scheduler::schedule(SchedulerOutput& out) {
   }
   out.total_num_scheduled_tokens = total;
   // vllm scheduler.py: common prefix of running[0] (for cascade attention).
-  out.num_common_prefix_blocks =
-      running_.empty() ? 0 : kv_.get_num_common_prefix_blocks(req(running_.front()));
+  out.num_common_prefix_blocks = running_.empty() || !report_common_prefix_
+                                     ? 0
+                                     : kv_.get_num_common_prefix_blocks(req(running_.front()));
   // finished_req_ids moves into this output and restarts empty (_update_after_schedule).
   out.finished_req_ids.swap(finished_req_ids_);
   finished_req_ids_.clear();
@@ -257,7 +258,8 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
     // A failed allocation ends the running phase: later requests get nothing this step.
     if (!ok) break;
 
-    ScheduledRequest e;
+    // Built in place: a stack copy pushed afterwards stalls on store forwarding (perf).
+    ScheduledRequest& e = out.scheduled.emplace_back();
     e.ref = r.ref();
     e.key = r.key;
     e.kind = ScheduledKind::kRunning;
@@ -282,7 +284,6 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
       }
       r.spec_token_ids.clear();
     }
-    out.scheduled.push_back(e);
   }
 }
 

@@ -78,6 +78,10 @@ class Scheduler {
 
   // KV connector hooks (P/D transfer, offloading): the connector is owned by the caller.
   void set_connector(KVConnector* connector);
+  // Whether schedule() fills SchedulerOutput::num_common_prefix_blocks (default on). It walks
+  // running[0]'s block table every step and only the conformance traces read it, so the
+  // cluster turns it off; no scheduling decision depends on it.
+  void set_report_common_prefix(bool on) { report_common_prefix_ = on; }
   // A connector's async load for this request landed (KVConnectorOutput.finished_recving).
   void finished_recving(ReqRef ref);
   // A connector finished sending a finished request's blocks (finished_sending): free them.
@@ -143,6 +147,7 @@ class Scheduler {
   std::unique_ptr<RequestQueue> step_skipped_;
   std::vector<engine::RequestKey> finished_req_ids_;
   KVConnector* connector_ = nullptr;
+  bool report_common_prefix_ = true;
   PrefixCacheStats connector_stats_;             // since the previous make_stats
   PrefixCacheStats connector_stats_cumulative_;  // since the start
   std::vector<std::int32_t> finished_recving_;   // slots whose async KV load landed
