@@ -6,6 +6,7 @@
 #include "scenario/decode_internal.h"
 #include "scenario/schema_keys.h"
 #include "scenario/trace_csv.h"
+#include "util/text.h"
 
 namespace blis::scenario::detail {
 
@@ -243,7 +244,7 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
   FieldReader r(v, ptr, c.diags, keys::kClient, "an object (a client)");
   if (!r.valid()) return cl;
   cl.name = r.string("name", "a string").value_or("client-" + std::to_string(index));
-  if (cl.name.empty()) r.error("name", "\"\" is empty, expected a non-empty client name");
+  if (const auto bad = label_problem(cl.name)) r.error("name", quote_excerpt(cl.name) + " " + *bad);
 
   const bool lengths = r.has("prompt_tokens") || r.has("output_tokens");
   const int shapes = int(lengths) + int(r.has("shared_prefix")) + int(r.has("trace"));
@@ -291,7 +292,8 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
     cl.priority = static_cast<std::int32_t>(*p);
   }
   if (auto s = r.string("slo_class", "the name of one of slo_classes")) cl.slo_class = *s;
-  if (auto t = r.number("timeout_s", 0.0, true, 1e9, "seconds > 0 after which the client gives up")) {
+  if (auto t =
+          r.number("timeout_s", 0.0, true, 1e9, "seconds > 0 after which the client gives up")) {
     cl.timeout_s = *t;
   }
   if (auto l = r.integer("lora", 0, kInt32Max, "an integer >= 0 (LoRA adapter id; 0 = none)")) {
@@ -315,16 +317,16 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
   } else if (!t.path.empty()) {
     if (!c.options.read_file) {
       r.error("path",
-              "\"" + t.path +
-                  "\": trace files cannot be read here (no file access, e.g. in the browser); "
+              quote_excerpt(t.path, 200) +
+                  ": trace files cannot be read here (no file access, e.g. in the browser); "
                   "give the CSV inline as \"csv\"");
       return std::nullopt;
     }
     std::string err;
     const auto text = c.options.read_file(t.path, &err);
     if (!text) {
-      r.error("path", "\"" + t.path +
-                          "\": cannot read the trace: " + (err.empty() ? "unknown error" : err));
+      r.error("path", quote_excerpt(t.path, 200) + ": cannot read the trace: " +
+                          (err.empty() ? std::string("unknown error") : err));
       return std::nullopt;
     }
     t.csv = *text;
@@ -332,9 +334,10 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
     c.diags.push_back({ptr, "needs path (a CSV file) or csv (the CSV text inline)"});
     return std::nullopt;
   }
-  TraceParse parsed = parse_trace_csv(t.csv, r.has("csv") ? r.pointer("csv") : r.pointer("path"));
-  if (!parsed.diagnostics.empty()) {
-    for (auto& d : parsed.diagnostics) c.diags.push_back(std::move(d));
+  Diagnostics problems =
+      validate_trace_csv(t.csv, r.has("csv") ? r.pointer("csv") : r.pointer("path"));
+  if (!problems.empty()) {
+    for (auto& d : problems) c.diags.push_back(std::move(d));
     return std::nullopt;
   }
   return t;
@@ -366,9 +369,8 @@ Workload decode_workload(const json& v, const std::string& ptr, DecodeContext& c
         const std::string p = json_pointer_append(r.pointer("clients"), i);
         Client cl = decode_client((*clients)[i], p, i, c);
         if (!cl.name.empty() && !names.insert(cl.name).second) {
-          c.diags.push_back(
-              {p + "/name",
-               "\"" + cl.name + "\" is used by another client, expected unique names"});
+          c.diags.push_back({p + "/name", quote_excerpt(cl.name) +
+                                              " is used by another client, expected unique names"});
         }
         w.clients.push_back(std::move(cl));
       }
