@@ -163,8 +163,12 @@ void check_fit(const Pool& pool, const std::string& pool_pointer,
   }
   if (has_errors(invalid)) return;
 
+  check_step_cost(d, pool, pool_pointer, c);
   const kernel::KvCapacity k = kernel::kv_capacity(d);
-  if (k.fits) return;
+  if (k.fits) {
+    check_blocks(pool, pool_pointer, d, k, c);
+    return;
+  }
   std::string ptr;
   if (k.weights_bytes > k.total_memory_bytes) {
     ptr = pool_pointer + "/parallelism/tp";

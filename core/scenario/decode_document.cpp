@@ -79,6 +79,8 @@ void decode_root(const json& doc, Scenario& s, DecodeContext& c) {
 
   if (pools) detail::resolve_pools(*pools, s, c);
   detail::check_cross_references(s, c);
+  // The budget multiplies what the sections decoded: only for a document without errors.
+  if (!has_errors(c.diags)) detail::check_budget(s, c);
 }
 
 }  // namespace
@@ -92,7 +94,7 @@ DecodeResult decode_scenario(const std::string& json_text, const DecodeOptions& 
     return out;
   }
   Scenario s;
-  DecodeContext c{options, out.diagnostics, &catalog::Catalog::builtin(), std::nullopt};
+  DecodeContext c{options, out.diagnostics, &catalog::Catalog::builtin(), std::nullopt, {}, {}};
   decode_root(parsed.value, s, c);
   if (!has_errors(out.diagnostics)) out.scenario = std::move(s);
   return out;

@@ -2,14 +2,18 @@
 // The decoder's sections, one file each (decode_*.cpp). Each reads its part of the JSON
 // with rules::FieldReader, appends Diagnostics and fills the typed model.
 
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
+#include "kernel/deployment.h"
+#include "kernel/kv_capacity.h"
 #include "rules/json_fields.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_decode.h"
+#include "scenario/trace_csv.h"
 
 namespace blis::scenario::detail {
 
@@ -22,6 +26,10 @@ struct DecodeContext {
   // The built-in catalog, or a copy with the document's inline entries added.
   const catalog::Catalog* catalog = &catalog::Catalog::builtin();
   std::optional<catalog::Catalog> with_inline;
+  // KV blocks (GPU + CPU tier, all instances) of each pool that fits, by pool pointer.
+  std::map<std::string, std::int64_t> pool_blocks;
+  // What each good trace holds, by the trace's pointer.
+  std::map<std::string, TraceStats> traces;
 };
 
 // decode_sections.cpp
@@ -41,6 +49,17 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
 std::vector<Pool> decode_pools(const json& v, const std::string& ptr, DecodeContext& c);
 // Resolves every pool's engine.args against its release's rules pack (defaults filled).
 void resolve_pools(const json& pools_json, Scenario& s, DecodeContext& c);
+
+// decode_budget.cpp: the largest step `d` can run takes a finite, plausible time.
+void check_step_cost(const kernel::Deployment& d, const Pool& pool, const std::string& pool_pointer,
+                     DecodeContext& c);
+// The pool's KV blocks (GPU and CPU tier) fit the engine and the simulation's memory, and a
+// CPU tier is one the simulator models; records the pool's blocks in c.pool_blocks.
+void check_blocks(const Pool& pool, const std::string& pool_pointer, const kernel::Deployment& d,
+                  const kernel::KvCapacity& k, DecodeContext& c);
+// The whole run's work and memory (expected requests, KV blocks, time-series samples, users,
+// arrivals per instant) within the documented budget.
+void check_budget(const Scenario& s, DecodeContext& c);
 
 // decode_checks.cpp: rules that span sections (P/D shape, references, lengths).
 void check_cross_references(Scenario& s, DecodeContext& c);

@@ -28,6 +28,34 @@ std::vector<std::string> dist_keys(const std::string& dist) {
   return {"min", "max"};  // uniform
 }
 
+// A sample above kMaxTraceTokens stops a run (the workload refuses it rather than clamp it
+// silently). Without `max`, a distribution whose tail reaches that far once in 1e15 samples
+// (8 standard deviations of a normal, or of the log of a lognormal; 37 means of an
+// exponential) is refused here, so `validate` and `run` agree for any run the request budget
+// allows.
+void require_bounded_tail(const LengthDist& d, const std::string& dist, FieldReader& r) {
+  double q = 0;
+  switch (d.kind) {
+    case LengthDist::Kind::kNormal:
+      q = d.mean + 8 * d.std;
+      break;
+    case LengthDist::Kind::kLognormal: {
+      const double s2 = std::log1p((d.std / d.mean) * (d.std / d.mean));
+      q = std::exp(std::log(d.mean) - s2 / 2 + 8 * std::sqrt(s2));
+      break;
+    }
+    case LengthDist::Kind::kExponential:
+      q = 37 * d.mean;
+      break;
+    default:
+      return;
+  }
+  if (!(q <= kMaxTraceTokens)) {
+    r.missing("max", "a cap in tokens (at most 16777216): this " + dist +
+                         " reaches beyond 16777216 tokens in about one sample in 1e15 or more");
+  }
+}
+
 std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, DecodeContext& c) {
   FieldReader r(v, ptr, c.diags, keys::kDist,
                 "an object ({\"dist\": ..., ...}, a token-count distribution)");
@@ -91,6 +119,7 @@ std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, Dec
       r.error("max", rules::show(*r.raw("max")) + ": [min, max] holds no whole number of tokens");
     }
   }
+  if (c.diags.size() == before && !d.max) require_bounded_tail(d, *dist, r);
   if (c.diags.size() != before) return std::nullopt;
   return d;
 }
@@ -123,7 +152,8 @@ ArrivalProcess decode_arrival(const json& v, const std::string& ptr, DecodeConte
   if (p == std::optional<std::string>("constant")) a.kind = ArrivalProcess::Kind::kConstant;
   if (p == std::optional<std::string>("gamma")) {
     a.kind = ArrivalProcess::Kind::kGamma;
-    if (auto cv = r.number("cv", 0.0, true, 1e6, "a coefficient of variation > 0")) {
+    // cv up to 1000: a gamma process sends bursts of about cv^2 arrivals at one instant.
+    if (auto cv = r.number("cv", 0.0, true, 1000, "a coefficient of variation in (0, 1000]")) {
       a.cv = *cv;
     } else if (!r.has("cv")) {
       r.missing("cv", "a coefficient of variation > 0 (1 = poisson-like)");
@@ -334,8 +364,10 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
     c.diags.push_back({ptr, "needs path (a CSV file) or csv (the CSV text inline)"});
     return std::nullopt;
   }
+  TraceStats stats;
   Diagnostics problems =
-      validate_trace_csv(t.csv, r.has("csv") ? r.pointer("csv") : r.pointer("path"));
+      validate_trace_csv(t.csv, r.has("csv") ? r.pointer("csv") : r.pointer("path"), &stats);
+  c.traces[ptr] = stats;
   if (!problems.empty()) {
     for (auto& d : problems) c.diags.push_back(std::move(d));
     return std::nullopt;

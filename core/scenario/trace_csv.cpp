@@ -230,7 +230,8 @@ bool TraceCsvReader::next(TraceRow& row) {
   return true;
 }
 
-Diagnostics validate_trace_csv(std::string_view text, const std::string& pointer) {
+Diagnostics validate_trace_csv(std::string_view text, const std::string& pointer,
+                               TraceStats* stats) {
   Diagnostics out;
   std::size_t errors = 0;
   const auto report = [&](const std::string& message) {
@@ -249,6 +250,10 @@ Diagnostics validate_trace_csv(std::string_view text, const std::string& pointer
     try {
       if (!reader->next(row)) break;
       ++rows;
+      if (stats) {
+        stats->tokens += double(row.prompt_tokens) + row.output_tokens;
+        stats->last_arrival_s = row.arrival_s;
+      }
     } catch (const TraceCsvError& e) {
       report(e.detail());  // the reader has moved past the bad line: keep checking the rest
     }
@@ -258,6 +263,7 @@ Diagnostics validate_trace_csv(std::string_view text, const std::string& pointer
                    Severity::kError});
   }
   if (rows == 0 && errors == 0) report("the trace has a header but no data rows");
+  if (stats) stats->rows = static_cast<std::int64_t>(rows);
   return out;
 }
 

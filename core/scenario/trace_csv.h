@@ -87,6 +87,13 @@ class TraceCsvReader {
 // message; cells are quoted as short escaped excerpts, never whole lines. Empty when the trace
 // is good.
 inline constexpr std::size_t kMaxTraceErrors = 10;
-Diagnostics validate_trace_csv(std::string_view text, const std::string& pointer);
+// What a good trace asks of a run (for the work budget, docs/reliability.md).
+struct TraceStats {
+  std::int64_t rows = 0;
+  double tokens = 0;  // sum of prompt_tokens + output_tokens over the rows
+  double last_arrival_s = 0;
+};
+Diagnostics validate_trace_csv(std::string_view text, const std::string& pointer,
+                               TraceStats* stats = nullptr);
 
 }  // namespace blis::scenario
