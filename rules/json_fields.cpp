@@ -5,12 +5,17 @@
 #include <cstdlib>
 #include <limits>
 
+#include "util/text.h"
+
 namespace blis::rules {
 
 using nlohmann::json;
 
 std::string show(const json& v) {
-  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  // Strings through the one escaping helper; other values as ASCII JSON (control characters
+  // escaped, so the cut below can split no character).
+  if (v.is_string()) return quote_excerpt(v.get_ref<const std::string&>());
+  std::string s = v.dump(-1, ' ', true, json::error_handler_t::replace);
   constexpr std::size_t kMax = 60;
   if (s.size() > kMax) {
     s.resize(kMax);

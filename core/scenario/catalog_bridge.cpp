@@ -1,4 +1,5 @@
 #include "scenario/catalog_bridge.h"
+#include "util/text.h"
 
 #include <algorithm>
 
@@ -20,7 +21,7 @@ std::string first_ids(const std::vector<std::string>& ids, std::size_t n) {
 
 std::string unknown_id(const std::string& what, const std::string& id,
                        const std::vector<std::string>& ids, const char* inline_key) {
-  std::string msg = "\"" + id + "\" is not a catalog " + what + " id";
+  std::string msg = quote_excerpt(id) + " is not a catalog " + what + " id";
   const auto near = catalog::closest_ids(id, ids, 3);
   msg += near.empty() ? " (known: " + first_ids(ids, 6) + ")"
                       : " (closest: " + catalog::quoted_list(near) + ")";
@@ -140,7 +141,7 @@ void check_fit(const Pool& pool, const std::string& pool_pointer,
   } else {
     c.diags.push_back(
         {args_ptr + "/quantization",
-         "\"" + q + "\" is accepted by " + release +
+         quote_excerpt(q) + " is accepted by " + release +
              " but not modelled by BLIS Playground's latency kernel (modelled: the checkpoint's "
              "own quantization, or fp8_per_tensor/fp8_per_block/fp8_per_channel on an "
              "unquantized checkpoint)"});

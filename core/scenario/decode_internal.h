@@ -64,6 +64,20 @@ void check_budget(const Scenario& s, DecodeContext& c);
 // decode_checks.cpp: rules that span sections (P/D shape, references, lengths).
 void check_cross_references(Scenario& s, DecodeContext& c);
 
+// Arrays a document may hold, at most (docs/reliability.md): a longer one is one error at its
+// pointer and is not decoded, so no document makes the decoder produce a diagnostic per
+// element of a million-element array.
+inline constexpr std::size_t kMaxPools = 1000, kMaxClients = 10000, kMaxSloClasses = 1000,
+                             kMaxCatalogEntries = 1000, kMaxStages = 10000, kMaxScorers = 100;
+// True (and reported) when `v` is an array of more than `max` elements.
+inline bool too_many(const json& v, const std::string& ptr, std::size_t max, const char* what,
+                     DecodeContext& c) {
+  if (!v.is_array() || v.size() <= max) return false;
+  c.diags.push_back({ptr, "holds " + std::to_string(v.size()) + " " + what + ", at most " +
+                              std::to_string(max) + " are accepted"});
+  return true;
+}
+
 // "an integer >= 1" etc. for messages.
 inline constexpr std::int64_t kInt32Max = 2147483647;
 

@@ -38,8 +38,8 @@ EngineSpec decode_engine(const json& v, const std::string& ptr, DecodeContext& c
     if (rules::find_pack(*rel)) {
       e.release = *rel;
     } else {
-      r.error("release", "\"" + *rel +
-                             "\" is not a release BLIS Playground has a rules pack for (known: " +
+      r.error("release", quote_excerpt(*rel) +
+                             " is not a release BLIS Playground has a rules pack for (known: " +
                              rules::join(rules::known_releases()) + ")");
     }
   }
@@ -84,6 +84,7 @@ std::vector<Pool> decode_pools(const json& v, const std::string& ptr, DecodeCont
                                 ", expected a non-empty array of pools"});
     return pools;
   }
+  if (too_many(v, ptr, kMaxPools, "pools", c)) return pools;
   std::set<std::string> names;
   for (std::size_t i = 0; i < v.size(); ++i) {
     const std::string p = json_pointer_append(ptr, i);

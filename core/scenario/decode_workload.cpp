@@ -186,7 +186,7 @@ Load decode_load(const json& v, const std::string& ptr, DecodeContext& c) {
               rules::show(*stages) + " is " +
                   (stages->is_array() ? std::string("empty") : rules::describe_type(*stages)) +
                   ", expected a non-empty array of {rate, duration_s}");
-    } else {
+    } else if (!too_many(*stages, r.pointer("stages"), kMaxStages, "stages", c)) {
       for (std::size_t i = 0; i < stages->size(); ++i) {
         FieldReader s((*stages)[i], json_pointer_append(r.pointer("stages"), i), c.diags,
                       keys::kStage, "an object ({rate, duration_s})");
@@ -395,7 +395,7 @@ Workload decode_workload(const json& v, const std::string& ptr, DecodeContext& c
               rules::show(*clients) + " is " +
                   (clients->is_array() ? std::string("empty") : rules::describe_type(*clients)) +
                   ", expected a non-empty array of clients");
-    } else {
+    } else if (!too_many(*clients, r.pointer("clients"), kMaxClients, "clients", c)) {
       std::set<std::string> names;
       for (std::size_t i = 0; i < clients->size(); ++i) {
         const std::string p = json_pointer_append(r.pointer("clients"), i);

@@ -74,6 +74,34 @@ std::string escape_excerpt(std::string_view s, std::size_t max_bytes) {
   return out;
 }
 
+std::string sanitize_line(std::string_view s, std::size_t max_bytes) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < s.size() && i < max_bytes) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const std::size_t n = utf8_length(s, i);
+    if (n > 1) {
+      if (i + n > max_bytes) break;
+      if (n == 2 && b == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+        put_hex(out, b);
+        put_hex(out, static_cast<unsigned char>(s[i + 1]));
+      } else {
+        out.append(s.substr(i, n));
+      }
+      i += n;
+      continue;
+    }
+    if (b < 0x20 || b >= 0x7F) {
+      put_hex(out, b);
+    } else {
+      out += static_cast<char>(b);
+    }
+    ++i;
+  }
+  if (i < s.size()) out += "...";
+  return out;
+}
+
 std::string quote_excerpt(std::string_view s, std::size_t max_bytes) {
   return "\"" + escape_excerpt(s, max_bytes) + "\"";
 }

@@ -23,6 +23,11 @@ std::string escape_excerpt(std::string_view s, std::size_t max_bytes = kMaxEcho)
 // escape_excerpt() in double quotes: "\"abc\"".
 std::string quote_excerpt(std::string_view s, std::size_t max_bytes = kMaxEcho);
 
+// A line built from pieces that were escaped already (a diagnostic): left as it is, except that
+// any raw control character or invalid UTF-8 byte still in it becomes \xNN and it is cut at
+// `max_bytes` (with "..."). The last line of defence before a terminal.
+std::string sanitize_line(std::string_view s, std::size_t max_bytes);
+
 // Names that become file names (a pool's name is its instances' metrics/<pool>-<i>.prom).
 inline constexpr std::size_t kMaxFileNameComponent = 64;
 

@@ -85,4 +85,23 @@ timeout 20 "$BLIS" validate /dev/zero >/dev/null 2>"$WORK/err"; rc=$?
 [ $rc -eq 1 ] || fail "validate /dev/zero exited $rc"
 timeout 20 "$BLIS" run "$WORK/h/scen/fifo" --out "$WORK/h/o" 2>"$WORK/err"; rc=$?
 [ $rc -eq 1 ] || fail "run FIFO exited $rc"
+# requests.csv is RFC 4180: a client name with a comma, quotes and a line break reads back.
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['workload']['clients'][0]['name']='chat, \"x\"'; d['horizon']={'max_requests': 20}; json.dump(d, open(sys.argv[2], 'w'))" \
+  "$SRC/examples/default.json" "$WORK/h/csv.json"
+"$BLIS" run "$WORK/h/csv.json" --out "$WORK/h/csv" --quiet || fail "run with a quoted client name"
+python3 -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))
+assert all(len(r) == 11 for r in rows), 'ragged rows'
+assert rows[1][1] == 'chat, \"x\"', rows[1][1]
+" "$WORK/h/csv/requests.csv" || fail "requests.csv is not RFC 4180"
+# A document followed by a NUL byte and garbage is refused; so is a key given twice.
+printf '{"schema": "blis/scenario/v1"}\0garbage' >"$WORK/h/nul.json"
+"$BLIS" validate "$WORK/h/nul.json" >/dev/null 2>"$WORK/err"; rc=$?
+[ $rc -eq 1 ] || fail "NUL + garbage exited $rc"
+grep -q 'a NUL byte at line 1, column 31' "$WORK/err" || fail "NUL message: $(cat "$WORK/err")"
+sed 's/"seed": 1,/"seed": 1, "seed": 2,/' "$SRC/examples/default.json" >"$WORK/h/dup.json"
+"$BLIS" validate "$WORK/h/dup.json" >"$WORK/out" 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "duplicate key exited $rc"
+grep -q '^/: the key "seed" appears twice' "$WORK/out" || fail "duplicate key message: $(cat "$WORK/out")"
 echo "cli_run_test: ok"

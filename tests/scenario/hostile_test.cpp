@@ -98,5 +98,63 @@ TEST(Hostile, TraceErrorsNeverEchoWholeLines) {
   EXPECT_NE(ds.back().message.find("more errors"), std::string::npos);
 }
 
+TEST(Hostile, DuplicateKeysAreErrorsAtTheirObject) {
+  const std::string base = testing::base_unified().dump();
+  // {"schema": ..., "schema": ...} at the root, and twice inside the first pool.
+  std::string text = base;
+  text.insert(1, "\"seed\": 1, \"seed\": 2, ");
+  DecodeResult r = decode_scenario(text);
+  EXPECT_FALSE(r.scenario);
+  EXPECT_FALSE(r.malformed_json);  // valid JSON syntax, refused as a scenario (exit 2)
+  EXPECT_NE(error_at(r, "", "the key \"seed\" appears twice"), "") << all(r.diagnostics);
+  text = base;
+  const auto at = text.find("\"name\":\"main\"");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at, "\"name\":\"x\",");
+  r = decode_scenario(text);
+  EXPECT_NE(error_at(r, "/pools/0", "the key \"name\" appears twice"), "") << all(r.diagnostics);
+}
+
+TEST(Hostile, BytesAfterTheDocumentAreErrors) {
+  const std::string base = testing::base_unified().dump();
+  for (const std::string& tail :
+       {std::string("\0garbage", 8), std::string(" x"), std::string("{}"), std::string("\0", 1)}) {
+    const DecodeResult r = decode_scenario(base + tail);
+    EXPECT_FALSE(r.scenario) << tail;
+    EXPECT_TRUE(r.malformed_json) << tail;
+  }
+  EXPECT_TRUE(decode_scenario(base + "\n\t ").scenario);  // trailing whitespace is fine
+}
+
+TEST(Hostile, DiagnosticsAreCapped) {
+  // 1000 unknown keys: 50 reported, then one "... and N more".
+  json doc = testing::base_unified();
+  for (int i = 0; i < 1000; ++i) doc["bogus" + std::to_string(i)] = i;
+  DecodeResult r = decode_scenario(doc.dump());
+  ASSERT_EQ(r.diagnostics.size(), kMaxDiagnostics + 1);
+  EXPECT_EQ(r.diagnostics.back().message, "\u2026 and 950 more");
+  EXPECT_EQ(r.diagnostics.back().severity, Severity::kError);
+  // A million empty pools: one error at /pools, quickly.
+  std::string pools = "[";
+  for (int i = 0; i < 1000000; ++i) pools += i ? ",{}" : "{}";
+  pools += "]";
+  doc = testing::base_unified();
+  doc["pools"] = json::parse(pools);
+  r = decode_scenario(doc.dump());
+  EXPECT_NE(error_at(r, "/pools", "holds 1000000 pools, at most 1000"), "") << all(r.diagnostics);
+  EXPECT_LE(r.diagnostics.size(), kMaxDiagnostics + 1);
+}
+
+TEST(Hostile, EchoedTextIsOneBoundedLine) {
+  json doc = testing::base_unified();
+  doc["pools"][0]["hardware"] = "H100\n/forged: ok\x1b[2J" + std::string(100000, 'x');
+  doc["pools"][0]["engine"]["release"] = std::string("0.32.0\r\nwarning: fake");
+  doc["bad\nkey\x1b"] = 1;
+  const DecodeResult r = decode_scenario(doc.dump());
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_TRUE(no_raw_controls(r.diagnostics)) << all(r.diagnostics);
+  for (const auto& d : r.diagnostics) EXPECT_LT(format_diagnostic(d).size(), 1300u);
+}
+
 }  // namespace
 }  // namespace blis::scenario

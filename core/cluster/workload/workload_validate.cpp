@@ -7,6 +7,7 @@
 
 #include "cluster/workload/length_sampler.h"
 #include "scenario/trace_csv.h"
+#include "util/text.h"
 
 namespace blis::cluster {
 
@@ -189,7 +190,7 @@ Diagnostics validate_workload(const scenario::Workload& w) {
     // numbers.
     if (!c.name.empty() && !names.insert(c.name).second)
       check.error(Checker::at(p, "name"),
-                  "\"" + c.name + "\" is already the name of another client");
+                  quote_excerpt(c.name) + " is already the name of another client");
     check.client(p, c);
   }
   return out;
