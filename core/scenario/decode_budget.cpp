@@ -27,12 +27,18 @@ std::string number(double v) {
   return buf;
 }
 
-// The step the deployment can be asked for at its largest: a full prefill chunk at the end of
-// the longest context, and a full decode batch of max_num_seqs requests at that context.
-double worst_step_us(const kernel::Deployment& d) {
-  const kernel::StepPricer pricer(d);
-  const auto context = static_cast<std::int32_t>(
-      std::min<std::int64_t>(d.effective_max_model_len(), std::int64_t{1} << 30));
+// The time (µs) of a full prefill step (max_num_batched_tokens prompt tokens after `context`
+// cached ones) and of a full decode step (max_num_seqs requests, one token each, at
+// `context`). NaN becomes infinity (too slow), so callers compare with kMaxStepUs.
+struct StepPair {
+  double prefill_us = 0, decode_us = 0;
+  std::int32_t prefill_tokens = 0, decode_seqs = 0;
+};
+StepPair price_steps(const kernel::StepPricer& pricer, const kernel::Deployment& d,
+                     std::int64_t context64) {
+  const auto context =
+      static_cast<std::int32_t>(std::min<std::int64_t>(context64, std::int64_t{1} << 30));
+  StepPair out;
   engine::Batch prefill;
   engine::ScheduledRequest r;
   r.num_tokens = std::max(1, d.max_num_batched_tokens);
@@ -42,20 +48,18 @@ double worst_step_us(const kernel::Deployment& d) {
   prefill.requests.push_back(r);
   prefill.total_tokens = prefill.prefill_tokens = r.num_tokens;
   prefill.num_sampling = 1;
+  out.prefill_tokens = r.num_tokens;
   engine::Batch decode;
-  const std::int32_t seqs = std::max(1, std::min(d.max_num_seqs, 1 << 16));
+  out.decode_seqs = std::max(1, std::min(d.max_num_seqs, 1 << 16));
   r.num_tokens = 1;
   r.num_prefill_tokens = 0;
   r.context_before = std::max(0, context - 1);
-  decode.requests.assign(static_cast<std::size_t>(seqs), r);
-  decode.total_tokens = decode.decode_tokens = decode.num_sampling = seqs;
-  double worst = 0;
-  for (const engine::Batch* b : {&prefill, &decode}) {
-    const double us = pricer.price(*b).sum_us();
-    if (!(us <= kMaxStepUs)) return std::isnan(us) ? HUGE_VAL : us;  // NaN and inf: too slow
-    worst = std::max(worst, us);
-  }
-  return worst;
+  decode.requests.assign(static_cast<std::size_t>(out.decode_seqs), r);
+  decode.total_tokens = decode.decode_tokens = decode.num_sampling = out.decode_seqs;
+  const auto finite = [](double us) { return std::isnan(us) ? HUGE_VAL : us; };
+  out.prefill_us = finite(pricer.price(prefill).sum_us());
+  out.decode_us = finite(pricer.price(decode).sum_us());
+  return out;
 }
 
 }  // namespace
@@ -70,6 +74,15 @@ void check_blocks(const Pool& pool, const std::string& pool_pointer, const kerne
                        std::to_string(*a.kv_cache_memory_bytes) + " bytes is more than the " +
                            std::to_string(k.total_memory_bytes) + " bytes one " +
                            quote_excerpt(pool.hardware) + " GPU has; vLLM could not allocate it"});
+  }
+  if (k.num_gpu_blocks < 2) {
+    // vllm v1/core/block_pool.py BlockPool: block 0 is the null block, so one block holds
+    // nothing (the engine refuses it: engine/vllm/vllm_config.cpp).
+    c.diags.push_back({args_ptr + (a.num_gpu_blocks_override ? "/num_gpu_blocks_override"
+                                                             : "/gpu_memory_utilization"),
+                       std::to_string(k.num_gpu_blocks) +
+                           " KV block per instance holds nothing (block 0 is vLLM's null "
+                           "block); at least 2 are needed"});
   }
   if (k.num_gpu_blocks > kMaxBlocksPerInstance) {
     c.diags.push_back(
@@ -113,7 +126,17 @@ void check_step_cost(const kernel::Deployment& d, const Pool& pool, const std::s
                      DecodeContext& c) {
   double us = 0;
   try {
-    us = worst_step_us(d);
+    const kernel::StepPricer pricer(d);
+    // The largest step it can be asked for: at the end of the longest context.
+    const StepPair worst = price_steps(pricer, d, d.effective_max_model_len());
+    us = std::max(worst.prefill_us, worst.decode_us);
+    if (us <= kMaxStepUs) {
+      // Its throughput at its best (no context), for the backlog estimate (decode_work.cpp).
+      const StepPair best = price_steps(pricer, d, 1);
+      PoolRates& rates = c.pool_rates[pool_pointer];
+      rates.prefill_tokens_per_s = pool.instances * best.prefill_tokens / (best.prefill_us / 1e6);
+      rates.decode_tokens_per_s = pool.instances * best.decode_seqs / (best.decode_us / 1e6);
+    }
   } catch (const std::exception& e) {
     c.diags.push_back({pool_pointer + "/hardware", "the latency kernel cannot price a step of " +
                                                        quote_excerpt(pool.model) + " on " +

@@ -109,7 +109,7 @@ DecodeResult decode_scenario(const std::string& json_text, const DecodeOptions& 
     return out;
   }
   Scenario s;
-  DecodeContext c{options, out.diagnostics, &catalog::Catalog::builtin(), std::nullopt, {}, {}};
+  DecodeContext c{options, out.diagnostics, &catalog::Catalog::builtin(), std::nullopt, {}, {}, {}};
   decode_root(parsed.value, s, c);
   if (!has_errors(out.diagnostics)) out.scenario = std::move(s);
   cap_diagnostics(out.diagnostics);

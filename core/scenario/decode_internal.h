@@ -20,6 +20,11 @@ namespace blis::scenario::detail {
 using nlohmann::json;
 using rules::FieldReader;
 
+// A pool's throughput at its best (all instances, full steps, no context), in tokens/s.
+struct PoolRates {
+  double prefill_tokens_per_s = 0, decode_tokens_per_s = 0;
+};
+
 struct DecodeContext {
   const DecodeOptions& options;
   Diagnostics& diags;
@@ -30,6 +35,8 @@ struct DecodeContext {
   std::map<std::string, std::int64_t> pool_blocks;
   // What each good trace holds, by the trace's pointer.
   std::map<std::string, TraceStats> traces;
+  // Each pool whose steps are priced, by pool pointer.
+  std::map<std::string, PoolRates> pool_rates;
 };
 
 // decode_sections.cpp

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "scenario/decode_internal.h"
 
@@ -23,6 +24,10 @@ constexpr double kMaxUsers = 1e7;                           // shared-prefix + c
 constexpr double kMaxSessionTokens = 2.5e8;                 // multi-turn histories kept
 // A closed-loop user waits at least one engine step (about a millisecond) per request.
 constexpr double kMinRequestS = 1e-3;
+// A request between its arrival and its end: its records in the cluster and the engine, and
+// its token ids and block hashes (bytes per token).
+constexpr double kBytesInFlight = 1000, kBytesPerTokenInFlight = 8;
+constexpr double kMaxInFlightBytes = 1e9;
 
 std::string g(double v) {
   char buf[32];
@@ -34,7 +39,9 @@ struct ClientWork {
   double requests = 0;  // expected (HUGE_VAL: unbounded but for max_requests)
   double rate = 0;      // open-loop requests/s (for the time-series horizon)
   double tokens_per_request = 0;
+  double prompt = 0, output = 0;  // mean tokens per request
   double users = 0;
+  double burst = 0;             // requests that can arrive at one instant (gamma)
   const char* driver = "load";  // the key that drives the request count
 };
 
@@ -77,17 +84,83 @@ ClientWork client_work(const Client& cl, const std::string& ptr, const Horizon& 
   }
   // A gamma process with a huge cv sends bursts of about cv^2 arrivals at one instant.
   if (l.kind != Load::Kind::kConcurrency && l.arrival.kind == ArrivalProcess::Kind::kGamma) {
-    w.requests = std::max(w.requests, l.arrival.cv * l.arrival.cv);
+    w.burst = l.arrival.cv * l.arrival.cv;
+    w.requests = std::max(w.requests, w.burst);
   }
   if (cl.shared_prefix) {
     const auto& sp = *cl.shared_prefix;
     w.users += double(sp.system_prompts) * sp.users_per_prompt;
-    w.tokens_per_request = double(sp.system_prompt_tokens) + sp.question_tokens + sp.output_tokens;
+    w.prompt = double(sp.system_prompt_tokens) + sp.question_tokens;
+    w.output = sp.output_tokens;
   } else {
-    w.tokens_per_request = mean_tokens(cl.prompt_tokens) + mean_tokens(cl.output_tokens) +
-                           (cl.prefix ? cl.prefix->tokens : 0);
+    w.prompt = mean_tokens(cl.prompt_tokens) + (cl.prefix ? cl.prefix->tokens : 0);
+    w.output = mean_tokens(cl.output_tokens);
   }
+  w.tokens_per_request = w.prompt + w.output;
   return w;
+}
+
+// Requests/s the pools serve at best for requests of `prompt` + `output` tokens: unified
+// pools add up; a prefill/decode pair is as fast as its slower side.
+double capacity(const Scenario& s, const DecodeContext& c, double prompt, double output) {
+  double unified = 0, prefill = HUGE_VAL, decode = HUGE_VAL;
+  bool pd = false;
+  for (std::size_t i = 0; i < s.pools.size(); ++i) {
+    const auto it = c.pool_rates.find("/pools/" + std::to_string(i));
+    if (it == c.pool_rates.end()) return HUGE_VAL;  // not priced: no estimate
+    const PoolRates& r = it->second;
+    const double p = prompt / r.prefill_tokens_per_s, o = output / r.decode_tokens_per_s;
+    if (s.pools[i].role == "prefill") {
+      pd = true;
+      prefill = 1 / std::max(p, 1e-300);
+    } else if (s.pools[i].role == "decode") {
+      pd = true;
+      decode = 1 / std::max(o, 1e-300);
+    } else {
+      unified += 1 / std::max(p + o, 1e-300);
+    }
+  }
+  return pd ? std::min(prefill, decode) : unified;
+}
+
+// Requests held at once, at worst: an open loop's backlog when it outruns the pools, gamma
+// bursts, closed-loop users.
+void check_in_flight(const Scenario& s, DecodeContext& c, const std::vector<ClientWork>& work,
+                     double cap) {
+  double open = 0, open_rate = 0, prompt = 0, output = 0, burst = 0, users = 0;
+  std::string driver = "/workload";
+  for (std::size_t i = 0; i < work.size(); ++i) {
+    const ClientWork& w = work[i];
+    burst += w.burst;
+    if (i < s.workload.clients.size() &&
+        s.workload.clients[i].load.kind == Load::Kind::kConcurrency) {
+      users += w.users;
+      prompt = std::max(prompt, w.prompt);
+      output = std::max(output, w.output);
+      continue;
+    }
+    if (w.rate <= 0) continue;
+    open += std::min(w.requests, cap);
+    open_rate += w.rate;
+    prompt = std::max(prompt, w.prompt);
+    output = std::max(output, w.output);
+    driver = "/workload/clients/" + std::to_string(i) + "/load";
+  }
+  const double serve = capacity(s, c, prompt, output);
+  const double span = open_rate > 0 ? open / open_rate : 0;
+  const double backlog = std::min(open, std::max(0.0, open_rate - serve) * span);
+  const double held = backlog + burst + users;
+  const double bytes = held * (kBytesInFlight + kBytesPerTokenInFlight * (prompt + output));
+  if (bytes > kMaxInFlightBytes) {
+    c.diags.push_back(
+        {driver, "about " + g(held) + " requests would wait at once (" +
+                     (backlog > 0 ? "arrivals at " + g(open_rate) + "/s outrun the pools' " +
+                                        g(serve) + "/s at best; "
+                                  : std::string()) +
+                     (burst > 0 ? "gamma bursts of " + g(burst) + "; " : std::string()) +
+                     (users > 0 ? g(users) + " closed-loop users; " : std::string()) + "about " +
+                     g(bytes / 1e9) + " GB, limit " + g(kMaxInFlightBytes / 1e9) + " GB)"});
+  }
 }
 
 }  // namespace
@@ -102,9 +175,11 @@ void check_budget(const Scenario& s, DecodeContext& c) {
     if (m > 0 && (min_mml == 0 || m < min_mml)) min_mml = m;
   }
   const double cap = s.horizon.max_requests ? double(*s.horizon.max_requests) : HUGE_VAL;
+  std::vector<ClientWork> work;
   for (std::size_t i = 0; i < s.workload.clients.size(); ++i) {
     const std::string ptr = "/workload/clients/" + std::to_string(i);
     const ClientWork w = client_work(s.workload.clients[i], ptr, s.horizon, c);
+    work.push_back(w);
     const double n = std::min(w.requests, cap);
     requests += n;
     tokens += n * w.tokens_per_request;
@@ -174,6 +249,7 @@ void check_budget(const Scenario& s, DecodeContext& c) {
                                                 "closed-loop concurrency; limit " +
                                                 g(kMaxUsers) + ")"});
   }
+  check_in_flight(s, c, work, cap);
   if (session_tokens > kMaxSessionTokens) {
     c.diags.push_back({"/workload/clients", "multi-turn users would keep about " +
                                                 g(session_tokens) +

@@ -189,5 +189,29 @@ TEST(Budget, UnboundedTailsNeedAMax) {
   expect_error(doc, "/workload/clients/0/prompt_tokens/max", "exponential");
 }
 
+TEST(Budget, OneKvBlockHoldsNothing) {
+  json doc = testing::base_unified();
+  args(doc)["num_gpu_blocks_override"] = 1;  // validate said ok; the engine then refused it
+  expect_error(doc, "/pools/0/engine/args/num_gpu_blocks_override", "at least 2 are needed");
+}
+
+TEST(Budget, RequestsWaitingAtOnceAreBounded) {
+  // A gamma process with cv 1000 at 5/s: bursts of about a million arrivals at one instant.
+  json doc = testing::base_unified();
+  doc["workload"]["clients"][0]["load"]["arrival"] = {{"process", "gamma"}, {"cv", 1000}};
+  expect_error(doc, "/workload/clients/0/load", "gamma bursts of 1e+06");
+  // An open loop far beyond what one H100 serves: the backlog grows for the whole run.
+  doc = testing::base_unified();
+  doc["horizon"] = {{"duration_s", 3000}};
+  doc["workload"]["clients"][0]["load"] = {{"rate", 1000}};
+  doc["outputs"] = {{"per_request", false}};
+  expect_error(doc, "/workload/clients/0/load", "outrun the pools'");
+  // A million closed-loop users each hold a request.
+  doc = testing::base_unified();
+  doc["workload"]["clients"][0]["load"] = {{"concurrency", 1000000}};
+  doc["horizon"] = {{"max_requests", 1000}};
+  expect_error(doc, "/workload", "1e+06 closed-loop users");
+}
+
 }  // namespace
 }  // namespace blis::scenario
