@@ -53,17 +53,23 @@ double mean_tokens(const std::optional<LengthDist>& d) {
   return d->max ? std::min(d->mean, *d->max) : d->mean;
 }
 
+// A trace is an open loop at its average rate (rows that all arrive at 0 are one burst).
+ClientWork trace_work(const TraceStats& t) {
+  ClientWork w;
+  w.requests = double(t.rows);
+  w.rate = w.requests / std::max(t.last_arrival_s, 1e-6);
+  w.prompt = w.tokens_per_request = t.tokens / std::max<double>(1, w.requests);
+  w.driver = "trace";
+  return w;
+}
+
 ClientWork client_work(const Client& cl, const std::string& ptr, const Horizon& h,
                        DecodeContext& c) {
   ClientWork w;
   const double duration = h.duration_s.value_or(HUGE_VAL);
   if (cl.trace) {
     const auto it = c.traces.find(ptr + "/trace");
-    if (it != c.traces.end()) {
-      w.requests = double(it->second.rows);
-      w.tokens_per_request = it->second.tokens / std::max<double>(1, it->second.rows);
-    }
-    w.driver = "trace";
+    if (it != c.traces.end()) w = trace_work(it->second);
     return w;
   }
   const Load& l = cl.load;
@@ -144,7 +150,9 @@ void check_in_flight(const Scenario& s, DecodeContext& c, const std::vector<Clie
     open_rate += w.rate;
     prompt = std::max(prompt, w.prompt);
     output = std::max(output, w.output);
-    driver = "/workload/clients/" + std::to_string(i) + "/load";
+    driver = i < s.workload.clients.size()
+                 ? "/workload/clients/" + std::to_string(i) + "/" + w.driver
+                 : std::string("/workload/trace_csv");
   }
   const double serve = capacity(s, c, prompt, output);
   const double span = open_rate > 0 ? open / open_rate : 0;
@@ -203,6 +211,7 @@ void check_budget(const Scenario& s, DecodeContext& c) {
   if (s.workload.trace_csv) {
     const auto it = c.traces.find("/workload/trace_csv");
     if (it != c.traces.end()) {
+      work.push_back(trace_work(it->second));
       const double n = std::min(double(it->second.rows), cap);
       requests += n;
       tokens += it->second.tokens * (n / std::max<double>(1, it->second.rows));

@@ -174,6 +174,15 @@ TEST(Budget, TraceTokensAreCountedBeforeTheRun) {
   expect_error(doc, "/workload/trace_csv", "prompt and output tokens");
 }
 
+TEST(Budget, ATraceArrivingAtOnceIsABurst) {
+  std::string csv = "arrival_s,prompt_tokens,output_tokens\n";
+  for (int i = 0; i < 200000; ++i) csv += "0,4000,100\n";
+  json doc = testing::base_unified();
+  doc["workload"] = {{"trace_csv", {{"csv", csv}}}};
+  doc["outputs"] = {{"per_request", false}};
+  expect_error(doc, "/workload/trace_csv", "requests would wait at once");
+}
+
 TEST(Budget, UnboundedTailsNeedAMax) {
   json doc = testing::base_unified();
   doc["workload"]["clients"][0]["prompt_tokens"] = {
