@@ -83,6 +83,14 @@ void check_blocks(const Pool& pool, const std::string& pool_pointer, const kerne
                        std::to_string(k.num_gpu_blocks) +
                            " KV block per instance holds nothing (block 0 is vLLM's null "
                            "block); at least 2 are needed"});
+  } else if ((k.num_gpu_blocks - 1) * std::max(1, a.block_size) < a.max_model_len) {
+    // vllm v1/core/kv_cache_utils.py check_enough_kv_cache_memory: one request of
+    // max_model_len must fit (the engine refuses to start otherwise: vllm_engine.cpp).
+    c.diags.push_back(
+        {args_ptr + (a.num_gpu_blocks_override ? "/num_gpu_blocks_override" : "/max_model_len"),
+         std::to_string(k.num_gpu_blocks - 1) + " usable KV blocks of " +
+             std::to_string(a.block_size) + " tokens cannot hold one request of max_model_len (" +
+             std::to_string(a.max_model_len) + " tokens); vLLM would not start"});
   }
   if (k.num_gpu_blocks > kMaxBlocksPerInstance) {
     c.diags.push_back(

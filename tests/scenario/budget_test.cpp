@@ -202,6 +202,11 @@ TEST(Budget, OneKvBlockHoldsNothing) {
   json doc = testing::base_unified();
   args(doc)["num_gpu_blocks_override"] = 1;  // validate said ok; the engine then refused it
   expect_error(doc, "/pools/0/engine/args/num_gpu_blocks_override", "at least 2 are needed");
+  args(doc)["num_gpu_blocks_override"] = 2;  // one usable block cannot hold 8192 tokens
+  expect_error(doc, "/pools/0/engine/args/num_gpu_blocks_override",
+               "cannot hold one request of max_model_len (8192 tokens)");
+  args(doc)["num_gpu_blocks_override"] = 513;  // 512 x 16 = 8192: fits
+  EXPECT_TRUE(decode_scenario(doc.dump()).scenario);
 }
 
 TEST(Budget, RequestsWaitingAtOnceAreBounded) {
