@@ -2,7 +2,9 @@
 // finite, plausible time, and each pool's KV blocks fit the engine's block ids and the
 // memory of the simulation. The limits are documented in docs/reliability.md.
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 
 #include "kernel/kv_capacity.h"
