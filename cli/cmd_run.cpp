@@ -16,7 +16,9 @@
 
 #include "cluster/simulation.h"
 #include "command_registry.h"
+#include "file_access.h"
 #include "scenario/scenario_decode.h"
+#include "util/text.h"
 
 namespace blis::cli {
 namespace {
@@ -24,38 +26,27 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kUsage =
-    "usage: blis run SCENARIO --out DIR [--quiet] [--progress]\n"
+    "usage: blis run SCENARIO --out DIR [--quiet] [--progress] [--read-anywhere]\n"
     "\n"
     "Runs the scenario and writes DIR/summary.json, DIR/timeseries.json, DIR/requests.csv\n"
     "and DIR/metrics/<pool>-<i>.prom (see docs/results.md).\n"
     "  --out DIR    where the results go (created if missing)\n"
     "  --quiet      print nothing but errors\n"
     "  --progress   show progress on stderr even when it is not a terminal\n"
+    "  --read-anywhere  let the scenario name files outside its own folder\n"
     "Exit status: 0 done, 1 failure (missing file, not JSON, I/O), 2 invalid scenario or usage.";
 
 struct Options {
   std::string scenario, out;
-  bool quiet = false, progress = false;
+  bool quiet = false, progress = false, anywhere = false;
 };
-
-bool read_text(const fs::path& path, std::string& text, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read '" + path.string() + "'";
-    return false;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return true;
-}
 
 bool write_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
   if (!out) {
-    std::fprintf(stderr, "blis run: cannot write '%s'\n", path.string().c_str());
+    std::fprintf(stderr, "blis run: cannot write %s\n", quote_excerpt(path.string(), 200).c_str());
     return false;
   }
   return true;
@@ -83,7 +74,7 @@ void print_progress(const cluster::Simulation& sim, double wall, std::uint64_t e
 void print_summary(const std::string& summary_text, const std::string& out_dir) {
   const auto s = nlohmann::json::parse(summary_text);
   const auto& r = s["requests"];
-  std::printf("%s\n", s["scenario"].get<std::string>().c_str());
+  std::printf("%s\n", escape_excerpt(s["scenario"].get<std::string>(), 200).c_str());
   const auto rejected = r["rejected"].get<unsigned long long>();
   std::string refused;  // only when it happened: a 400 for a too-long request is worth seeing
   if (rejected > 0) {
@@ -111,6 +102,39 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
               s["digest"].get<std::string>().c_str());
 }
 
+// Every output goes to `out` or `out`/metrics under a name checked to be one plain path
+// component, whatever the scenario says (the decoder checks pool names too; this is the
+// second line). Names are all checked before anything is written, so a refusal leaves no
+// partial output.
+bool write_outputs(const cluster::Simulation& sim, const fs::path& out, bool per_request,
+                   const std::string& summary) {
+  constexpr std::size_t kMaxFileName = 255;  // bytes in a file name on Linux and macOS
+  std::vector<std::string> metrics;
+  for (std::size_t i = 0; i < sim.instance_count(); ++i) {
+    const std::string name = sim.instance_name(i) + ".prom";
+    if (const auto bad = file_name_problem(name, kMaxFileName)) {
+      std::fprintf(stderr, "blis run: refusing to write metrics file %s: it %s\n",
+                   quote_excerpt(name).c_str(), bad->c_str());
+      return false;
+    }
+    metrics.push_back(name);
+  }
+  std::error_code ec;
+  fs::create_directories(out / "metrics", ec);
+  if (ec) {
+    std::fprintf(stderr, "blis run: cannot create %s: %s\n",
+                 quote_excerpt((out / "metrics").string(), 200).c_str(), ec.message().c_str());
+    return false;
+  }
+  bool ok = write_text(out / "summary.json", summary + "\n") &&
+            write_text(out / "timeseries.json", sim.timeseries_json() + "\n");
+  if (ok && per_request) ok = write_text(out / "requests.csv", sim.requests_csv());
+  for (std::size_t i = 0; ok && i < metrics.size(); ++i) {
+    ok = write_text(out / "metrics" / metrics[i], sim.metrics_text(i));
+  }
+  return ok;
+}
+
 int run_run(const std::vector<std::string>& args) {
   Options o;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -125,14 +149,16 @@ int run_run(const std::vector<std::string>& args) {
       o.quiet = true;
     } else if (a == "--progress") {
       o.progress = true;
+    } else if (a == "--read-anywhere") {
+      o.anywhere = true;
     } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "blis run: unknown option '%s'\n%s\n", a.c_str(), kUsage);
+      std::fprintf(stderr, "blis run: unknown option %s\n%s\n", quote_excerpt(a).c_str(), kUsage);
       return 2;
     } else if (o.scenario.empty()) {
       o.scenario = a;
     } else {
-      std::fprintf(stderr, "blis run: more than one scenario given ('%s')\n%s\n", a.c_str(),
-                   kUsage);
+      std::fprintf(stderr, "blis run: more than one scenario given (%s)\n%s\n",
+                   quote_excerpt(a).c_str(), kUsage);
       return 2;
     }
   }
@@ -142,22 +168,16 @@ int run_run(const std::vector<std::string>& args) {
   }
 
   const fs::path scenario_path(o.scenario);
-  std::string text, error;
-  if (!read_text(scenario_path, text, error)) {
-    std::fprintf(stderr, "blis run: %s\n", error.c_str());
+  std::string error;
+  const auto text = read_regular_file(scenario_path, kMaxScenarioBytes, &error);
+  if (!text) {
+    std::fprintf(stderr, "blis run: cannot read %s: %s\n",
+                 quote_excerpt(scenario_path.string(), 200).c_str(), error.c_str());
     return 1;
   }
   scenario::DecodeOptions opts;
-  const fs::path base = scenario_path.parent_path();
-  opts.read_file = [base](const std::string& path, std::string* err) -> std::optional<std::string> {
-    std::string content, e;
-    if (!read_text(base / path, content, e)) {
-      if (err) *err = e;
-      return std::nullopt;
-    }
-    return content;
-  };
-  const scenario::DecodeResult decoded = scenario::decode_scenario(text, opts);
+  opts.read_file = scenario_file_reader(scenario_path, o.anywhere);
+  const scenario::DecodeResult decoded = scenario::decode_scenario(*text, opts);
   bool failed = false;
   for (const auto& d : decoded.diagnostics) {
     const bool is_error = d.severity == Severity::kError;
@@ -203,23 +223,8 @@ int run_run(const std::vector<std::string>& args) {
   }
 
   const fs::path out(o.out);
-  std::error_code ec;
-  fs::create_directories(out / "metrics", ec);
-  if (ec) {
-    std::fprintf(stderr, "blis run: cannot create '%s': %s\n", (out / "metrics").string().c_str(),
-                 ec.message().c_str());
-    return 1;
-  }
   const std::string summary = sim.summary_json(wall_s);
-  bool ok = write_text(out / "summary.json", summary + "\n") &&
-            write_text(out / "timeseries.json", sim.timeseries_json() + "\n");
-  if (ok && decoded.scenario->outputs.per_request) {
-    ok = write_text(out / "requests.csv", sim.requests_csv());
-  }
-  for (std::size_t i = 0; ok && i < sim.instance_count(); ++i) {
-    ok = write_text(out / "metrics" / (sim.instance_name(i) + ".prom"), sim.metrics_text(i));
-  }
-  if (!ok) return 1;
+  if (!write_outputs(sim, out, decoded.scenario->outputs.per_request, summary)) return 1;
   if (!o.quiet) print_summary(summary, out.string());
   return 0;
 }

@@ -2,11 +2,13 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "blis_version.h"
 #include "command_registry.h"
+#include "util/text.h"
 
 namespace blis::cli {
 
@@ -36,7 +38,7 @@ int main(int argc, char** argv) {
     if (args.size() >= 2) {
       const auto it = command_registry().find(args[1]);
       if (it == command_registry().end()) {
-        std::fprintf(stderr, "blis: unknown command '%s'\n", args[1].c_str());
+        std::fprintf(stderr, "blis: unknown command %s\n", blis::quote_excerpt(args[1]).c_str());
         return 2;
       }
       std::printf("%s\n", it->second.usage.c_str());
@@ -48,14 +50,23 @@ int main(int argc, char** argv) {
   if (args[0] == "--version") args[0] = "version";
   const auto it = command_registry().find(args[0]);
   if (it == command_registry().end()) {
-    std::fprintf(stderr, "blis: unknown command '%s' (try `blis help`)\n", args[0].c_str());
+    std::fprintf(stderr, "blis: unknown command %s (try `blis help`)\n",
+                 blis::quote_excerpt(args[0]).c_str());
     return 2;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  // No exception leaves main (an uncaught one aborts with SIGABRT): every failure is a
+  // message and exit status 1.
   try {
     return it->second.run(rest);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "blis %s: out of memory (the input asks for more than this machine has)\n",
+                 args[0].c_str());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "blis %s: %s\n", args[0].c_str(), e.what());
-    return 1;
+    std::fprintf(stderr, "blis %s: %s\n", args[0].c_str(),
+                 blis::escape_excerpt(e.what(), 300).c_str());
+  } catch (...) {
+    std::fprintf(stderr, "blis %s: internal error (unknown exception)\n", args[0].c_str());
   }
+  return 1;
 }

@@ -2,14 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+
+#include "util/text.h"
 
 namespace blis::rules {
 
 using nlohmann::json;
 
 std::string show(const json& v) {
-  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  // Strings through the one escaping helper; other values as ASCII JSON (control characters
+  // escaped, so the cut below can split no character).
+  if (v.is_string()) return quote_excerpt(v.get_ref<const std::string&>());
+  std::string s = v.dump(-1, ' ', true, json::error_handler_t::replace);
   constexpr std::size_t kMax = 60;
   if (s.size() > kMax) {
     s.resize(kMax);
@@ -135,37 +141,40 @@ std::optional<std::int64_t> parse_human_readable_int(const std::string& raw) {
   const std::string num = mult ? s.substr(0, s.size() - 1) : s;
   if (num.empty()) return std::nullopt;
 
-  // Digits, optionally with one '.', optionally with a leading '-' when plain.
-  std::size_t i = 0;
-  bool negative = false;
-  if (!mult && num[0] == '-') {
-    negative = true;
-    i = 1;
-  }
-  std::int64_t whole = 0, frac = 0, frac_scale = 1;
-  bool seen_dot = false, any_digit = false;
-  for (; i < num.size(); ++i) {
-    const char c = num[i];
-    if (c == '.') {
-      if (seen_dot || !mult || !decimal_suffix) return std::nullopt;  // vLLM: no decimals
-      seen_dot = true;                                                // with K/M/G/T or plain
-      continue;
-    }
-    if (c < '0' || c > '9') return std::nullopt;
-    any_digit = true;
-    if (!seen_dot) {
-      if (whole > (std::numeric_limits<std::int64_t>::max() - 9) / 10) return std::nullopt;
+  // Plain: digits with an optional leading '-' (vLLM: int(value)).
+  if (!mult) {
+    std::size_t i = num[0] == '-' ? 1 : 0;
+    if (i == num.size()) return std::nullopt;
+    std::int64_t whole = 0;
+    for (; i < num.size(); ++i) {
+      const char c = num[i];
+      if (c < '0' || c > '9') return std::nullopt;
+      if (whole > (std::numeric_limits<std::int64_t>::max() - (c - '0')) / 10) return std::nullopt;
       whole = whole * 10 + (c - '0');
-    } else if (frac_scale < 1000000000000LL) {
-      frac = frac * 10 + (c - '0');
-      frac_scale *= 10;
     }
+    return num[0] == '-' ? -whole : whole;
   }
-  if (!any_digit) return std::nullopt;
-  if (!mult) return negative ? -whole : whole;
-  if (whole > std::numeric_limits<std::int64_t>::max() / mult) return std::nullopt;
-  // int(float(number) * mult): the fractional part truncates.
-  return whole * mult + (frac * mult) / frac_scale;
+  // vllm utils/argparse_utils.py human_readable_int: (\d+(?:\.\d+)?) before the suffix.
+  const std::size_t dot = num.find('.');
+  const auto digits = [](const std::string& t) {
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (!digits(num.substr(0, dot))) return std::nullopt;
+  if (dot != std::string::npos) {
+    // Binary suffixes take no decimals ("Decimals are not allowed with binary suffixes").
+    if (!decimal_suffix || !digits(num.substr(dot + 1))) return std::nullopt;
+  }
+  if (!decimal_suffix) {
+    const std::int64_t whole = parse_human_readable_int(num).value_or(-1);
+    if (whole < 0 || whole > std::numeric_limits<std::int64_t>::max() / mult) return std::nullopt;
+    return whole * mult;
+  }
+  // Decimal suffixes: int(float(number) * mult), in doubles as Python computes it (exact
+  // integers in the text would otherwise overflow: "1.99999999999g" is 1999999999, not a
+  // wrapped product). strtod is correctly rounded like Python's float().
+  const double value = std::strtod(num.c_str(), nullptr) * static_cast<double>(mult);
+  if (!(value < 9223372036854775808.0)) return std::nullopt;
+  return static_cast<std::int64_t>(value);  // truncates toward zero, as int() does
 }
 
 FieldReader::FieldReader(const json& value, std::string pointer, Diagnostics& diags,

@@ -13,6 +13,7 @@
 #include "cluster/simulation.h"
 #include "cluster/simulation_state.h"
 #include "util/digest.h"
+#include "util/text.h"
 
 namespace blis::cluster {
 namespace {
@@ -210,7 +211,8 @@ static std::string render_requests_csv(const Simulation::State& st) {
     out += std::to_string(r.seq);
     out += ',';
     const auto ci = static_cast<std::size_t>(r.client);
-    out += ci < clients.size() ? clients[ci].name : std::string("trace");
+    // RFC 4180: a client name with a comma, quote or line break is quoted.
+    out += ci < clients.size() ? csv_field(clients[ci].name) : std::string("trace");
     out += ',';
     out += st.instances[static_cast<std::size_t>(r.instance)]->name();
     out += ',';

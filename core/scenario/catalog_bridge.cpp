@@ -1,4 +1,5 @@
 #include "scenario/catalog_bridge.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <limits>
@@ -21,7 +22,7 @@ std::string first_ids(const std::vector<std::string>& ids, std::size_t n) {
 
 std::string unknown_id(const std::string& what, const std::string& id,
                        const std::vector<std::string>& ids, const char* inline_key) {
-  std::string msg = "\"" + id + "\" is not a catalog " + what + " id";
+  std::string msg = quote_excerpt(id) + " is not a catalog " + what + " id";
   const auto near = catalog::closest_ids(id, ids, 3);
   msg += near.empty() ? " (known: " + first_ids(ids, 6) + ")"
                       : " (closest: " + catalog::quoted_list(near) + ")";
@@ -113,25 +114,6 @@ bool check_blocks_override(const kernel::Deployment& d, const kernel::KvCapacity
     return false;
   }
   return true;
-}
-
-// Block 0 is the null block (vllm/v1/core/block_pool.py BlockPool.__init__ takes it from
-// the free queue), so one max_model_len request must fit in the other blocks; the engine
-// refuses to start otherwise, and the decoder says so first.
-bool null_block_leaves_room(const kernel::Deployment& d, const kernel::KvCapacity& k,
-                            const std::string& args_ptr, DecodeContext& c) {
-  const std::int64_t usable = k.num_gpu_blocks - 1;
-  const std::int64_t len = d.effective_max_model_len();
-  if (usable * d.block_size >= len) return true;
-  c.diags.push_back(
-      {args_ptr + (d.num_gpu_blocks_override ? "/num_gpu_blocks_override" : "/max_model_len"),
-       std::to_string(d.num_gpu_blocks_override ? *d.num_gpu_blocks_override : len) + ": " +
-           std::to_string(std::max<std::int64_t>(usable, 0)) + " usable KV blocks of " +
-           std::to_string(d.block_size) +
-           " tokens (block 0 is the null block) cannot hold one "
-           "request of max_model_len (" +
-           std::to_string(len) + " tokens)"});
-  return false;
 }
 
 }  // namespace
@@ -239,7 +221,7 @@ void check_fit(Pool& pool, const std::string& pool_pointer, const rules::Deploym
   } else {
     c.diags.push_back(
         {args_ptr + "/quantization",
-         "\"" + q + "\" is accepted by " + release +
+         quote_excerpt(q) + " is accepted by " + release +
              " but not modelled by BLIS Playground's latency kernel (modelled: the checkpoint's "
              "own quantization, or fp8_per_tensor/fp8_per_block/fp8_per_channel on an "
              "unquantized checkpoint)"});
@@ -262,6 +244,7 @@ void check_fit(Pool& pool, const std::string& pool_pointer, const rules::Deploym
   }
   if (has_errors(invalid)) return;
 
+  check_step_cost(d, pool, pool_pointer, c);
   kernel::KvCapacity k = kernel::kv_capacity(d);
   const bool weights_fit = k.weights_bytes <= k.total_memory_bytes;
   if (auto_fit && weights_fit) {
@@ -279,7 +262,7 @@ void check_fit(Pool& pool, const std::string& pool_pointer, const rules::Deploym
   // The kernel also checks the profiled memory when num_gpu_blocks_override is set (vLLM
   // plans against the override alone); it cannot price a cache it finds no room for.
   if (k.fits) {
-    null_block_leaves_room(d, k, args_ptr, c);
+    check_blocks(pool, pool_pointer, d, k, c);
     return;
   }
   std::string ptr;

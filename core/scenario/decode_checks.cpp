@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "scenario/decode_internal.h"
+#include "util/text.h"
 
 namespace blis::scenario::detail {
 
@@ -41,9 +42,9 @@ void check_pd_shape(Scenario& s, DecodeContext& c) {
                                [](const Pool& p) { return p.role == "decode"; });
   if (pi->model != di->model) {
     c.diags.push_back({"/pools/" + std::to_string(di - s.pools.begin()) + "/model",
-                       "\"" + di->model + "\" differs from the prefill pool's model \"" +
-                           pi->model +
-                           "\"; the decode pool must serve the model whose KV it receives"});
+                       quote_excerpt(di->model) + " differs from the prefill pool's model " +
+                           quote_excerpt(pi->model) +
+                           "; the decode pool must serve the model whose KV it receives"});
   }
 }
 
@@ -75,12 +76,18 @@ void check_clients(Scenario& s, DecodeContext& c) {
       const bool known = std::any_of(s.slo_classes.begin(), s.slo_classes.end(),
                                      [&](const SloClass& k) { return k.name == cl.slo_class; });
       if (!known) {
-        std::vector<std::string> names;
-        for (const auto& k : s.slo_classes) names.push_back(k.name);
+        std::vector<std::string> names;  // a few, each a short excerpt
+        for (const auto& k : s.slo_classes) {
+          if (names.size() == 5) {
+            names.push_back("...");
+            break;
+          }
+          names.push_back(quote_excerpt(k.name));
+        }
         c.diags.push_back({ptr + "/slo_class",
-                           "\"" + cl.slo_class + "\" is not defined in /slo_classes (defined: " +
-                               (names.empty() ? std::string("none") : rules::join(names, true)) +
-                               ")"});
+                           quote_excerpt(cl.slo_class) +
+                               " is not defined in /slo_classes (defined: " +
+                               (names.empty() ? std::string("none") : rules::join(names)) + ")"});
       }
     }
     if (cl.lora > 0 && !lora_pool) {

@@ -1,5 +1,7 @@
 // decode_scenario: the document root, then each section, then rules that span sections.
 
+#include <algorithm>
+
 #include "scenario/catalog_bridge.h"
 #include "scenario/decode_internal.h"
 #include "scenario/json_text.h"
@@ -79,6 +81,21 @@ void decode_root(const json& doc, Scenario& s, DecodeContext& c) {
 
   if (pools) detail::resolve_pools(*pools, s, c);
   detail::check_cross_references(s, c);
+  // The budget multiplies what the sections decoded: only for a document without errors.
+  if (!has_errors(c.diags)) detail::check_budget(s, c);
+}
+
+// At most kMaxDiagnostics are reported, then one line saying how many more there were: a
+// document with a million mistakes gets a readable answer of bounded size.
+void cap_diagnostics(Diagnostics& ds) {
+  if (ds.size() <= kMaxDiagnostics) return;
+  const std::size_t more = ds.size() - kMaxDiagnostics;
+  const bool errors = std::any_of(ds.begin() + kMaxDiagnostics, ds.end(), [](const Diagnostic& d) {
+    return d.severity == Severity::kError;
+  });
+  ds.resize(kMaxDiagnostics);
+  ds.push_back({"", "\u2026 and " + std::to_string(more) + " more",
+                errors ? Severity::kError : Severity::kWarning});
 }
 
 }  // namespace
@@ -87,14 +104,15 @@ DecodeResult decode_scenario(const std::string& json_text, const DecodeOptions& 
   DecodeResult out;
   JsonText parsed = parse_json_text(json_text);
   if (parsed.error) {
-    out.malformed_json = true;
+    out.malformed_json = !parsed.duplicate_key;
     out.diagnostics.push_back(*parsed.error);
     return out;
   }
   Scenario s;
-  DecodeContext c{options, out.diagnostics, &catalog::Catalog::builtin(), std::nullopt};
+  DecodeContext c{options, out.diagnostics, &catalog::Catalog::builtin(), std::nullopt, {}, {}, {}};
   decode_root(parsed.value, s, c);
   if (!has_errors(out.diagnostics)) out.scenario = std::move(s);
+  cap_diagnostics(out.diagnostics);
   return out;
 }
 

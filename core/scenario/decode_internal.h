@@ -2,19 +2,28 @@
 // The decoder's sections, one file each (decode_*.cpp). Each reads its part of the JSON
 // with rules::FieldReader, appends Diagnostics and fills the typed model.
 
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
+#include "kernel/deployment.h"
+#include "kernel/kv_capacity.h"
 #include "rules/json_fields.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_decode.h"
+#include "scenario/trace_csv.h"
 
 namespace blis::scenario::detail {
 
 using nlohmann::json;
 using rules::FieldReader;
+
+// A pool's throughput at its best (all instances, full steps, no context), in tokens/s.
+struct PoolRates {
+  double prefill_tokens_per_s = 0, decode_tokens_per_s = 0;
+};
 
 struct DecodeContext {
   const DecodeOptions& options;
@@ -22,6 +31,12 @@ struct DecodeContext {
   // The built-in catalog, or a copy with the document's inline entries added.
   const catalog::Catalog* catalog = &catalog::Catalog::builtin();
   std::optional<catalog::Catalog> with_inline;
+  // KV blocks (GPU + CPU tier, all instances) of each pool that fits, by pool pointer.
+  std::map<std::string, std::int64_t> pool_blocks;
+  // What each good trace holds, by the trace's pointer.
+  std::map<std::string, TraceStats> traces;
+  // Each pool whose steps are priced, by pool pointer.
+  std::map<std::string, PoolRates> pool_rates;
 };
 
 // decode_sections.cpp
@@ -42,8 +57,33 @@ std::vector<Pool> decode_pools(const json& v, const std::string& ptr, DecodeCont
 // Resolves every pool's engine.args against its release's rules pack (defaults filled).
 void resolve_pools(const json& pools_json, Scenario& s, DecodeContext& c);
 
+// decode_budget.cpp: the largest step `d` can run takes a finite, plausible time.
+void check_step_cost(const kernel::Deployment& d, const Pool& pool, const std::string& pool_pointer,
+                     DecodeContext& c);
+// The pool's KV blocks (GPU and CPU tier) fit the engine and the simulation's memory, and a
+// CPU tier is one the simulator models; records the pool's blocks in c.pool_blocks.
+void check_blocks(const Pool& pool, const std::string& pool_pointer, const kernel::Deployment& d,
+                  const kernel::KvCapacity& k, DecodeContext& c);
+// The whole run's work and memory (expected requests, KV blocks, time-series samples, users,
+// arrivals per instant) within the documented budget.
+void check_budget(const Scenario& s, DecodeContext& c);
+
 // decode_checks.cpp: rules that span sections (P/D shape, references, lengths).
 void check_cross_references(Scenario& s, DecodeContext& c);
+
+// Arrays a document may hold, at most (docs/reliability.md): a longer one is one error at its
+// pointer and is not decoded, so no document makes the decoder produce a diagnostic per
+// element of a million-element array.
+inline constexpr std::size_t kMaxPools = 1000, kMaxClients = 10000, kMaxSloClasses = 1000,
+                             kMaxCatalogEntries = 1000, kMaxStages = 10000, kMaxScorers = 100;
+// True (and reported) when `v` is an array of more than `max` elements.
+inline bool too_many(const json& v, const std::string& ptr, std::size_t max, const char* what,
+                     DecodeContext& c) {
+  if (!v.is_array() || v.size() <= max) return false;
+  c.diags.push_back({ptr, "holds " + std::to_string(v.size()) + " " + what + ", at most " +
+                              std::to_string(max) + " are accepted"});
+  return true;
+}
 
 // "an integer >= 1" etc. for messages.
 inline constexpr std::int64_t kInt32Max = 2147483647;

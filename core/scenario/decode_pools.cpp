@@ -8,6 +8,7 @@
 #include "scenario/catalog_bridge.h"
 #include "scenario/decode_internal.h"
 #include "scenario/schema_keys.h"
+#include "util/text.h"
 
 namespace blis::scenario::detail {
 
@@ -37,8 +38,8 @@ EngineSpec decode_engine(const json& v, const std::string& ptr, DecodeContext& c
     if (rules::find_pack(*rel)) {
       e.release = *rel;
     } else {
-      r.error("release", "\"" + *rel +
-                             "\" is not a release BLIS Playground has a rules pack for (known: " +
+      r.error("release", quote_excerpt(*rel) +
+                             " is not a release BLIS Playground has a rules pack for (known: " +
                              rules::join(rules::known_releases()) + ")");
     }
   }
@@ -51,7 +52,9 @@ Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, Decod
   FieldReader r(v, ptr, c.diags, keys::kPool, "an object (a pool)");
   if (!r.valid()) return p;
   p.name = r.string("name", "a string").value_or("pool-" + std::to_string(index));
-  if (p.name.empty()) r.error("name", "\"\" is empty, expected a non-empty pool name");
+  // Its instances' metrics are written to <out>/metrics/<name>-<i>.prom.
+  if (const auto bad = file_name_problem(p.name))
+    r.error("name", quote_excerpt(p.name) + " " + *bad);
   if (auto role = r.choice("role", kRoles, "is not a pool role")) p.role = *role;
   // An upper bound keeps a typo (1e9 instances) from exhausting memory in the cluster.
   p.instances = static_cast<std::int32_t>(
@@ -81,13 +84,14 @@ std::vector<Pool> decode_pools(const json& v, const std::string& ptr, DecodeCont
                                 ", expected a non-empty array of pools"});
     return pools;
   }
+  if (too_many(v, ptr, kMaxPools, "pools", c)) return pools;
   std::set<std::string> names;
   for (std::size_t i = 0; i < v.size(); ++i) {
     const std::string p = json_pointer_append(ptr, i);
     Pool pool = decode_pool(v[i], p, i, c);
     if (!pool.name.empty() && !names.insert(pool.name).second) {
-      c.diags.push_back(
-          {p + "/name", "\"" + pool.name + "\" is used by another pool, expected unique names"});
+      c.diags.push_back({p + "/name", quote_excerpt(pool.name) +
+                                          " is used by another pool, expected unique names"});
     }
     pools.push_back(std::move(pool));
   }

@@ -5,6 +5,7 @@
 
 #include "scenario/decode_internal.h"
 #include "scenario/schema_keys.h"
+#include "util/text.h"
 
 namespace blis::scenario::detail {
 
@@ -38,6 +39,7 @@ std::vector<SloClass> decode_slo_classes(const json& v, const std::string& ptr, 
                                 ", expected an array of SLO classes"});
     return out;
   }
+  if (too_many(v, ptr, kMaxSloClasses, "SLO classes", c)) return out;
   std::set<std::string> names;
   for (std::size_t i = 0; i < v.size(); ++i) {
     const std::string p = json_pointer_append(ptr, i);
@@ -47,8 +49,10 @@ std::vector<SloClass> decode_slo_classes(const json& v, const std::string& ptr, 
     if (auto n = r.string("name", "a non-empty string")) sc.name = *n;
     if (sc.name.empty()) {
       r.missing("name", "a non-empty string");
+    } else if (const auto bad = label_problem(sc.name)) {
+      r.error("name", quote_excerpt(sc.name) + " " + *bad);
     } else if (!names.insert(sc.name).second) {
-      r.error("name", "\"" + sc.name + "\" is defined twice, expected unique class names");
+      r.error("name", quote_excerpt(sc.name) + " is defined twice, expected unique class names");
     }
     sc.slo = decode_slo_fields(r);
     r.report_unknown_keys();
@@ -84,6 +88,7 @@ InlineCatalog decode_catalog(const json& v, const std::string& ptr, DecodeContex
                        ", expected an array of catalog entries");
       return;
     }
+    if (too_many(*list, r.pointer(key), kMaxCatalogEntries, "entries", c)) return;
     for (std::size_t i = 0; i < list->size(); ++i) {
       const json& e = (*list)[i];
       if (!e.is_object()) {
@@ -122,7 +127,7 @@ Router decode_router(const json& v, const std::string& ptr, DecodeContext& c) {
     } else if (!scorers->is_array()) {
       r.error("scorers", rules::show(*scorers) + " is " + rules::describe_type(*scorers) +
                              ", expected an array of {name, weight}");
-    } else {
+    } else if (!too_many(*scorers, r.pointer("scorers"), kMaxScorers, "scorers", c)) {
       std::set<std::string> seen;
       for (std::size_t i = 0; i < scorers->size(); ++i) {
         FieldReader s((*scorers)[i], json_pointer_append(r.pointer("scorers"), i), c.diags,
@@ -132,7 +137,7 @@ Router decode_router(const json& v, const std::string& ptr, DecodeContext& c) {
         if (auto n = s.choice("name", kScorers, "is not a scorer")) {
           sc.name = *n;
           if (!seen.insert(sc.name).second)
-            s.error("name", "\"" + sc.name + "\" is listed twice, expected each scorer once");
+            s.error("name", quote_excerpt(sc.name) + " is listed twice, expected each scorer once");
         } else if (!s.has("name")) {
           s.missing("name", "one of: " + rules::join(kScorers, true));
         }

@@ -6,6 +6,7 @@
 #include "scenario/decode_internal.h"
 #include "scenario/schema_keys.h"
 #include "scenario/trace_csv.h"
+#include "util/text.h"
 
 namespace blis::scenario::detail {
 
@@ -25,6 +26,34 @@ std::vector<std::string> dist_keys(const std::string& dist) {
   if (dist == "normal" || dist == "lognormal") return {"mean", "std", "min", "max"};
   if (dist == "exponential") return {"mean", "min", "max"};
   return {"min", "max"};  // uniform
+}
+
+// A sample above kMaxTraceTokens stops a run (the workload refuses it rather than clamp it
+// silently). Without `max`, a distribution whose tail reaches that far once in 1e15 samples
+// (8 standard deviations of a normal, or of the log of a lognormal; 37 means of an
+// exponential) is refused here, so `validate` and `run` agree for any run the request budget
+// allows.
+void require_bounded_tail(const LengthDist& d, const std::string& dist, FieldReader& r) {
+  double q = 0;
+  switch (d.kind) {
+    case LengthDist::Kind::kNormal:
+      q = d.mean + 8 * d.std;
+      break;
+    case LengthDist::Kind::kLognormal: {
+      const double s2 = std::log1p((d.std / d.mean) * (d.std / d.mean));
+      q = std::exp(std::log(d.mean) - s2 / 2 + 8 * std::sqrt(s2));
+      break;
+    }
+    case LengthDist::Kind::kExponential:
+      q = 37 * d.mean;
+      break;
+    default:
+      return;
+  }
+  if (!(q <= kMaxTraceTokens)) {
+    r.missing("max", "a cap in tokens (at most 16777216): this " + dist +
+                         " reaches beyond 16777216 tokens in about one sample in 1e15 or more");
+  }
 }
 
 std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, DecodeContext& c) {
@@ -90,6 +119,7 @@ std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, Dec
       r.error("max", rules::show(*r.raw("max")) + ": [min, max] holds no whole number of tokens");
     }
   }
+  if (c.diags.size() == before && !d.max) require_bounded_tail(d, *dist, r);
   if (c.diags.size() != before) return std::nullopt;
   return d;
 }
@@ -122,7 +152,8 @@ ArrivalProcess decode_arrival(const json& v, const std::string& ptr, DecodeConte
   if (p == std::optional<std::string>("constant")) a.kind = ArrivalProcess::Kind::kConstant;
   if (p == std::optional<std::string>("gamma")) {
     a.kind = ArrivalProcess::Kind::kGamma;
-    if (auto cv = r.number("cv", 0.0, true, 1e6, "a coefficient of variation > 0")) {
+    // cv up to 1000: a gamma process sends bursts of about cv^2 arrivals at one instant.
+    if (auto cv = r.number("cv", 0.0, true, 1000, "a coefficient of variation in (0, 1000]")) {
       a.cv = *cv;
     } else if (!r.has("cv")) {
       r.missing("cv", "a coefficient of variation > 0 (1 = poisson-like)");
@@ -155,7 +186,7 @@ Load decode_load(const json& v, const std::string& ptr, DecodeContext& c) {
               rules::show(*stages) + " is " +
                   (stages->is_array() ? std::string("empty") : rules::describe_type(*stages)) +
                   ", expected a non-empty array of {rate, duration_s}");
-    } else {
+    } else if (!too_many(*stages, r.pointer("stages"), kMaxStages, "stages", c)) {
       for (std::size_t i = 0; i < stages->size(); ++i) {
         FieldReader s((*stages)[i], json_pointer_append(r.pointer("stages"), i), c.diags,
                       keys::kStage, "an object ({rate, duration_s})");
@@ -243,7 +274,7 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
   FieldReader r(v, ptr, c.diags, keys::kClient, "an object (a client)");
   if (!r.valid()) return cl;
   cl.name = r.string("name", "a string").value_or("client-" + std::to_string(index));
-  if (cl.name.empty()) r.error("name", "\"\" is empty, expected a non-empty client name");
+  if (const auto bad = label_problem(cl.name)) r.error("name", quote_excerpt(cl.name) + " " + *bad);
 
   const bool lengths = r.has("prompt_tokens") || r.has("output_tokens");
   const int shapes = int(lengths) + int(r.has("shared_prefix")) + int(r.has("trace"));
@@ -291,7 +322,8 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
     cl.priority = static_cast<std::int32_t>(*p);
   }
   if (auto s = r.string("slo_class", "the name of one of slo_classes")) cl.slo_class = *s;
-  if (auto t = r.number("timeout_s", 0.0, true, 1e9, "seconds > 0 after which the client gives up")) {
+  if (auto t =
+          r.number("timeout_s", 0.0, true, 1e9, "seconds > 0 after which the client gives up")) {
     cl.timeout_s = *t;
   }
   if (auto l = r.integer("lora", 0, kInt32Max, "an integer >= 0 (LoRA adapter id; 0 = none)")) {
@@ -315,16 +347,16 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
   } else if (!t.path.empty()) {
     if (!c.options.read_file) {
       r.error("path",
-              "\"" + t.path +
-                  "\": trace files cannot be read here (no file access, e.g. in the browser); "
+              quote_excerpt(t.path, 200) +
+                  ": trace files cannot be read here (no file access, e.g. in the browser); "
                   "give the CSV inline as \"csv\"");
       return std::nullopt;
     }
     std::string err;
     const auto text = c.options.read_file(t.path, &err);
     if (!text) {
-      r.error("path", "\"" + t.path +
-                          "\": cannot read the trace: " + (err.empty() ? "unknown error" : err));
+      r.error("path", quote_excerpt(t.path, 200) + ": cannot read the trace: " +
+                          (err.empty() ? std::string("unknown error") : err));
       return std::nullopt;
     }
     t.csv = *text;
@@ -332,9 +364,12 @@ std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeC
     c.diags.push_back({ptr, "needs path (a CSV file) or csv (the CSV text inline)"});
     return std::nullopt;
   }
-  TraceParse parsed = parse_trace_csv(t.csv, r.has("csv") ? r.pointer("csv") : r.pointer("path"));
-  if (!parsed.diagnostics.empty()) {
-    for (auto& d : parsed.diagnostics) c.diags.push_back(std::move(d));
+  TraceStats stats;
+  Diagnostics problems =
+      validate_trace_csv(t.csv, r.has("csv") ? r.pointer("csv") : r.pointer("path"), &stats);
+  c.traces[ptr] = stats;
+  if (!problems.empty()) {
+    for (auto& d : problems) c.diags.push_back(std::move(d));
     return std::nullopt;
   }
   return t;
@@ -360,15 +395,14 @@ Workload decode_workload(const json& v, const std::string& ptr, DecodeContext& c
               rules::show(*clients) + " is " +
                   (clients->is_array() ? std::string("empty") : rules::describe_type(*clients)) +
                   ", expected a non-empty array of clients");
-    } else {
+    } else if (!too_many(*clients, r.pointer("clients"), kMaxClients, "clients", c)) {
       std::set<std::string> names;
       for (std::size_t i = 0; i < clients->size(); ++i) {
         const std::string p = json_pointer_append(r.pointer("clients"), i);
         Client cl = decode_client((*clients)[i], p, i, c);
         if (!cl.name.empty() && !names.insert(cl.name).second) {
-          c.diags.push_back(
-              {p + "/name",
-               "\"" + cl.name + "\" is used by another client, expected unique names"});
+          c.diags.push_back({p + "/name", quote_excerpt(cl.name) +
+                                              " is used by another client, expected unique names"});
         }
         w.clients.push_back(std::move(cl));
       }

@@ -20,6 +20,9 @@ struct DecodeOptions {
   std::function<std::optional<std::string>(const std::string& path, std::string* error)> read_file;
 };
 
+// Diagnostics one decode reports at most; beyond them, one "… and N more" at "/".
+inline constexpr std::size_t kMaxDiagnostics = 50;
+
 struct DecodeResult {
   std::optional<Scenario> scenario;  // set when there is no error
   Diagnostics diagnostics;

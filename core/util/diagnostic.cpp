@@ -1,12 +1,16 @@
 #include "util/diagnostic.h"
 
+#include "util/text.h"
+
 namespace blis {
 
 std::string format_diagnostic(const Diagnostic& d) {
+  // One line whatever the document held: a pointer made of a hostile key, or a message that
+  // forgot to escape, cannot forge a second line or steer the terminal (util/text.h).
   std::string out = d.severity == Severity::kWarning ? "warning: " : "";
-  out += d.pointer.empty() ? "/" : d.pointer;
+  out += d.pointer.empty() ? "/" : sanitize_line(d.pointer, 200);
   out += ": ";
-  out += d.message;
+  out += sanitize_line(d.message, 1000);
   return out;
 }
 

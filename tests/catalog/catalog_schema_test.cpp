@@ -51,7 +51,7 @@ TEST(GpuSchema, Rules) {
                        kP + "/vendor", "expected one of nvidia, amd, intel, other"));
   EXPECT_TRUE(
       HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["hbm_bandwidth_bytes_per_s"] = 0; }),
-               kP + "/hbm_bandwidth_bytes_per_s", "expected a number in (0, "));
+               kP + "/hbm_bandwidth_bytes_per_s", "expected a number in [1000000, "));
   EXPECT_TRUE(HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["memory_gb"] = 80; }),
                        kP + "/memory_gb", "unknown key (expected one of:"));
   EXPECT_TRUE(HasError(add_mutated(Kind::kGpu, id, [](auto& j) { j["scale_up"] = "nvlink4"; }),
@@ -79,7 +79,7 @@ TEST(ModelSchema, Rules) {
       HasError(add_mutated(Kind::kModel, llama, [](auto& j) { j["intermediate_size"] = 0; }),
                kP + "/intermediate_size", "must be >= 1: the model has dense FFN layers"));
   EXPECT_TRUE(HasError(add_mutated(Kind::kModel, llama, [](auto& j) { j["head_dim"] = -1; }),
-                       kP + "/head_dim", "expected an integer >= 1, got -1"));
+                       kP + "/head_dim", "expected an integer in [1, 4096], got -1"));
   EXPECT_TRUE(HasError(
       add_mutated(Kind::kModel, llama,
                   [](auto& j) {

@@ -2,7 +2,7 @@
 # `blis run` end to end (native only): outputs, quiet/progress, determinism, exit codes.
 # usage: cli_run_test.sh BLIS SOURCE_DIR WORK_DIR
 set -u
-BLIS=$1 SRC=$2 WORK=$3
+BLIS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") SRC=$2 WORK=$3
 rm -rf "$WORK" && mkdir -p "$WORK"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -45,4 +45,63 @@ sed 's/"multi_turn": false/"multi_turn": true/' "$SRC/examples/default.json" >"$
 "$BLIS" run "$WORK/multi.json" --out "$WORK/m" >"$WORK/stdout" 2>"$WORK/err" || fail "multi-turn run exited $?: $(cat "$WORK/err")"
 grep -q 'rejected (prompt + max_tokens > max_model_len)' "$WORK/stdout" || fail "no rejected count: $(head -3 "$WORK/stdout")"
 grep -q ',rejected$' "$WORK/m/requests.csv" || fail "no rejected row in requests.csv"
+# A scenario from a stranger writes only inside --out and reads only regular files inside its
+# own folder (issue 12).
+mkdir -p "$WORK/h/deep/er" "$WORK/h/scen/sub"
+for name in '../../x' '/tmp/blis-evil' 'a/b' $'a\nb' "$(printf 'a%.0s' $(seq 251))"; do
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['pools'][0]['name']=sys.argv[3]; json.dump(d, open(sys.argv[2], 'w'))" \
+    "$SRC/examples/default.json" "$WORK/h/deep/er/n.json" "$name"
+  (cd "$WORK/h/deep/er" && "$BLIS" run n.json --out out >/dev/null 2>"$WORK/err"); rc=$?
+  [ $rc -eq 2 ] || fail "pool name $(printf %q "$name") exited $rc"
+  grep -q '^/pools/0/name: ' "$WORK/err" || fail "pool name message: $(cat "$WORK/err")"
+  [ "$(wc -l <"$WORK/err")" -eq 1 ] || fail "pool name error is not one line: $(cat "$WORK/err")"
+done
+[ -z "$(find "$WORK/h" /tmp/blis-evil* -name '*.prom' 2>/dev/null)" ] || fail "a .prom file was written"
+[ ! -e "$WORK/h/deep/er/out" ] || fail "a refused scenario created --out"
+
+printf 'arrival_s,prompt_tokens,output_tokens\n0,10,5\n' >"$WORK/h/scen/sub/t.csv"
+printf 'arrival_s,prompt_tokens,output_tokens\n0,10,5\n' >"$WORK/h/outside.csv"
+ln -sf /etc/passwd "$WORK/h/scen/sub/link.csv"
+mkfifo "$WORK/h/scen/fifo"
+trace_doc() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['workload']={'trace_csv':{'path':sys.argv[3]}}; json.dump(d, open(sys.argv[2], 'w'))" \
+    "$SRC/examples/default.json" "$WORK/h/scen/t.json" "$1"
+}
+for path in /dev/zero fifo /etc/passwd ../outside.csv sub/link.csv sub "$WORK/h/scen/sub/t.csv"; do
+  trace_doc "$path"
+  timeout 20 "$BLIS" validate "$WORK/h/scen/t.json" >"$WORK/out" 2>&1; rc=$?
+  [ $rc -eq 2 ] || fail "trace path $path exited $rc: $(cat "$WORK/out")"
+  grep -q '^/workload/trace_csv/path: .*cannot read the trace' "$WORK/out" || fail "trace path $path: $(cat "$WORK/out")"
+  grep -q 'root:' "$WORK/out" && fail "trace path $path echoed the file"
+done
+trace_doc sub/t.csv
+"$BLIS" validate "$WORK/h/scen/t.json" >"$WORK/out" 2>&1 || fail "a trace inside the folder: $(cat "$WORK/out")"
+trace_doc "$WORK/h/outside.csv"
+"$BLIS" validate "$WORK/h/scen/t.json" --read-anywhere >"$WORK/out" 2>&1 || fail "--read-anywhere: $(cat "$WORK/out")"
+trace_doc /etc/passwd
+timeout 20 "$BLIS" validate "$WORK/h/scen/t.json" --read-anywhere >"$WORK/out" 2>&1
+grep -q 'root:x:0:0:root:/root' "$WORK/out" && fail "a named file's lines were echoed: $(cat "$WORK/out")"
+timeout 20 "$BLIS" validate /dev/zero >/dev/null 2>"$WORK/err"; rc=$?
+[ $rc -eq 1 ] || fail "validate /dev/zero exited $rc"
+timeout 20 "$BLIS" run "$WORK/h/scen/fifo" --out "$WORK/h/o" 2>"$WORK/err"; rc=$?
+[ $rc -eq 1 ] || fail "run FIFO exited $rc"
+# requests.csv is RFC 4180: a client name with a comma, quotes and a line break reads back.
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['workload']['clients'][0]['name']='chat, \"x\"'; d['horizon']={'max_requests': 20}; json.dump(d, open(sys.argv[2], 'w'))" \
+  "$SRC/examples/default.json" "$WORK/h/csv.json"
+"$BLIS" run "$WORK/h/csv.json" --out "$WORK/h/csv" --quiet || fail "run with a quoted client name"
+python3 -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))
+assert all(len(r) == 11 for r in rows), 'ragged rows'
+assert rows[1][1] == 'chat, \"x\"', rows[1][1]
+" "$WORK/h/csv/requests.csv" || fail "requests.csv is not RFC 4180"
+# A document followed by a NUL byte and garbage is refused; so is a key given twice.
+printf '{"schema": "blis/scenario/v1"}\0garbage' >"$WORK/h/nul.json"
+"$BLIS" validate "$WORK/h/nul.json" >/dev/null 2>"$WORK/err"; rc=$?
+[ $rc -eq 1 ] || fail "NUL + garbage exited $rc"
+grep -q 'a NUL byte at line 1, column 31' "$WORK/err" || fail "NUL message: $(cat "$WORK/err")"
+sed 's/"seed": 1,/"seed": 1, "seed": 2,/' "$SRC/examples/default.json" >"$WORK/h/dup.json"
+"$BLIS" validate "$WORK/h/dup.json" >"$WORK/out" 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "duplicate key exited $rc"
+grep -q '^/: the key "seed" appears twice' "$WORK/out" || fail "duplicate key message: $(cat "$WORK/out")"
 echo "cli_run_test: ok"

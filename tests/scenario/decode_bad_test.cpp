@@ -304,7 +304,7 @@ const std::vector<BadCase>& cases() {
       {"arrival_gamma_cv_zero", Base::kUnified,
        R"([{"op": "add", "path": "/workload/clients/0/load/arrival", "value": {"process": "gamma", "cv": 0}}])",
        "/workload/clients/0/load/arrival/cv",
-       "0 is out of range, expected a coefficient of variation > 0"},
+       "0 is out of range, expected a coefficient of variation in (0, 1000]"},
       {"arrival_with_concurrency", Base::kUnified,
        R"([{"op": "replace", "path": "/workload/clients/0/load", "value": {"concurrency": 4, "arrival": "poisson"}}])",
        "/workload/clients/0/load/arrival", "arrival is not used with concurrency"},

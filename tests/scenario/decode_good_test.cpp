@@ -254,39 +254,47 @@ TEST(DecodeGood, InlineCatalogEntryIsUsable) {
   EXPECT_EQ(r.scenario->pools[0].engine.args.max_num_seqs, 1024);
 }
 
+// Every row of `csv` (the one reader the decoder and the workload share); fails the test on
+// an error.
+std::vector<TraceRow> rows_of(const std::string& csv) {
+  EXPECT_TRUE(validate_trace_csv(csv, "/p").empty()) << all(validate_trace_csv(csv, "/p"));
+  std::vector<TraceRow> rows;
+  TraceCsvReader reader(csv);
+  TraceRow row;
+  while (reader.next(row)) rows.push_back(row);
+  return rows;
+}
+
 TEST(TraceCsv, ParsesRowsAndOptionalColumns) {
-  const TraceParse t = parse_trace_csv(testing::read_data("trace.csv"), "/p");
-  ASSERT_TRUE(t.diagnostics.empty()) << all(t.diagnostics);
-  ASSERT_EQ(t.rows.size(), 4u);
-  EXPECT_DOUBLE_EQ(t.rows[1].arrival_s, 0.25);
-  EXPECT_EQ(t.rows[1].prompt_tokens, 1024);
-  EXPECT_EQ(t.rows[1].prefix_group, -1);
-  EXPECT_EQ(t.rows[1].session_id, "2");
-  EXPECT_EQ(t.rows[2].prefix_group, 1);
-  EXPECT_EQ(t.rows[3].output_tokens, 256);
-  EXPECT_EQ(t.rows[3].session_id, "");
+  const auto rows = rows_of(testing::read_data("trace.csv"));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_DOUBLE_EQ(rows[1].arrival_s, 0.25);
+  EXPECT_EQ(rows[1].prompt_tokens, 1024);
+  EXPECT_EQ(rows[1].prefix_group, -1);
+  EXPECT_GE(rows[1].session, 0);  // session "2"
+  EXPECT_EQ(rows[2].prefix_group, 1);
+  EXPECT_EQ(rows[3].output_tokens, 256);
+  EXPECT_EQ(rows[3].session, -1);  // no session
 }
 
 TEST(TraceCsv, HeaderlessAndOtherHeaders) {
   for (const char* csv :
        {"0,10,5\n0.5,20,6,3,user-a\n", "time,in,out\n0,10,5\n0.5,20,6,3,user-a\n"}) {
-    const TraceParse t = parse_trace_csv(csv, "/p");
-    ASSERT_TRUE(t.diagnostics.empty()) << all(t.diagnostics);
-    ASSERT_EQ(t.rows.size(), 2u) << csv;
-    EXPECT_EQ(t.rows[1].prefix_group, 3);
-    EXPECT_EQ(t.rows[1].session_id, "user-a");
+    const auto rows = rows_of(csv);
+    ASSERT_EQ(rows.size(), 2u) << csv;
+    EXPECT_EQ(rows[1].prefix_group, 3);
+    EXPECT_EQ(rows[1].session, 0);  // "user-a", the first session
   }
 }
 
 TEST(TraceCsv, ColumnsInAnyOrder) {
-  const TraceParse t = parse_trace_csv(
-      "output_tokens,prefix_tokens,prefix_group,arrival_s,prompt_tokens\r\n7,5,2,0.5,10\r\n", "/p");
-  ASSERT_TRUE(t.diagnostics.empty()) << all(t.diagnostics);
-  ASSERT_EQ(t.rows.size(), 1u);
-  EXPECT_EQ(t.rows[0].output_tokens, 7);
-  EXPECT_EQ(t.rows[0].prefix_tokens, 5);
-  EXPECT_EQ(t.rows[0].prefix_group, 2);
-  EXPECT_EQ(t.rows[0].prompt_tokens, 10);
+  const auto rows = rows_of(
+      "output_tokens,prefix_tokens,prefix_group,arrival_s,prompt_tokens\r\n7,5,2,0.5,10\r\n");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].output_tokens, 7);
+  EXPECT_EQ(rows[0].prefix_tokens, 5);
+  EXPECT_EQ(rows[0].prefix_group, 2);
+  EXPECT_EQ(rows[0].prompt_tokens, 10);
 }
 
 TEST(Validate, SameDiagnosticsWithoutFileAccess) {

@@ -1,6 +1,6 @@
 // Trace CSV replay and its error reporting.
 
-#include "cluster/workload/trace_csv.h"
+#include "scenario/trace_csv.h"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +12,10 @@ namespace {
 
 using namespace testing;
 using Ids = std::vector<std::int32_t>;
+using scenario::TraceCsvError;
+using scenario::TraceCsvReader;
+using scenario::TraceRow;
+using scenario::validate_trace_csv;
 
 scenario::Scenario trace_scenario(const std::string& csv, std::optional<double> duration = {},
                                   std::optional<std::int64_t> max_requests = {}) {

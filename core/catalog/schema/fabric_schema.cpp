@@ -11,7 +11,8 @@ Diagnostics parse_fabric(const nlohmann::json& j, const std::string& pointer, Fa
   r.text("id", &out->id, true);
   r.text("name", &out->name, true);
   r.one_of("scope", &out->scope, true, {"scale-up", "scale-out", "host"});
-  r.number("bandwidth_bytes_per_s", &out->bandwidth_bytes_per_s, true, 0, 1e300, true);
+  // Bounds far beyond any real link, so a transfer time is always finite (gpu_schema.cpp).
+  r.number("bandwidth_bytes_per_s", &out->bandwidth_bytes_per_s, true, 1e6, 1e16);
   r.number("latency_us", &out->latency_us, true, 0, 1e9);
   r.number("efficiency", &out->efficiency, true, 0, 1, true);
   r.text("source", &out->source, true);

@@ -7,18 +7,34 @@ namespace blis::catalog::schema {
 
 namespace {
 
+// Physical bounds, far above every real model (the largest today: hidden 16384-25600,
+// 128 layers, 256 experts, vocab ~256k, 10M-token context) and low enough that the kernel's
+// products of dimensions (weights = layers x experts x 3 x hidden x intermediate x bytes; KV
+// bytes per token x context) stay far inside int64 and finite doubles. A 2^62 hidden size is
+// an error here, not an overflow later.
+constexpr std::int32_t kMaxLayers = 1 << 10;
+constexpr std::int64_t kMaxHidden = 1 << 18;
+constexpr std::int64_t kMaxIntermediate = 1 << 20;
+constexpr std::int32_t kMaxHeads = 1 << 12;
+constexpr std::int32_t kMaxHeadDim = 1 << 12;
+constexpr std::int32_t kMaxExperts = 1 << 10;
+constexpr std::int64_t kMaxVocab = 1 << 24;
+constexpr std::int64_t kMaxContext = 1 << 24;
+constexpr std::int64_t kMaxExtraParams = std::int64_t{1} << 46;
+
 void read_moe(ObjectReader& r, Model* m, Diagnostics* d) {
   const nlohmann::json* v = r.object("moe", false);
   if (v == nullptr) return;
   ObjectReader mr(*v, r.child("moe"), d);
   MoeSpec& moe = m->moe;
-  mr.integer32("num_experts", &moe.num_experts, true, 1);
-  mr.integer32("experts_per_token", &moe.experts_per_token, true, 1);
-  mr.integer("expert_intermediate_size", &moe.expert_intermediate_size, true, 1);
-  mr.integer32("num_shared_experts", &moe.num_shared_experts, false, 0);
-  mr.integer("shared_expert_intermediate_size", &moe.shared_expert_intermediate_size, false, 0);
-  mr.integer32("first_dense_layers", &moe.first_dense_layers, false, 0);
-  mr.integer32("layer_step", &moe.layer_step, false, 1);
+  mr.integer32("num_experts", &moe.num_experts, true, 1, kMaxExperts);
+  mr.integer32("experts_per_token", &moe.experts_per_token, true, 1, kMaxExperts);
+  mr.integer("expert_intermediate_size", &moe.expert_intermediate_size, true, 1, kMaxIntermediate);
+  mr.integer32("num_shared_experts", &moe.num_shared_experts, false, 0, kMaxExperts);
+  mr.integer("shared_expert_intermediate_size", &moe.shared_expert_intermediate_size, false, 0,
+             kMaxIntermediate);
+  mr.integer32("first_dense_layers", &moe.first_dense_layers, false, 0, kMaxLayers);
+  mr.integer32("layer_step", &moe.layer_step, false, 1, kMaxLayers);
   mr.finish();
   if (moe.experts_per_token > moe.num_experts) {
     mr.error("experts_per_token", "must not exceed num_experts (" +
@@ -39,11 +55,11 @@ void read_mla(ObjectReader& r, Model* m, Diagnostics* d) {
   if (v == nullptr) return;
   ObjectReader mr(*v, r.child("mla"), d);
   MlaSpec& mla = m->mla;
-  mr.integer32("q_lora_rank", &mla.q_lora_rank, false, 0);
-  mr.integer32("kv_lora_rank", &mla.kv_lora_rank, true, 1);
-  mr.integer32("qk_nope_head_dim", &mla.qk_nope_head_dim, true, 1);
-  mr.integer32("qk_rope_head_dim", &mla.qk_rope_head_dim, true, 1);
-  mr.integer32("v_head_dim", &mla.v_head_dim, true, 1);
+  mr.integer32("q_lora_rank", &mla.q_lora_rank, false, 0, kMaxHidden);
+  mr.integer32("kv_lora_rank", &mla.kv_lora_rank, true, 1, kMaxHidden);
+  mr.integer32("qk_nope_head_dim", &mla.qk_nope_head_dim, true, 1, kMaxHeadDim);
+  mr.integer32("qk_rope_head_dim", &mla.qk_rope_head_dim, true, 1, kMaxHeadDim);
+  mr.integer32("v_head_dim", &mla.v_head_dim, true, 1, kMaxHeadDim);
   mr.finish();
 }
 
@@ -52,7 +68,7 @@ void read_layer_attention(ObjectReader& r, Model* m, Diagnostics* d) {
   if (v == nullptr) return;
   ObjectReader lr(*v, r.child("layer_attention"), d);
   const nlohmann::json* pattern = lr.array("pattern", true);
-  lr.integer32("window", &m->layer_attention.window, true, 1);
+  lr.integer32("window", &m->layer_attention.window, true, 1, kMaxContext);
   lr.finish();
   if (pattern == nullptr) return;
   if (pattern->empty()) {
@@ -109,19 +125,19 @@ Diagnostics parse_model(const nlohmann::json& j, const std::string& pointer, Mod
   if (!r.ok()) return d;
   r.text("id", &out->id, true);
   r.text("architecture", &out->architecture, true);
-  r.integer32("num_hidden_layers", &out->num_hidden_layers, true, 1);
-  r.integer("hidden_size", &out->hidden_size, true, 1);
-  r.integer32("num_attention_heads", &out->num_attention_heads, true, 1);
-  r.integer32("num_key_value_heads", &out->num_key_value_heads, true, 1);
-  r.integer32("head_dim", &out->head_dim, true, 1);
-  r.integer("intermediate_size", &out->intermediate_size, true, 0);
-  r.integer("vocab_size", &out->vocab_size, true, 1);
+  r.integer32("num_hidden_layers", &out->num_hidden_layers, true, 1, kMaxLayers);
+  r.integer("hidden_size", &out->hidden_size, true, 1, kMaxHidden);
+  r.integer32("num_attention_heads", &out->num_attention_heads, true, 1, kMaxHeads);
+  r.integer32("num_key_value_heads", &out->num_key_value_heads, true, 1, kMaxHeads);
+  r.integer32("head_dim", &out->head_dim, true, 1, kMaxHeadDim);
+  r.integer("intermediate_size", &out->intermediate_size, true, 0, kMaxIntermediate);
+  r.integer("vocab_size", &out->vocab_size, true, 1, kMaxVocab);
   r.boolean("tie_word_embeddings", &out->tie_word_embeddings, true);
-  r.integer("max_position_embeddings", &out->max_position_embeddings, true, 1);
+  r.integer("max_position_embeddings", &out->max_position_embeddings, true, 1, kMaxContext);
   r.one_of("torch_dtype", &out->torch_dtype, true, {"bfloat16", "float16", "float32"});
   r.boolean("attention_bias", &out->attention_bias, false);
   r.boolean("qk_norm", &out->qk_norm, false);
-  r.integer("extra_params", &out->extra_params, false, 0);
+  r.integer("extra_params", &out->extra_params, false, 0, kMaxExtraParams);
   read_moe(r, out, &d);
   read_mla(r, out, &d);
   read_layer_attention(r, out, &d);

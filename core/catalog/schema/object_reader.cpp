@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "util/text.h"
+
 namespace blis::catalog::schema {
 
 namespace {
@@ -26,6 +28,8 @@ std::string describe(const nlohmann::json& v) {
   if (v.is_object()) return "an object";
   if (v.is_array()) return "an array";
   if (v.is_null()) return "null";
+  // Strings through the one escaping helper (util/text.h); numbers and booleans as JSON.
+  if (v.is_string()) return quote_excerpt(v.get_ref<const std::string&>(), 37);
   std::string s = v.dump();
   if (s.size() > 40) s = s.substr(0, 37) + "...";
   return s;

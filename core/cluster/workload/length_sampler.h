@@ -6,13 +6,14 @@
 #include <cstdint>
 
 #include "scenario/scenario.h"
+#include "scenario/trace_csv.h"
 #include "util/rng.h"
 
 namespace blis::cluster {
 
 // The largest token count a sample may take. A larger one (a heavy lognormal tail without a
 // `max`) is an error, not a silent clamp: the request's ids would not fit in memory.
-inline constexpr std::int32_t kMaxSampledTokens = 1 << 24;
+inline constexpr std::int32_t kMaxSampledTokens = scenario::kMaxTraceTokens;
 
 // One sample. Throws std::runtime_error when the sample exceeds kMaxSampledTokens.
 std::int32_t sample_length(const scenario::LengthDist& d, Rng& rng);

@@ -5,20 +5,12 @@
 
 #include <cstdint>
 
+#include "scenario/trace_csv.h"
 #include "util/sim_time.h"
 
 namespace blis::cluster {
 
-// One data row of a trace CSV (trace_csv.h).
-struct TraceRow {
-  double arrival_s = 0;
-  std::int32_t prompt_tokens = 0;
-  std::int32_t output_tokens = 0;
-  std::int32_t prefix_group = -1;   // -1: none
-  std::int32_t prefix_tokens = -1;  // -1: the whole prompt comes from the group
-  std::int64_t session = -1;        // -1: none
-  std::int32_t line = 0;            // 1-based line number in the CSV text
-};
+using scenario::TraceRow;  // one data row of a trace CSV (scenario/trace_csv.h)
 
 struct Slot {
   SimTime time = 0;              // the instant the load schedules it

@@ -37,8 +37,9 @@ std::unique_ptr<SlotSource> make_open_loop_source(const scenario::Load& load, Si
 // next one think_time_s after its previous one finished. No slot after `horizon`.
 std::unique_ptr<SlotSource> make_closed_loop_source(const scenario::Load& load, SimTime horizon);
 
-// Trace replay: one slot per row of `csv` (trace_csv.h), at its arrival time; rows after
-// `horizon` end the trace. Throws TraceCsvError on a bad header (and later on a bad row).
+// Trace replay: one slot per row of `csv` (scenario/trace_csv.h), at its arrival time; rows
+// after `horizon` end the trace. Throws scenario::TraceCsvError on a bad header (and later on a bad
+// row).
 std::unique_ptr<SlotSource> make_trace_source(std::string csv, SimTime horizon);
 
 }  // namespace blis::cluster

@@ -1,5 +1,5 @@
 #include "cluster/workload/slot_source.h"
-#include "cluster/workload/trace_csv.h"
+#include "scenario/trace_csv.h"
 
 namespace blis::cluster {
 
@@ -33,7 +33,7 @@ class TraceSource final : public SlotSource {
     next_.row = row;
   }
 
-  TraceCsvReader reader_;
+  scenario::TraceCsvReader reader_;
   SimTime horizon_;
   std::uint64_t index_ = 0;
   Slot next_;

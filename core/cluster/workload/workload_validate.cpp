@@ -6,7 +6,8 @@
 #include <string>
 
 #include "cluster/workload/length_sampler.h"
-#include "cluster/workload/trace_csv.h"
+#include "scenario/trace_csv.h"
+#include "util/text.h"
 
 namespace blis::cluster {
 
@@ -152,7 +153,8 @@ class Checker {
     }
     if (c.shared_prefix) shared_prefix(at(p, "shared_prefix"), *c.shared_prefix);
     if (c.trace) {
-      for (auto& d : validate_trace_csv(c.trace->csv, trace_pointer(at(p, "trace"), *c.trace)))
+      for (auto& d :
+           scenario::validate_trace_csv(c.trace->csv, trace_pointer(at(p, "trace"), *c.trace)))
         out_.push_back(d);
     } else {
       load(at(p, "load"), c.load);  // a trace's arrival times replace the load
@@ -171,8 +173,8 @@ Diagnostics validate_workload(const scenario::Workload& w) {
   const std::string root = "/workload";
   if (w.trace_csv) {
     if (!w.clients.empty()) check.error(root, "has both clients and trace_csv: give one of them");
-    for (auto& d : validate_trace_csv(w.trace_csv->csv,
-                                      trace_pointer(Checker::at(root, "trace_csv"), *w.trace_csv)))
+    for (auto& d : scenario::validate_trace_csv(
+             w.trace_csv->csv, trace_pointer(Checker::at(root, "trace_csv"), *w.trace_csv)))
       out.push_back(d);
     return out;
   }
@@ -188,7 +190,7 @@ Diagnostics validate_workload(const scenario::Workload& w) {
     // numbers.
     if (!c.name.empty() && !names.insert(c.name).second)
       check.error(Checker::at(p, "name"),
-                  "\"" + c.name + "\" is already the name of another client");
+                  quote_excerpt(c.name) + " is already the name of another client");
     check.client(p, c);
   }
   return out;

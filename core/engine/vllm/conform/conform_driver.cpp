@@ -101,7 +101,7 @@ class Driver {
   std::int64_t trace_entries_ = 0;
   std::vector<engine::RequestKey> queued_aborts_;  // during-step aborts in the aborts queue
   std::vector<std::size_t> live_;                  // arrived requests still in the scheduler
-  conform::DriverHooks* hooks_ = nullptr;  // the ext driver's observer (conform_hooks.h)
+  conform::DriverHooks* hooks_ = nullptr;          // the ext driver's observer (conform_hooks.h)
 };
 
 std::pair<std::size_t, std::size_t> Driver::aborts_of(std::int32_t step) const {
