@@ -32,7 +32,7 @@ using nlohmann::json;
 
 constexpr const char* kUsage =
     "usage: blis calibrate RUN... --out FILE [--fit PTR,PTR,...] [--holdout none|model|run|all]\n"
-    "                      [--stage-seconds S] [--max-evals N] [--doc FILE]\n"
+    "                      [--stage-seconds S] [--iterations N] [--ablate] [--doc FILE]\n"
     "\n"
     "Fits the coefficients of the runs' GPU (catalog/coefficients/<gpu>.json) to measured runs\n"
     "and writes the fitted entry to FILE. A RUN is a directory holding scenario.json and\n"
@@ -45,10 +45,13 @@ constexpr const char* kUsage =
     "                 default model\n"
     "  --stage-seconds  while fitting, each load stage is cut to S seconds (default 120);\n"
     "                 reported errors use the full runs\n"
-    "  --max-evals    objective evaluations per fit (default 160)\n"
-    "  --doc FILE     also write the report table between <!-- calibration-table:begin -->\n"
-    "                 and <!-- calibration-table:end --> in FILE\n"
-    "Objective: mean over runs of |ln E2E ratio| + |ln ITL ratio| + 0.5 |ln TTFT ratio| (means).\n"
+    "  --iterations   Levenberg-Marquardt iterations per fit (default 3; each simulates\n"
+    "                 every run once per fitted coefficient plus once or more for the step)\n"
+    "  --ablate       also report the medians with each kernel term switched off\n"
+    "  --doc FILE     also write the tables between <!-- calibration-table:begin --> and\n"
+    "                 <!-- calibration-table:end --> (and calibration-terms) in FILE\n"
+    "Objective: mean over runs of (ln E2E ratio)^2 + (ln ITL ratio)^2 + 0.5 (ln TTFT ratio)^2\n"
+    "(ratios of simulated to measured means).\n"
     "Exit status: 0 done, 1 unreadable input, 2 invalid arguments or runs.";
 
 // A fitted coefficient: where it is in the entry and the physical range it may take.
@@ -89,6 +92,7 @@ const std::vector<std::string> kDefaultFit = {
     "/collectives/allreduce_latency_us",
     "/collectives/allreduce_latency_per_peer_us",
     "/sampler/per_kvocab_us",
+    "/sampler/per_row_kvocab_us",
     "/serving/request_us",
 };
 
@@ -206,10 +210,22 @@ Errors simulate(const Run& r, const std::string& text, const std::string& coeffi
   return e;
 }
 
-double loss(const Errors& e) {
-  if (!e.ok) return 1e9;
-  return std::fabs(std::log1p(e.e2e)) + std::fabs(std::log1p(e.itl)) +
-         0.5 * std::fabs(std::log1p(e.ttft));
+// One run's residuals: log ratios of the means of E2E, ITL and (weighted by 1/sqrt 2) TTFT.
+// A failed simulation counts as a large miss.
+void residuals(const Errors& e, std::vector<double>* out) {
+  if (!e.ok) {
+    out->insert(out->end(), {5.0, 5.0, 5.0});
+    return;
+  }
+  out->push_back(std::log1p(e.e2e));
+  out->push_back(std::log1p(e.itl));
+  out->push_back(std::log1p(e.ttft) * std::sqrt(0.5));
+}
+
+double sum_squares(const std::vector<double>& r) {
+  double s = 0;
+  for (double v : r) s += v * v;
+  return r.empty() ? 0 : s / static_cast<double>(r.size());
 }
 
 // Fitting state: the entry being fitted and the parameters' current values.
@@ -227,55 +243,117 @@ json with_values(const json& entry, const std::vector<Param>& params,
   return e;
 }
 
-double objective(const std::vector<const Run*>& runs, const json& entry) {
+std::vector<double> residual_vector(const std::vector<const Run*>& runs, const json& entry) {
   const std::string text = entry.dump();
-  double sum = 0;
-  for (const Run* r : runs) sum += loss(simulate(*r, r->scenario_short, text));
-  return runs.empty() ? 0 : sum / static_cast<double>(runs.size());
+  std::vector<double> r;
+  for (const Run* run : runs) residuals(simulate(*run, run->scenario_short, text), &r);
+  return r;
 }
 
-// Coordinate search: from the entry's values, try +-step on each coordinate in turn, keep
-// what improves, halve the steps after a sweep without gain; stop at 1/64 of each range or
-// after max_evals evaluations.
+// Solves A d = b (n x n, row-major) by Gaussian elimination with partial pivoting.
+std::vector<double> solve(std::vector<double> a, std::vector<double> b) {
+  const std::size_t n = b.size();
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t piv = c;
+    for (std::size_t r = c + 1; r < n; ++r) {
+      if (std::fabs(a[r * n + c]) > std::fabs(a[piv * n + c])) piv = r;
+    }
+    for (std::size_t k = 0; k < n; ++k) std::swap(a[c * n + k], a[piv * n + k]);
+    std::swap(b[c], b[piv]);
+    if (std::fabs(a[c * n + c]) < 1e-300) continue;
+    for (std::size_t r = c + 1; r < n; ++r) {
+      const double f = a[r * n + c] / a[c * n + c];
+      for (std::size_t k = c; k < n; ++k) a[r * n + k] -= f * a[c * n + k];
+      b[r] -= f * b[c];
+    }
+  }
+  std::vector<double> x(n, 0);
+  for (std::size_t i = n; i-- > 0;) {
+    double v = b[i];
+    for (std::size_t k = i + 1; k < n; ++k) v -= a[i * n + k] * x[k];
+    x[i] = std::fabs(a[i * n + i]) < 1e-300 ? 0 : v / a[i * n + i];
+  }
+  return x;
+}
+
+// (run, coefficient) pairs whose results do not depend on the coefficient (see fit()).
+std::set<std::string> unused_;
+
+// Levenberg-Marquardt from the entry's values, in coordinates scaled to each parameter's
+// range and clamped to it: forward-difference Jacobian (2% of the range), damping 0.01 x the
+// diagonal, raised tenfold when a step does not lower the mean squared residual. Deterministic:
+// fixed start, fixed steps, no random numbers.
 Fit fit(const std::vector<const Run*>& runs, const json& start, const std::vector<Param>& params,
-        int max_evals) {
+        int iterations) {
   Fit f;
-  f.entry = start;
+  const std::size_t n = params.size();
   for (const Param& p : params) {
     const json::json_pointer ptr(p.pointer);
     const double v = start.contains(ptr) ? start.at(ptr).get<double>() : p.lo;
     f.x.push_back(std::min(p.hi, std::max(p.lo, v)));
   }
-  std::vector<double> step;
-  for (const Param& p : params) step.push_back((p.hi - p.lo) / 8);
-  f.objective = objective(runs, with_values(start, params, f.x));
+  auto clamp = [&](std::size_t i, double v) {
+    return std::min(params[i].hi, std::max(params[i].lo, v));
+  };
+  std::vector<double> r = residual_vector(runs, with_values(start, params, f.x));
+  f.objective = sum_squares(r);
   f.evals = 1;
-  bool searching = true;
-  while (searching && f.evals < max_evals) {
-    bool improved = false;
-    for (std::size_t i = 0; i < params.size() && f.evals < max_evals; ++i) {
-      for (const double dir : {1.0, -1.0}) {
-        std::vector<double> y = f.x;
-        y[i] = std::min(params[i].hi, std::max(params[i].lo, f.x[i] + dir * step[i]));
-        if (y[i] == f.x[i]) continue;
-        const double fy = objective(runs, with_values(start, params, y));
-        ++f.evals;
-        if (fy < f.objective - 1e-9) {
-          f.x = y;
-          f.objective = fy;
-          improved = true;
-          break;
+  double lambda = 0.01;
+  for (int it = 0; it < iterations; ++it) {
+    const std::size_t m = r.size();
+    std::vector<double> jac(m * n);  // d residual / d (x / range)
+    for (std::size_t i = 0; i < n; ++i) {
+      const double range = params[i].hi - params[i].lo;
+      std::vector<double> y = f.x;
+      double h = 0.02 * range;
+      if (y[i] + h > params[i].hi) h = -h;
+      y[i] = clamp(i, y[i] + h);
+      const std::string text = with_values(start, params, y).dump();
+      for (std::size_t q = 0; q < runs.size(); ++q) {
+        // A coefficient a run does not use (experts of a dense model, all-reduce at TP 1)
+        // leaves its result bit-identical: once seen, that run is not simulated for it again.
+        const std::string key = runs[q]->name + " " + params[i].pointer;
+        std::vector<double> rq;
+        if (unused_.count(key) == 0)
+          residuals(simulate(*runs[q], runs[q]->scenario_short, text), &rq);
+        for (std::size_t c = 0; c < 3; ++c) {
+          const double d = rq.empty() ? 0 : rq[c] - r[3 * q + c];
+          jac[(3 * q + c) * n + i] = d / (h / range);
         }
-        if (f.evals >= max_evals) break;
+        if (!rq.empty() && rq[0] == r[3 * q] && rq[1] == r[3 * q + 1] && rq[2] == r[3 * q + 2]) {
+          unused_.insert(key);
+        }
+      }
+      ++f.evals;
+    }
+    std::vector<double> jtj(n * n, 0), jtr(n, 0);
+    for (std::size_t k = 0; k < m; ++k) {
+      for (std::size_t i = 0; i < n; ++i) {
+        jtr[i] -= jac[k * n + i] * r[k];
+        for (std::size_t j = 0; j < n; ++j) jtj[i * n + j] += jac[k * n + i] * jac[k * n + j];
       }
     }
-    if (!improved) {
-      searching = false;
-      for (std::size_t i = 0; i < params.size(); ++i) {
-        step[i] /= 2;
-        if (step[i] >= (params[i].hi - params[i].lo) / 64) searching = true;
+    bool accepted = false;
+    for (int attempt = 0; attempt < 4 && !accepted; ++attempt) {
+      std::vector<double> a = jtj;
+      for (std::size_t i = 0; i < n; ++i) a[i * n + i] += lambda * (jtj[i * n + i] + 1e-9);
+      const std::vector<double> d = solve(a, jtr);
+      std::vector<double> y = f.x;
+      for (std::size_t i = 0; i < n; ++i)
+        y[i] = clamp(i, y[i] + d[i] * (params[i].hi - params[i].lo));
+      const std::vector<double> ry = residual_vector(runs, with_values(start, params, y));
+      ++f.evals;
+      const double obj = sum_squares(ry);
+      if (obj < f.objective) {
+        f.x = y, r = ry, f.objective = obj, accepted = true;
+        lambda = std::max(1e-4, lambda / 10);
+      } else {
+        lambda *= 10;
       }
     }
+    std::fprintf(stderr, "calibrate: iteration %d, %d evaluations, objective %.5f\n", it + 1,
+                 f.evals, f.objective);
+    if (!accepted) break;
   }
   f.entry = with_values(start, params, f.x);
   return f;
@@ -352,9 +430,51 @@ std::string table(const std::vector<Run>& runs, const Report& rep) {
   return t;
 }
 
+// What each term contributes: the in-sample medians with one term switched off (or back to its
+// earlier form), everything else at the fitted values.
+struct Ablation {
+  const char* name;
+  std::vector<std::pair<const char*, double>> values;  // pointer, value (NaN: copy from `from`)
+  const char* from = nullptr;  // the pointer whose fitted value replaces NaN values
+};
+
+std::string ablation_table(const std::vector<Run>& runs, const json& entry, const Report& rep) {
+  const double nan = std::nan("");
+  const std::vector<Ablation> ablations = {
+      {"sampler off",
+       {{"/sampler/step_us", 0}, {"/sampler/per_kvocab_us", 0}, {"/sampler/per_row_kvocab_us", 0}}},
+      {"decode attention: no per-sequence cost", {{"/attention/decode_per_seq_us", 0}}},
+      {"attention floor 4 us (before)", {{"/attention/floor_us", 4}}},
+      {"MoE experts at the dense derate", {{"/moe/expert_derate", nan}}, "/memory/hbm_derate"},
+      {"MoE routing off", {{"/moe/routing_us", 0}}},
+      {"all-reduce: no per-peer latency", {{"/collectives/allreduce_latency_per_peer_us", 0}}},
+      {"serving: no request overhead", {{"/serving/request_us", 0}}},
+  };
+  auto medians = [&](const std::vector<Errors>& es) {
+    std::vector<double> a, b, c;
+    for (const Errors& e : es) a.push_back(e.e2e), b.push_back(e.ttft), c.push_back(e.itl);
+    return " " + pct_abs(median_abs(a)) + " | " + pct_abs(median_abs(b)) + " | " +
+           pct_abs(median_abs(c)) + " |";
+  };
+  std::string t = "| variant | E2E | TTFT | ITL |\n|---|---|---|---|\n";
+  t += "| fitted (all terms) |" + medians(rep.in_sample) + "\n";
+  for (const Ablation& a : ablations) {
+    json e = entry;
+    for (const auto& v : a.values) {
+      const double x =
+          std::isnan(v.second) ? entry.at(json::json_pointer(a.from)).get<double>() : v.second;
+      e[json::json_pointer(v.first)] = x;
+    }
+    std::vector<Errors> es;
+    for (const Run& r : runs) es.push_back(simulate(r, r.scenario_full, e.dump()));
+    t += std::string("| ") + a.name + " |" + medians(es) + "\n";
+  }
+  return t;
+}
+
 // Held-out errors: for each group of runs (a model, or one run), refit without it and price it.
 std::vector<Errors> held_out(const std::vector<Run>& runs, const json& start,
-                             const std::vector<Param>& params, int max_evals, bool by_model) {
+                             const std::vector<Param>& params, int iterations, bool by_model) {
   std::vector<Errors> out(runs.size());
   std::set<std::string> keys;
   for (const Run& r : runs) keys.insert(by_model ? r.model : r.name);
@@ -363,7 +483,7 @@ std::vector<Errors> held_out(const std::vector<Run>& runs, const json& start,
     for (const Run& r : runs) {
       if ((by_model ? r.model : r.name) != k) train.push_back(&r);
     }
-    const Fit f = fit(train, start, params, max_evals);
+    const Fit f = fit(train, start, params, iterations);
     const std::string text = f.entry.dump();
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if ((by_model ? runs[i].model : runs[i].name) == k) {
@@ -412,17 +532,16 @@ json fitted_entry(const json& entry, const std::vector<Param>& params,
   return e;
 }
 
-int write_doc(const std::string& path, const std::string& tbl) {
+int write_doc(const std::string& path, const std::string& marker, const std::string& tbl) {
   std::string doc;
   if (!read_text(path, &doc)) {
     std::fprintf(stderr, "blis calibrate: cannot read '%s'\n", path.c_str());
     return 1;
   }
-  const std::string begin = "<!-- calibration-table:begin -->\n",
-                    end = "<!-- calibration-table:end -->";
+  const std::string begin = "<!-- " + marker + ":begin -->\n", end = "<!-- " + marker + ":end -->";
   const auto b = doc.find(begin), e = doc.find(end);
   if (b == std::string::npos || e == std::string::npos || e < b) {
-    std::fprintf(stderr, "blis calibrate: '%s' has no calibration-table markers\n", path.c_str());
+    std::fprintf(stderr, "blis calibrate: '%s' has no %s markers\n", path.c_str(), marker.c_str());
     return 2;
   }
   doc = doc.substr(0, b + begin.size()) + tbl + doc.substr(e);
@@ -435,7 +554,8 @@ struct Options {
   std::string out, doc, holdout = "model";
   std::vector<std::string> fit = kDefaultFit;
   double stage_seconds = 120;
-  int max_evals = 160;
+  int iterations = 3;
+  bool ablate = false;
 };
 
 int parse_options(const std::vector<std::string>& args, Options* o) {
@@ -452,8 +572,10 @@ int parse_options(const std::vector<std::string>& args, Options* o) {
       o->holdout = args[++i];
     } else if (a == "--stage-seconds" && has_value) {
       o->stage_seconds = std::atof(args[++i].c_str());
-    } else if (a == "--max-evals" && has_value) {
-      o->max_evals = std::atoi(args[++i].c_str());
+    } else if (a == "--ablate") {
+      o->ablate = true;
+    } else if (a == "--iterations" && has_value) {
+      o->iterations = std::atoi(args[++i].c_str());
     } else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "blis calibrate: unknown option or missing value '%s'\n%s\n", a.c_str(),
                    kUsage);
@@ -468,7 +590,7 @@ int parse_options(const std::vector<std::string>& args, Options* o) {
   if (o->out.empty()) bad = "--out is required";
   if (!holdouts.count(o->holdout)) bad = "--holdout must be none, model, run or all";
   if (!(o->stage_seconds >= 1)) bad = "--stage-seconds must be >= 1";
-  if (o->max_evals < 1) bad = "--max-evals must be >= 1";
+  if (o->iterations < 1) bad = "--iterations must be >= 1";
   if (!bad.empty()) {
     std::fprintf(stderr, "blis calibrate: %s\n%s\n", bad.c_str(), kUsage);
     return 2;
@@ -514,17 +636,17 @@ int run_calibrate(const std::vector<std::string>& args) {
   start["id"] = runs[0].gpu;
   std::vector<const Run*> all;
   for (const Run& r : runs) all.push_back(&r);
-  const Fit f = fit(all, start, params, o.max_evals);
+  const Fit f = fit(all, start, params, o.iterations);
   const json entry = fitted_entry(f.entry, params, runs);
   std::fprintf(stderr, "calibrate: fitted on %zu runs (%d evaluations, objective %.4f)\n",
                runs.size(), f.evals, f.objective);
   Report rep;
   for (const Run& r : runs) rep.in_sample.push_back(simulate(r, r.scenario_full, entry.dump()));
   if (o.holdout == "model" || o.holdout == "all") {
-    rep.lomo = held_out(runs, start, params, o.max_evals, true);
+    rep.lomo = held_out(runs, start, params, o.iterations, true);
   }
   if (o.holdout == "run" || o.holdout == "all") {
-    rep.loro = held_out(runs, start, params, o.max_evals, false);
+    rep.loro = held_out(runs, start, params, o.iterations, false);
   }
   std::ofstream out(o.out, std::ios::binary);
   if (!out) {
@@ -538,7 +660,14 @@ int run_calibrate(const std::vector<std::string>& args) {
     std::printf("%s = %g\n", p.pointer.c_str(),
                 entry.at(json::json_pointer(p.pointer)).get<double>());
   }
-  return o.doc.empty() ? 0 : write_doc(o.doc, tbl);
+  std::string terms;
+  if (o.ablate) {
+    terms = ablation_table(runs, entry, rep);
+    std::printf("\n%s", terms.c_str());
+  }
+  if (o.doc.empty()) return 0;
+  if (const int rc = write_doc(o.doc, "calibration-table", tbl)) return rc;
+  return o.ablate ? write_doc(o.doc, "calibration-terms", terms) : 0;
 }
 
 }  // namespace
