@@ -399,8 +399,7 @@ int run_calibrate(const std::vector<std::string>& args) {
     const Diagnostics ds = check.load(runs[i].scenario_full, scenario::DecodeOptions{});
     if (has_errors(ds)) {
       for (const auto& d : ds) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
-      std::fprintf(stderr, "blis calibrate: run '%s' has an invalid scenario\n",
-                   o.runs[i].c_str());
+      std::fprintf(stderr, "blis calibrate: run '%s' has an invalid scenario\n", o.runs[i].c_str());
       return 2;
     }
     if (runs[i].gpu != runs[0].gpu) {
