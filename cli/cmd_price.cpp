@@ -200,6 +200,7 @@ nlohmann::json cost_json(const kernel::StepCost& c) {
           {"moe_us", c.moe_us},
           {"tp_comm_us", c.tp_comm_us},
           {"other_memory_us", c.other_memory_us},
+          {"sampler_us", c.sampler_us},
           {"host_us", c.host_us}};
 }
 
@@ -280,14 +281,16 @@ void print_text(const kernel::Deployment& d, const kernel::KvCapacity& k,
   }
   std::printf("\n");
   std::printf("Step times (microseconds)\n");
-  std::printf("  %-8s %5s %6s %7s %9s %9s %9s %9s %8s %8s %8s %7s\n", "kind", "reqs", "new",
-              "cached", "total", "gemm", "prefill", "decode", "moe", "comm", "other", "host");
+  std::printf("  %-8s %5s %6s %7s %9s %9s %9s %9s %8s %8s %8s %7s %7s\n", "kind", "reqs", "new",
+              "cached", "total", "gemm", "prefill", "decode", "moe", "comm", "other", "sampler",
+              "host");
   for (const auto& r : rows) {
     const auto& c = r.cost;
-    std::printf("  %-8s %5d %6d %7s %9lld %9.1f %9.1f %9.1f %8.1f %8.1f %8.1f %7.1f\n",
+    std::printf("  %-8s %5d %6d %7s %9lld %9.1f %9.1f %9.1f %8.1f %8.1f %8.1f %7.1f %7.1f\n",
                 r.kind.c_str(), r.requests, r.new_tokens, with_commas(r.cached).c_str(),
                 static_cast<long long>(c.total), c.gemm_us, c.prefill_attention_us,
-                c.decode_attention_us, c.moe_us, c.tp_comm_us, c.other_memory_us, c.host_us);
+                c.decode_attention_us, c.moe_us, c.tp_comm_us, c.other_memory_us, c.sampler_us,
+                c.host_us);
   }
   std::printf(
       "  (prefill: one request, `new` prompt tokens on `cached` cached ones; decode: "

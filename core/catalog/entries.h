@@ -129,8 +129,15 @@ struct GpuCoefficients {
   double attention_prefill_eff_max = 0.8;
   double attention_prefill_s_half = 1800;  // tokens
   double attention_floor_us = 4;           // per attention call per layer
+  double attention_decode_per_seq_us = 0;  // decode attention, per sequence per layer (split
+                                           // scheduling, block-table walk, merge)
   double moe_routing_imbalance = 1.0;
+  double moe_expert_derate = 0;     // achieved / peak HBM bandwidth reading expert weights (fused
+                                    // MoE); 0 = the dense hbm_derate
+  double moe_routing_us = 0;        // per MoE layer: top-k softmax, token sort/align, combine
   double allreduce_latency_us = 6;  // per all-reduce (vLLM custom all-reduce in a graph)
+  double allreduce_latency_per_peer_us = 0;  // added per peer beyond the first rank (one-shot
+                                             // all-reduce reads every peer's buffer)
   double allreduce_bus_efficiency = 0.81;
   double misc_bytes_per_hidden = 12;  // norm/residual/rope/act bytes per token per layer, in units
                                       // of hidden_size * activation bytes
@@ -138,8 +145,14 @@ struct GpuCoefficients {
                                       // with the GPU under async scheduling)
   double host_per_request_us = 2;     // per scheduled request
   double graph_replay_us = 7;         // launching one CUDA graph
-  double piecewise_per_layer_us = 6;  // mixed batches: attention runs outside the graph
-  double eager_per_kernel_us = 4;     // launch cost per kernel without CUDA graphs
+  // The sampler and logits processing on the GPU (outside the CUDA graphs): a fixed part, a
+  // part per vocabulary entry (passes over [rows, V] that do not scale with rows at small
+  // batches) and a part per sampled logit.
+  double sampler_step_us = 0;
+  double sampler_per_kvocab_us = 0;      // per 1000 vocabulary entries
+  double sampler_per_row_kvocab_us = 0;  // per sampled row per 1000 vocabulary entries
+  double piecewise_per_layer_us = 6;     // mixed batches: attention runs outside the graph
+  double eager_per_kernel_us = 4;        // launch cost per kernel without CUDA graphs
   double eager_kernels_per_layer = 12;
   // Serving overheads outside the forward pass (optional "serving" section; the cluster uses
   // them, docs/cluster.md): HTTP handling and tokenization before the engine sees a request,

@@ -32,6 +32,7 @@ std::vector<CostTerm> KernelStepCost::explain(const engine::Batch& batch) const 
           {"moe", c.moe_us},
           {"tp_comm", c.tp_comm_us},
           {"other_memory", c.other_memory_us},
+          {"sampler", c.sampler_us},
           {"launch", c.host_us - cpu},
           {"engine_core_cpu", cpu}};
 }

@@ -94,6 +94,12 @@ Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Sce
 Diagnostics VllmBackend::load_catalog(const scenario::Scenario& s) {
   Diagnostics ds;
   catalog_ = std::make_unique<catalog::Catalog>(catalog::Catalog::builtin());
+  for (std::size_t i = 0; i < coefficient_overrides_.size(); ++i) {
+    for (auto& d : catalog_->add_inline(catalog::Kind::kCoefficients, coefficient_overrides_[i],
+                                        json_pointer_append("/coefficients", i))) {
+      ds.push_back(std::move(d));
+    }
+  }
   // Fabrics first: GPUs name them.
   const struct {
     catalog::Kind kind;

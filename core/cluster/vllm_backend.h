@@ -5,6 +5,8 @@
 // prices its steps (KernelStepCost); the serving overheads come from the GPU's coefficients.
 
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -15,6 +17,11 @@ namespace blis::cluster {
 
 class VllmBackend : public Backend {
  public:
+  VllmBackend() = default;
+  // Coefficients entries (JSON text, catalog/coefficients schema) that replace the built-in
+  // ones of the same id for this backend's runs: `blis calibrate` prices trial values this way.
+  explicit VllmBackend(std::vector<std::string> coefficient_overrides)
+      : coefficient_overrides_(std::move(coefficient_overrides)) {}
   Diagnostics prepare_pool(const scenario::Scenario& s, std::size_t p, PoolResources& out) override;
   std::unique_ptr<engine::Engine> make_engine(const scenario::Scenario& s, std::size_t p,
                                               std::int32_t instance,
@@ -22,6 +29,7 @@ class VllmBackend : public Backend {
 
  private:
   std::unique_ptr<catalog::Catalog> catalog_;  // built-in + the scenario's inline entries
+  std::vector<std::string> coefficient_overrides_;
   Diagnostics load_catalog(const scenario::Scenario& s);
 };
 

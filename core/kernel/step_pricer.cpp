@@ -48,6 +48,18 @@ StepPricer::StepPricer(const Deployment& d)
       d.enforce_eager ? 0
                       : std::min<std::int32_t>({d.memory_coefficients.max_cudagraph_capture_size,
                                                 2 * d.max_num_seqs, d.max_num_batched_tokens});
+  // vllm/config/vllm.py _set_cudagraph_sizes: [1, 2, 4], every 8 below 256, every 16 from 256
+  // to the largest size, plus max_num_batched_tokens when it is below the largest.
+  if (max_graph_tokens_ > 0) {
+    for (std::int32_t n : {1, 2, 4}) {
+      if (n <= max_graph_tokens_) capture_sizes_.push_back(n);
+    }
+    for (std::int32_t n = 8; n < 256 && n <= max_graph_tokens_; n += 8) capture_sizes_.push_back(n);
+    for (std::int32_t n = 256; n <= max_graph_tokens_; n += 16) capture_sizes_.push_back(n);
+    if (capture_sizes_.empty() || capture_sizes_.back() < max_graph_tokens_) {
+      capture_sizes_.push_back(max_graph_tokens_);
+    }
+  }
   for (const auto& g : shape_.gemms) {
     (g.term == GemmTerm::kMoe ? moe_gemms_ : dense_gemms_).push_back(g);
   }
@@ -67,14 +79,75 @@ double StepPricer::gemm_time_us(const Gemm& g, double m) const {
   return std::max({compute_us, memory_us, c_.kernel_floor_us});
 }
 
+double StepPricer::padded_tokens(double tokens) const {
+  if (capture_sizes_.empty() || tokens > capture_sizes_.back()) return tokens;
+  const auto it = std::lower_bound(capture_sizes_.begin(), capture_sizes_.end(),
+                                   static_cast<std::int32_t>(std::ceil(tokens)));
+  return static_cast<double>(*it);
+}
+
+// Routed experts (latency-kernel.md A.5): the weights of the experts the batch touches,
+// n_eff = E (1 - ((E - k) / E)^N) under uniform routing, read at the expert derate (fused_moe
+// streams whole expert matrices), plus their arithmetic at the GEMM's peak efficiency, added
+// rather than overlapped (blis-latency-kernel's fit on expert GEMMs), plus the routing kernels
+// (top-k softmax, token sort/align, the weighted combine). The ramp's low end is itself
+// memory-bound, so applying it to the arithmetic as well would count small batches' weight
+// reads twice. Router and shared experts are GEMMs.
+double StepPricer::moe_time_us(double tokens) const {
+  const ModelShape& s = shape_;
+  double us = 0;
+  for (const Gemm& g : moe_gemms_) us += g.layers * gemm_time_us(g, tokens);
+  if (s.moe_layers <= 0) return us;
+  const double e = s.experts, k = s.top_k;
+  const double touched = e * (1.0 - dmath::pow((e - k) / e, tokens));
+  const double f = static_cast<double>(s.expert_intermediate);
+  const double hidden = static_cast<double>(s.hidden);
+  const double rows_routed = tokens * k;
+  const double derate = c_.moe_expert_derate > 0 ? c_.moe_expert_derate : c_.hbm_derate;
+  const double bytes =
+      touched * expert_bytes_ + rows_routed * (2.0 * hidden + 3.0 * f) * s.act_bytes;
+  const double flops = 2.0 * rows_routed * 3.0 * hidden * f;
+  const catalog::GemmRamp& ramp = s.expert_fp8_compute ? c_.gemm_fp8 : c_.gemm_bf16;
+  const double peak = s.expert_fp8_compute ? fp8_flops_per_us_ : bf16_flops_per_us_;
+  const double layer_us = (bytes / (hbm_bytes_per_us_ * derate) + flops / (peak * ramp.eps_max)) *
+                              c_.moe_routing_imbalance +
+                          2.0 * c_.kernel_floor_us + c_.moe_routing_us;
+  return us + s.moe_layers * layer_us;
+}
+
+// Tensor parallelism: two all-reduces of [tokens, hidden] per layer (after attention and after
+// the MLP/MoE), ring traffic 2(tp-1)/tp of the message (latency-kernel.md A.6), with a fixed
+// latency that grows with the number of peers (vLLM's one-shot custom all-reduce reads every
+// peer's buffer; Vidur h100_dgx: about 7 us at 2 GPUs, 20-40 us at 4-8); the LM head's logits
+// are gathered. Pipeline stages send the hidden state and residual on.
+double StepPricer::tp_comm_time_us(double tokens, double rows) const {
+  const ModelShape& s = shape_;
+  const double tp = d_.tp;
+  const double link = link_bytes_per_us_ * c_.allreduce_bus_efficiency;
+  const double latency = c_.allreduce_latency_us + c_.allreduce_latency_per_peer_us * (tp - 1);
+  double us = 0;
+  if (d_.tp > 1) {
+    const double message = tokens * static_cast<double>(s.hidden) * s.act_bytes;
+    us += 2.0 * s.layers * (latency + message * 2.0 * (tp - 1) / tp / link);
+    if (rows > 0) {
+      us += latency + rows * static_cast<double>(s.vocab) * s.act_bytes * (tp - 1) / tp / link;
+    }
+  }
+  if (d_.pp > 1) {
+    const double send = 2.0 * tokens * static_cast<double>(s.hidden) * s.act_bytes;
+    us += (d_.pp - 1) * (c_.allreduce_latency_us + send / link);
+  }
+  return us;
+}
+
 StepCost StepPricer::price(const engine::Batch& batch) const {
   StepCost cost;
   const ModelShape& s = shape_;
   const double window = s.window;
   const double kvb = static_cast<double>(s.kv_bytes_per_token_per_layer);
-  double tokens = 0, rows = 0, requests = 0;
+  double tokens = 0, rows = 0, requests = 0, decodes = 0;
   double pf_compute_us = 0, pf_bytes = 0, dc_bytes = 0, dc_flops = 0;
-  bool any_prefill = false, any_decode = false, uniform_decode = true;
+  bool any_prefill = false, uniform_decode = true;
   std::int32_t decode_width = -1;
   const double attn_eff_max = c_.attention_prefill_eff_max;
   for (const engine::ScheduledRequest& r : batch.requests) {
@@ -85,7 +158,8 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
     if (r.samples) rows += 1.0 + r.num_spec_tokens;
     if (r.num_prefill_tokens > 0) {
       // Prefill chunk (FlashAttention varlen): compute-bound, quadratic in the chunk; the
-      // efficiency grows with the attended length (latency-kernel.md A.3).
+      // efficiency grows with the attended length (latency-kernel.md A.3). A chunk that shares
+      // the step with decodes is priced in the same mixed batch (one pass of the linears).
       any_prefill = true;
       uniform_decode = false;
       const double attended = p + c;
@@ -99,7 +173,7 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
     } else {
       // Decode (and spec-decode verification): reads the whole cached context once
       // (latency-kernel.md A.4).
-      any_decode = true;
+      decodes += 1;
       if (decode_width < 0) decode_width = r.num_tokens;
       if (r.num_tokens != decode_width) uniform_decode = false;
       const double kv_len = p + c;
@@ -112,9 +186,11 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
   if (tokens <= 0) return cost;
   const double layers = s.layers;
   const double hbm = hbm_bytes_per_us_ * c_.hbm_derate;
+  // Inside a CUDA graph the linears, norms and all-reduces run on the padded batch.
+  const double graph_tokens = padded_tokens(tokens);
 
   // Dense GEMMs: every token goes through every linear; the LM head only for sampled rows.
-  for (const Gemm& g : dense_gemms_) cost.gemm_us += g.layers * gemm_time_us(g, tokens);
+  for (const Gemm& g : dense_gemms_) cost.gemm_us += g.layers * gemm_time_us(g, graph_tokens);
   cost.gemm_us += gemm_time_us(s.lm_head, rows);
 
   // Attention.
@@ -122,61 +198,34 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
     cost.prefill_attention_us =
         std::max(pf_compute_us, pf_bytes / hbm) + layers * c_.attention_floor_us;
   }
-  if (any_decode) {
-    cost.decode_attention_us = std::max(dc_bytes / (hbm_bytes_per_us_ * c_.attention_decode_derate),
-                                        dc_flops / (bf16_flops_per_us_ * attn_eff_max)) +
-                               layers * c_.attention_floor_us;
+  if (decodes > 0) {
+    // Paged decode attention: a fixed cost per call, a cost per sequence (split-KV scheduling,
+    // block-table walk, the merge of the splits) and the KV read (InferSim H100 FlashInfer
+    // decode: about 10 us + bytes at 78% of peak per layer, GQA and MHA alike).
+    cost.decode_attention_us =
+        std::max(dc_bytes / (hbm_bytes_per_us_ * c_.attention_decode_derate),
+                 dc_flops / (bf16_flops_per_us_ * attn_eff_max)) +
+        layers * (c_.attention_floor_us + c_.attention_decode_per_seq_us * decodes);
   }
 
-  // MoE: router and shared experts as GEMMs. Routed experts (latency-kernel.md A.5): the
-  // weights of the experts the batch touches, n_eff = E (1 - ((E - k) / E)^N) under uniform
-  // routing, plus their arithmetic at the GEMM's peak efficiency, added rather than overlapped
-  // (blis-latency-kernel's fit on expert GEMMs). The ramp's low end is itself memory-bound, so
-  // applying it to the arithmetic as well would count small batches' weight reads twice: that
-  // overpriced Mixtral decode by half against the measured ITL of the H100 runs
-  // (docs/latency-model.md).
-  for (const Gemm& g : moe_gemms_) cost.moe_us += g.layers * gemm_time_us(g, tokens);
-  if (s.moe_layers > 0) {
-    const double e = s.experts, k = s.top_k;
-    const double touched = e * (1.0 - dmath::pow((e - k) / e, tokens));
-    const double f = static_cast<double>(s.expert_intermediate);
-    const double hidden = static_cast<double>(s.hidden);
-    const double rows_routed = tokens * k;
-    const double bytes =
-        touched * expert_bytes_ + rows_routed * (2.0 * hidden + 3.0 * f) * s.act_bytes;
-    const double flops = 2.0 * rows_routed * 3.0 * hidden * f;
-    const catalog::GemmRamp& ramp = s.expert_fp8_compute ? c_.gemm_fp8 : c_.gemm_bf16;
-    const double peak = s.expert_fp8_compute ? fp8_flops_per_us_ : bf16_flops_per_us_;
-    const double layer_us =
-        (bytes / hbm + flops / (peak * ramp.eps_max)) * c_.moe_routing_imbalance +
-        2.0 * c_.kernel_floor_us;
-    cost.moe_us += s.moe_layers * layer_us;
-  }
-
-  // Tensor parallelism: two all-reduces of [tokens, hidden] per layer (after attention and
-  // after the MLP/MoE), ring traffic 2(tp-1)/tp of the message (latency-kernel.md A.6); the
-  // LM head's logits are gathered. Pipeline stages send the hidden state and residual on.
-  const double tp = d_.tp;
-  const double link = link_bytes_per_us_ * c_.allreduce_bus_efficiency;
-  if (d_.tp > 1) {
-    const double message = tokens * static_cast<double>(s.hidden) * s.act_bytes;
-    const double all_reduce_us = c_.allreduce_latency_us + message * 2.0 * (tp - 1) / tp / link;
-    cost.tp_comm_us += 2.0 * layers * all_reduce_us;
-    if (rows > 0) {
-      cost.tp_comm_us += c_.allreduce_latency_us +
-                         rows * static_cast<double>(s.vocab) * s.act_bytes * (tp - 1) / tp / link;
-    }
-  }
-  if (d_.pp > 1) {
-    const double send = 2.0 * tokens * static_cast<double>(s.hidden) * s.act_bytes;
-    cost.tp_comm_us += (d_.pp - 1) * (c_.allreduce_latency_us + send / link);
-  }
+  cost.moe_us = moe_time_us(graph_tokens);
+  cost.tp_comm_us = tp_comm_time_us(graph_tokens, rows);
 
   // Other memory traffic: norms, residual adds, RoPE, activation and the KV-cache write, a
   // few fused memory-bound kernels per layer (latency-kernel.md A.7).
   const double misc_bytes =
-      tokens * (static_cast<double>(s.hidden) * s.act_bytes * c_.misc_bytes_per_hidden + kvb);
+      graph_tokens * (static_cast<double>(s.hidden) * s.act_bytes * c_.misc_bytes_per_hidden) +
+      tokens * kvb;
   cost.other_memory_us = layers * std::max(2.0 * c_.kernel_floor_us, misc_bytes / hbm);
+
+  // Sampler (vllm/v1/sample/sampler.py Sampler.forward: logits to fp32, temperature, top-k/p,
+  // softmax, the sampling draw; outside the CUDA graphs): passes over the vocabulary per step
+  // and per sampled row (Vidur cpu_overheads_a100 sampler_e2e grows with both).
+  if (rows > 0) {
+    const double kvocab = static_cast<double>(s.vocab) / 1000.0;
+    cost.sampler_us = c_.sampler_step_us + c_.sampler_per_kvocab_us * kvocab +
+                      c_.sampler_per_row_kvocab_us * rows * kvocab;
+  }
 
   // Host (latency-kernel.md A.8): CPU work per step and per request not hidden by async
   // scheduling, plus launching the step. vLLM replays a full CUDA graph for uniform decode
@@ -186,11 +235,11 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
   // and never less than one graph replay: total = GPU time + max(replay, launches - GPU time).
   cost.host_us = c_.host_step_us + c_.host_per_request_us * requests;
   const double gpu_us = cost.gemm_us + cost.prefill_attention_us + cost.decode_attention_us +
-                        cost.moe_us + cost.tp_comm_us + cost.other_memory_us;
+                        cost.moe_us + cost.tp_comm_us + cost.other_memory_us + cost.sampler_us;
   double launch_us = layers * c_.eager_kernels_per_layer * c_.eager_per_kernel_us;
   if (tokens <= max_graph_tokens_) {
     launch_us = c_.graph_replay_us;
-    if (!(uniform_decode && any_decode)) launch_us += layers * c_.piecewise_per_layer_us;
+    if (!(uniform_decode && decodes > 0)) launch_us += layers * c_.piecewise_per_layer_us;
   }
   cost.host_us += std::max(c_.graph_replay_us, launch_us - gpu_us);
 

@@ -24,10 +24,11 @@ struct StepCost {
   double moe_us = 0;           // routed experts, shared experts, router
   double tp_comm_us = 0;       // all-reduces (and pipeline sends)
   double other_memory_us = 0;  // norms, residuals, RoPE, activations, KV writes
+  double sampler_us = 0;       // logits processing and sampling (outside the CUDA graphs)
   double host_us = 0;          // scheduling, graph launch, exposed kernel launches
   double sum_us() const {
     return gemm_us + prefill_attention_us + decode_attention_us + moe_us + tp_comm_us +
-           other_memory_us + host_us;
+           other_memory_us + sampler_us + host_us;
   }
 };
 
@@ -41,6 +42,11 @@ class StepPricer {
 
  private:
   double gemm_time_us(const Gemm& g, double m) const;
+  double moe_time_us(double tokens) const;
+  double tp_comm_time_us(double tokens, double rows) const;
+  // Tokens the step's kernels run on: a step inside a CUDA graph is padded to the smallest
+  // captured size that holds it (vllm/config/vllm.py _set_cudagraph_sizes).
+  double padded_tokens(double tokens) const;
 
   Deployment d_;
   ModelShape shape_;
@@ -52,6 +58,7 @@ class StepPricer {
   // runs on decompressed heads (qk 192, v 128); MLA decode on the absorbed latent (576, 512).
   double prefill_flops_per_pair_ = 0, decode_flops_per_pair_ = 0;
   std::int32_t max_graph_tokens_ = 0;
+  std::vector<std::int32_t> capture_sizes_;  // ascending; empty under enforce_eager
   std::vector<Gemm> dense_gemms_, moe_gemms_;
   double expert_bytes_ = 0;  // one routed expert's weights on this rank
 };

@@ -32,7 +32,7 @@ constexpr const char* kScenario = R"({
   "outputs": {"timeseries_interval_ms": 250, "per_request": true}
 })";
 
-constexpr const char* kGoldenDigest = "4c3845578073ca72";
+constexpr const char* kGoldenDigest = "f31c8f6375ac7053";
 
 TEST(GoldenDigest, SmallScenarioHasTheSameDigestNativelyAndInWasm) {
   Simulation sim;

@@ -27,7 +27,7 @@ TEST(Deployment, DefaultsComeFromTheModelAndTheCatalog) {
   EXPECT_EQ(d.block_size, 16);
   EXPECT_EQ(d.coefficients.id, "H100-SXM-80GB");
   EXPECT_EQ(d.memory_coefficients.id, "vllm-memory");
-  EXPECT_EQ(deploy("L4-24GB", "Qwen/Qwen3-8B", 1).coefficients.id, "default");
+  EXPECT_EQ(deploy("L4-24GB", "Qwen/Qwen3-8B", 1).coefficients.id, "L4-24GB");
   EXPECT_EQ(deploy("H200-SXM-141GB", "deepseek-ai/DeepSeek-V3", 8).block_size, 64);
   EXPECT_EQ(deploy("A100-SXM-80GB", "deepseek-ai/DeepSeek-V3", 8).block_size, 16);
 }

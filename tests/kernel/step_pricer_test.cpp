@@ -134,12 +134,81 @@ TEST(StepPricer, TensorParallelAllReduces) {
   d.tp = 2;
   d.coefficients.allreduce_latency_us = 5;
   d.coefficients.allreduce_bus_efficiency = 0.5;
-  const StepCost c = StepPricer(d).price(decode_batch(100, 99));
-  // 2 all-reduces per layer of 100 x 1024 x 2 B, ring traffic 2 (tp-1)/tp = 1x, over
-  // 100e9 B/s x 0.5; plus the logits gather of 100 rows x 1024 x 2 B x 1/2.
-  const double all_reduce = 5 + 204800.0 / 5e4;
-  const double gather = 5 + 100 * 1024 * 2 * 0.5 / 5e4;
+  const StepCost c = StepPricer(d).price(decode_batch(104, 99));
+  // 2 all-reduces per layer of 104 x 1024 x 2 B, ring traffic 2 (tp-1)/tp = 1x, over
+  // 100e9 B/s x 0.5; plus the logits gather of 104 rows x 1024 x 2 B x 1/2.
+  const double all_reduce = 5 + 104 * 2048.0 / 5e4;
+  const double gather = 5 + 104 * 1024 * 2 * 0.5 / 5e4;
   EXPECT_NEAR(c.tp_comm_us, 2 * all_reduce + gather, 1e-9);
+}
+
+TEST(StepPricer, AllReduceLatencyGrowsWithThePeers) {
+  Deployment d = toy();
+  d.coefficients.allreduce_latency_us = 3;
+  d.coefficients.allreduce_latency_per_peer_us = 2;
+  d.coefficients.allreduce_bus_efficiency = 0.5;
+  double last = 0;
+  for (int tp : {2, 4, 8}) {
+    d.tp = tp;
+    d.model.num_attention_heads = d.model.num_key_value_heads = 8;
+    const StepCost c = StepPricer(d).price(decode_batch(1, 99));
+    // One row: the fixed latency 3 + 2 (tp - 1) dominates each all-reduce.
+    const double latency = 3 + 2.0 * (tp - 1);
+    const double bytes = 2048.0 * 2 * (tp - 1) / tp;
+    const double expected = 2 * (latency + bytes / 5e4) + latency + 2048.0 * (tp - 1) / tp / 5e4;
+    EXPECT_NEAR(c.tp_comm_us, expected, 1e-9) << tp;
+    EXPECT_GT(c.tp_comm_us, last);
+    last = c.tp_comm_us;
+  }
+}
+
+TEST(StepPricer, CudaGraphStepsArePaddedToTheCaptureSize) {
+  // vLLM captures [1, 2, 4, 8, 16, ..., 248, 256, 272, ..., 512]: 9 decodes run as 16, 300 as
+  // 304; above the largest size (here min(512, 2 x 256, 8192) = 512) nothing is padded.
+  const StepPricer p(toy());
+  const double lm9 = toy_gemm_us(9, 1024, 1024), lm16 = toy_gemm_us(16, 1024, 1024);
+  EXPECT_NEAR(p.price(decode_batch(9, 99)).gemm_us - lm9,
+              p.price(decode_batch(16, 99)).gemm_us - lm16, 1e-9);
+  const double lm300 = toy_gemm_us(300, 1024, 1024), lm304 = toy_gemm_us(304, 1024, 1024);
+  EXPECT_NEAR(p.price(decode_batch(300, 99)).gemm_us - lm300,
+              p.price(decode_batch(304, 99)).gemm_us - lm304, 1e-9);
+  // max_num_batched_tokens caps the largest capture size: at 200 the sizes run 8, 16, ..., 200,
+  // so a 196-token step runs in the 200-token graph.
+  Deployment d = toy();
+  d.max_num_batched_tokens = 200;
+  const StepPricer small(d);
+  EXPECT_NEAR(small.price(decode_batch(196, 99)).gemm_us - toy_gemm_us(196, 1024, 1024),
+              small.price(decode_batch(200, 99)).gemm_us - toy_gemm_us(200, 1024, 1024), 1e-9);
+  Deployment e = toy();
+  e.enforce_eager = true;
+  const StepPricer eager(e);
+  EXPECT_LT(eager.price(decode_batch(9, 99)).gemm_us, p.price(decode_batch(9, 99)).gemm_us);
+}
+
+TEST(StepPricer, DecodeAttentionPaysPerCallAndPerSequence) {
+  Deployment d = toy();
+  d.coefficients.attention_decode_per_seq_us = 0.5;
+  const StepPricer p(d);
+  // Equal KV bytes: 1 x 8000 tokens against 8 x 1000; the 8 sequences pay 7 x 0.5 us more.
+  const double one = p.price(decode_batch(1, 7999)).decode_attention_us;
+  const double eight = p.price(decode_batch(8, 999)).decode_attention_us;
+  EXPECT_NEAR(eight - one, 7 * 0.5, 1e-9);
+  EXPECT_NEAR(one, 8000 * 4096.0 / 5e5 + 4 + 0.5, 1e-9);
+}
+
+TEST(StepPricer, SamplerGrowsWithTheVocabularyAndTheRows) {
+  Deployment d = toy();
+  d.coefficients.sampler_step_us = 10;
+  d.coefficients.sampler_per_kvocab_us = 2;
+  d.coefficients.sampler_per_row_kvocab_us = 0.1;
+  const StepPricer p(d);
+  // vocab 1024 (padded to 64: 1024): 10 + 2 x 1.024 + 0.1 x rows x 1.024.
+  EXPECT_NEAR(p.price(decode_batch(1, 99)).sampler_us, 10 + 2.048 + 0.1024, 1e-9);
+  EXPECT_NEAR(p.price(decode_batch(10, 99)).sampler_us, 10 + 2.048 + 1.024, 1e-9);
+  // A chunk that does not finish its prompt samples nothing.
+  engine::Batch chunk = prefill_batch(100, 0);
+  chunk.requests[0].samples = false;
+  EXPECT_EQ(p.price(chunk).sampler_us, 0);
 }
 
 TEST(StepPricer, WorkedExampleLlama31_8bDecode32At1000) {
@@ -152,32 +221,33 @@ TEST(StepPricer, WorkedExampleLlama31_8bDecode32At1000) {
   const catalog::GpuCoefficients& k = p.deployment().coefficients;
   const StepCost c = p.price(decode_batch(32, 1000));
   EXPECT_NEAR(c.gemm_us, 5650 * 0.8 / k.hbm_derate, 100);
-  EXPECT_NEAR(
-      c.decode_attention_us,
-      32 * 1001 * 131072.0 / (3.35e6 * k.attention_decode_derate) + 32 * k.attention_floor_us, 1.0);
+  EXPECT_NEAR(c.decode_attention_us,
+              32 * 1001 * 131072.0 / (3.35e6 * k.attention_decode_derate) +
+                  32 * (k.attention_floor_us + 32 * k.attention_decode_per_seq_us),
+              1.0);
   EXPECT_GT(c.total, 7000);
-  EXPECT_LT(c.total, 8500);
+  EXPECT_LT(c.total, 9500);
 }
 
 TEST(StepPricer, MoeReadsOnlyTheExpertsTouched) {
   const StepPricer p(deploy("H100-SXM-80GB", "mistralai/Mixtral-8x7B-v0.1", 2));
   const catalog::GpuCoefficients& k = p.deployment().coefficients;
-  // One expert on one rank: 3 x 4096 x (14336 / 2) x 2 bytes; 32 MoE layers at the HBM derate
-  // of 3.35 TB/s.
-  const double expert_us = 32 * 3.0 * 4096 * 7168 * 2 / (3.35e6 * k.hbm_derate);
+  // One expert on one rank: 3 x 4096 x (14336 / 2) x 2 bytes; 32 MoE layers at the expert
+  // derate of 3.35 TB/s.
+  const double expert_us = 32 * 3.0 * 4096 * 7168 * 2 / (3.35e6 * k.moe_expert_derate);
   // One token reads 2 of the 8 experts; 64 tokens read 8 (1 - (6/8)^64) = 8.0 of them.
   const double one = p.price(decode_batch(1, 100)).moe_us;
   EXPECT_GT(one, 2 * expert_us);
-  EXPECT_LT(one, 2 * expert_us + 32 * (3 * k.kernel_floor_us + 1));
+  EXPECT_LT(one, 2 * expert_us + 32 * (3 * k.kernel_floor_us + k.moe_routing_us + 1));
   // 64 tokens, written out: per layer the touched experts' weights plus the 128 routed rows'
   // activations (2 x 4096 + 3 x 7168 bf16), the arithmetic 2 x 128 x 3 x 4096 x 7168 at the
   // peak efficiency 0.903 of 989.5 TFLOPS, two grouped-GEMM floors and the router's (one
-  // kernel floor each).
+  // kernel floor each) and the routing kernels.
   const double touched = 8 * (1 - std::pow(0.75, 64));
   const double bytes = touched * 3.0 * 4096 * 7168 * 2 + 128.0 * (2 * 4096 + 3 * 7168) * 2;
   const double flops = 2.0 * 128 * 3 * 4096 * 7168;
-  const double layer =
-      bytes / (3.35e6 * k.hbm_derate) + flops / (989.5e6 * 0.903) + 3 * k.kernel_floor_us;
+  const double layer = bytes / (3.35e6 * k.moe_expert_derate) + flops / (989.5e6 * 0.903) +
+                       3 * k.kernel_floor_us + k.moe_routing_us;
   EXPECT_NEAR(p.price(decode_batch(64, 100)).moe_us, 32 * layer, 1e-6 * 32 * layer);
 }
 
@@ -259,7 +329,7 @@ TEST(StepPricer, TotalsAreDeterministic) {
                                        mixtral.price(mixed).total,
                                        deepseek.price(decode_batch(64, 4000)).total,
                                        deepseek.price(prefill_batch(4096, 8192)).total};
-  EXPECT_EQ(totals, (std::vector<SimTime>{7598, 40027, 26003, 26382, 37379, 31315, 152336}));
+  EXPECT_EQ(totals, (std::vector<SimTime>{8744, 40943, 27402, 25849, 37419, 30146, 151351}));
 }
 
 }  // namespace

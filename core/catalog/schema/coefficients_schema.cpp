@@ -42,17 +42,21 @@ void parse_gpu_coefficients(ObjectReader& r, GpuCoefficients* c, Diagnostics* d)
     ar.number("prefill_eff_max", &c->attention_prefill_eff_max, true, 0, 1, true);
     ar.number("prefill_s_half", &c->attention_prefill_s_half, true, 0, kBig);
     ar.number("floor_us", &c->attention_floor_us, true, 0, kBig);
+    ar.number("decode_per_seq_us", &c->attention_decode_per_seq_us, false, 0, kBig);
     ar.finish();
   }
   if (const nlohmann::json* m = r.object("moe", true)) {
     ObjectReader mr(*m, r.child("moe"), d);
     mr.number("routing_imbalance", &c->moe_routing_imbalance, true, 1, kBig);
+    mr.number("expert_derate", &c->moe_expert_derate, false, 0, 1);
+    mr.number("routing_us", &c->moe_routing_us, false, 0, kBig);
     mr.finish();
   }
   if (const nlohmann::json* k = r.object("collectives", true)) {
     ObjectReader kr(*k, r.child("collectives"), d);
     kr.number("allreduce_latency_us", &c->allreduce_latency_us, true, 0, kBig);
     kr.number("allreduce_bus_efficiency", &c->allreduce_bus_efficiency, true, 0, 1, true);
+    kr.number("allreduce_latency_per_peer_us", &c->allreduce_latency_per_peer_us, false, 0, kBig);
     kr.finish();
   }
   if (const nlohmann::json* h = r.object("host", true)) {
@@ -64,6 +68,13 @@ void parse_gpu_coefficients(ObjectReader& r, GpuCoefficients* c, Diagnostics* d)
     hr.number("eager_per_kernel_us", &c->eager_per_kernel_us, true, 0, kBig);
     hr.number("eager_kernels_per_layer", &c->eager_kernels_per_layer, true, 0, kBig);
     hr.finish();
+  }
+  if (const nlohmann::json* v = r.object("sampler", false)) {
+    ObjectReader sr(*v, r.child("sampler"), d);
+    sr.number("step_us", &c->sampler_step_us, true, 0, kBig);
+    sr.number("per_kvocab_us", &c->sampler_per_kvocab_us, true, 0, kBig);
+    sr.number("per_row_kvocab_us", &c->sampler_per_row_kvocab_us, true, 0, kBig);
+    sr.finish();
   }
   if (const nlohmann::json* v = r.object("serving", false)) {
     ObjectReader sr(*v, r.child("serving"), d);
