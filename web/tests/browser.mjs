@@ -141,6 +141,20 @@ test('play advances simulated time and draws the charts; frames stay short', asy
   await p.done();
 });
 
+test('a click on Play right after load is never lost (8 fresh loads)', async (browser) => {
+  for (let k = 0; k < 8; k++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(base);
+    // Play is disabled until a run can play; playwright's click waits for it to be enabled.
+    check(await page.isDisabled(tid('play')) || await status(page) !== 'loading', 'Play enabled while loading');
+    await page.click(tid('play'), { timeout: 30000 });
+    await page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0, tid('sim-time'), { timeout: 20000 })
+      .catch(async () => { throw new Error(`load ${k + 1}: Play was clicked but the time stayed at 0 (status ${await status(page)})`); });
+    await context.close();
+  }
+});
+
 test('step runs exactly one engine step; reset returns to zero', async (browser) => {
   const p = await openPage(browser);
   await waitStatus(p.page, ['ready']);

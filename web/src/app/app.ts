@@ -37,6 +37,8 @@ export class App {
   private preset?: Preset;
   private speed = DEFAULT_SPEED;
   private playing = false;
+  /** Play was asked for while a run was (re)loading: start as soon as one is ready. */
+  private playPending = false;
   private embed = false;
   private lastFrame = 0;
   private drawnVersion = '';
@@ -163,6 +165,10 @@ export class App {
 
   private onRunChange(): void {
     // Drawing happens in the animation frame; here only what must not wait.
+    if (this.playPending && !this.runsShown().some((r) => r.status === 'loading' || r.status === 'empty')) {
+      this.playPending = false;
+      this.play();
+    }
     this.updateControls();
     for (const fill of this.exportFills) fill();
   }
@@ -383,7 +389,14 @@ export class App {
   }
 
   private play(): void {
-    if (!this.runsShown().some((r) => r.status === 'ready' || r.status === 'running')) return;
+    const runs = this.runsShown();
+    if (!runs.some((r) => r.status === 'ready' || r.status === 'running')) {
+      // A click while a run is still loading is not lost: it plays once the run is ready.
+      this.playPending = runs.some((r) => r.status === 'loading' || r.status === 'empty');
+      this.updateControls();
+      return;
+    }
+    this.playPending = false;
     this.playing = true;
     this.lastFrame = 0;
     this.updateControls();
@@ -391,6 +404,7 @@ export class App {
 
   private pause(): void {
     this.playing = false;
+    this.playPending = false;
     this.updateControls();
   }
 
@@ -416,7 +430,7 @@ export class App {
     const a = this.runs.a;
     const status = runs.some((r) => r.status === 'failed') ? 'failed'
       : runs.some((r) => r.status === 'invalid') ? 'invalid'
-      : runs.some((r) => r.status === 'loading') ? 'loading'
+      : runs.some((r) => r.status === 'loading' || r.status === 'empty') ? (this.playPending ? 'starting' : 'loading')
       : runs.every((r) => r.status === 'done') ? 'done'
       : this.playing ? 'running' : a.nowUs > 0 ? 'paused' : 'ready';
     const st = $('run-status');
