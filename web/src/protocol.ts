@@ -54,7 +54,7 @@ export interface Progress {
 
 export type WorkerResponse =
   | { kind: 'ready'; version: string; catalog: { gpus: string[]; models: string[] } }
-  | { kind: 'validated'; id: number; diagnostics: Diagnostic[] }
+  | { kind: 'validated'; id: number; diagnostics: Diagnostic[]; effective: string }
   | { kind: 'loaded'; slot: SlotId; gen: number; diagnostics: Diagnostic[]; ok: boolean; columns: string[]; instances: string[] }
   | Progress
   | { kind: 'exported'; slot: SlotId; what: ExportKind; files: { name: string; text: string }[] }
@@ -79,7 +79,17 @@ export interface Summary {
   tpot_ms?: LatencyStats;
   queue_ms?: LatencyStats;
   throughput?: { requests_per_s?: number; output_tokens_per_s?: number; input_tokens_per_s?: number };
-  goodput_requests_per_s?: number;
+  /** null when no SLO target is set (it would only restate throughput). */
+  goodput_requests_per_s?: number | null;
+  /** The scenario's SLO targets that are set (ms), and the classes' when any. */
+  slo?: { ttft_ms?: number; itl_ms?: number; e2e_ms?: number; classes?: Record<string, { ttft_ms?: number; itl_ms?: number; e2e_ms?: number }> };
+  saturation?: {
+    verdict: 'stable' | 'backlogged' | 'overloaded';
+    reason: string;
+    waiting_mean_first_half?: number;
+    waiting_mean_second_half?: number;
+    timed_out_or_rejected?: number;
+  };
   preemptions?: number;
   prefix_cache_hit_rate?: number;
   kv_usage?: { mean?: number; max?: number };

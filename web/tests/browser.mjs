@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -61,6 +62,18 @@ async function openPage(browser, query = '', viewport = { width: 1280, height: 8
 }
 
 const tid = (id) => `[data-testid="${id}"]`;
+const encodeScenario = (doc) => deflateRawSync(Buffer.from(JSON.stringify(doc))).toString('base64url');
+// The smallest valid scenario: every knob but the pool's ids and the load is a default.
+const MINIMAL = {
+  schema: 'blis/scenario/v1',
+  pools: [{ name: 'main', hardware: 'H100-SXM-80GB', model: 'meta-llama/Llama-3.1-8B-Instruct', engine: { kind: 'vllm', release: '0.32.0' } }],
+  workload: { clients: [{ name: 'chat', load: { rate: 2 }, prompt_tokens: { dist: 'constant', value: 256 }, output_tokens: { dist: 'constant', value: 64 } }] },
+  horizon: { duration_s: 10 },
+};
+const editorText = async (page) => page.evaluate(() => {
+  const lines = [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent);
+  return lines.join('\n');
+});
 const simTime = async (page) => Number(await page.textContent(tid('sim-time')));
 const simSteps = async (page) => Number(await page.textContent(tid('sim-steps')));
 const points = async (page, chart) => Number(await page.getAttribute(tid(chart), 'data-points'));
@@ -198,6 +211,77 @@ test('a bad edit in the JSON editor shows its error at the right pointer', async
   await p.page.keyboard.type('64,');
   await waitValid(p.page);
   check(await p.page.inputValue(tid('knob-max_num_seqs')) === '64', 'the form did not follow the JSON edit');
+  await p.done();
+});
+
+test('the form on a minimal scenario: every knob enabled, defaults shown and marked, an edit writes the key', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitValid(p.page);
+  // Defaults arrive with the validation (the resolved document from the WASM API).
+  await p.page.waitForFunction((sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'default', tid('knob-enable_prefix_caching'));
+  const knobs = await p.page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) => els.map((e) => ({
+    id: e.dataset.testid, disabled: e.disabled, value: e.type === 'checkbox' ? String(e.checked) : e.value,
+    source: e.closest('.knob').dataset.source,
+  })));
+  check(knobs.length >= 12, `only ${knobs.length} knobs`);
+  for (const k of knobs) {
+    check(!k.disabled, `${k.id} is disabled on a minimal scenario`);
+    check(k.value !== '', `${k.id} is blank on a minimal scenario`);
+  }
+  const pc = knobs.find((k) => k.id === 'knob-enable_prefix_caching');
+  check(pc.value === 'true' && pc.source === 'default', `prefix caching shows ${pc.value} (${pc.source}), expected vLLM's default (on)`);
+  check(knobs.find((k) => k.id === 'knob-max_num_seqs').source === 'default', 'max_num_seqs not marked as a default');
+  check(await p.page.isVisible(`.knob:has(${tid('knob-max_num_seqs')}) .knob-default`), 'no visible default mark');
+  // Editing a defaulted knob writes its key.
+  await p.page.fill(tid('knob-max_num_seqs'), '48');
+  await p.page.waitForFunction(() => [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')]
+    .some((l) => /"max_num_seqs": 48/.test(l.textContent ?? '')));
+  await p.page.waitForFunction((sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'document', tid('knob-max_num_seqs'));
+  await p.page.click(tid('knob-enable_prefix_caching'));
+  await p.page.waitForFunction(() => /"enable_prefix_caching": false/.test(
+    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n')));
+  await waitValid(p.page);
+  await p.page.screenshot({ path: path.join(artifacts, 'form-minimal.png') });
+  await p.done();
+});
+
+test('a bad form edit: the message next to the field and a banner in the main pane', async (browser) => {
+  const p = await openPage(browser);
+  await waitValid(p.page);
+  await p.page.fill(tid('knob-max_num_seqs'), '-3');
+  await p.page.waitForSelector(`${tid('knob-error-max_num_seqs')}:not([hidden])`, { timeout: 10000 });
+  const msg = await p.page.textContent(tid('knob-error-max_num_seqs'));
+  check(/-3/.test(msg ?? ''), `the field's message does not name the value: ${msg}`);
+  await p.page.waitForSelector(`${tid('error-banner')}:not([hidden])`);
+  const banner = await p.page.textContent(tid('error-banner'));
+  check(/max_num_seqs/.test(banner ?? '') && /does not run/.test(banner ?? ''), `banner: ${banner}`);
+  // Both are on screen without scrolling.
+  for (const sel of [tid('knob-error-max_num_seqs'), tid('error-banner')]) {
+    const box = await p.page.locator(sel).boundingBox();
+    check(box && box.y >= 0 && box.y + box.height <= 800, `${sel} is off-screen (${JSON.stringify(box)})`);
+  }
+  await p.page.screenshot({ path: path.join(artifacts, 'form-error.png') });
+  await p.page.fill(tid('knob-max_num_seqs'), '64');
+  await p.page.waitForSelector(`${tid('error-banner')}[hidden]`, { state: 'attached' });
+  await waitValid(p.page);
+  await p.done();
+});
+
+test('latency windows with no sample are gaps, not zeros; the window can be chosen', async (browser) => {
+  // One request every 5 s and a 500 ms window: most windows see no first token.
+  const sparse = { ...MINIMAL, workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 0.2, arrival: 'constant' } }] }, horizon: { duration_s: 30 } };
+  const p = await openPage(browser, `?s=${encodeScenario(sparse)}`);
+  await waitValid(p.page);
+  await p.page.selectOption(tid('window'), '500');
+  await p.page.waitForFunction(() => /"timeseries_interval_ms": 500/.test(
+    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n')));
+  await waitStatus(p.page, ['ready']);
+  await setSpeed(p.page, 'Infinity');
+  await p.page.click(tid('play'));
+  await waitStatus(p.page, ['done'], 60000);
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.gaps) > 0, tid('chart-latency'));
+  const sub = await p.page.textContent(`${tid('chart-latency')} .chart-sub`);
+  check(/tumbling 500 ms window/.test(sub ?? ''), `latency subtitle: ${sub}`);
   await p.done();
 });
 

@@ -9,7 +9,7 @@ import { syntaxDiagnostics } from '../lib/syntax';
 import { ScenarioForm } from '../editor/scenario_form';
 import { readUrlState, writeUrlState, type UrlState } from '../lib/url_state';
 import type { Diagnostic, SlotId } from '../protocol';
-import type { Json } from '../scenario/knobs';
+import { getAt, setAt, type Json } from '../scenario/knobs';
 import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/presets';
 import { download, mimeFor } from '../ui/download';
 import { fmtSimSeconds } from '../ui/format';
@@ -26,12 +26,22 @@ function $(id: string): HTMLElement {
 }
 
 const APPLY_DELAY_MS = 300;
+const WINDOW_POINTER = '/outputs/timeseries_interval_ms';
+const WINDOW_CHOICES_MS = [100, 250, 500, 1000, 2000, 5000, 10000];
+// What the simulator uses when the key is absent (docs/scenario.md, outputs).
+const DEFAULT_WINDOW_MS = 1000;
+
+function fmtWindow(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(2)} s` : `${ms} ms`;
+}
 
 export class App {
   private readonly client: SimClient;
   private readonly runs: Record<SlotId, Run>;
   private readonly texts: Record<SlotId, string> = { a: '', b: '' };
   private readonly diags: Record<SlotId, Diagnostic[]> = { a: [], b: [] };
+  /** Each slot's resolved document (every default written out), from the last valid text. */
+  private readonly effective: Record<SlotId, Json> = { a: null, b: null };
   private editing: SlotId = 'a';
   private compare = false;
   private preset?: Preset;
@@ -72,7 +82,7 @@ export class App {
     this.charts = {
       kv: new ChartPanel(host, { title: 'KV cache usage', subtitle: '% of GPU KV blocks in use', testid: 'chart-kv', height: h, empty: 'Press play to start the simulation' }),
       queue: new ChartPanel(host, { title: 'Running and waiting', subtitle: 'requests per instance', testid: 'chart-queue', height: h, empty: 'Press play to start the simulation' }),
-      latency: new ChartPanel(host, { title: 'Latency over time', subtitle: 'TTFT (left) and ITL (right), sliding window', testid: 'chart-latency', height: h, empty: 'Latencies appear as requests finish' }),
+      latency: new ChartPanel(host, { title: 'Latency over time', subtitle: 'TTFT (left) and ITL (right), p50/p99 per tumbling window', testid: 'chart-latency', height: h, empty: 'Latencies appear as requests finish' }),
       throughput: new ChartPanel(host, { title: 'Throughput', subtitle: 'tokens per second', testid: 'chart-throughput', height: h, empty: 'Press play to start the simulation' }),
       cdf: new ChartPanel(host, { title: 'Latency distribution', subtitle: 'per request, at the end of the run', testid: 'chart-cdf', empty: 'Shown when the run is done', height: 220 }),
     };
@@ -149,8 +159,12 @@ export class App {
       this.setDiagnostics(slot, syntax);
       return;
     }
-    const diagnostics = await this.client.validate(text);
+    const { diagnostics, effective } = await this.client.validate(text);
     if (this.texts[slot] !== text) return;  // edited again meanwhile
+    if (effective) {
+      this.effective[slot] = JSON.parse(effective) as Json;
+      if (slot === this.editing) this.renderForm();
+    }
     if (diagnostics.some((d) => d.severity === 'error')) {
       this.runs[slot].invalidate(diagnostics);
       this.setDiagnostics(slot, diagnostics);
@@ -185,11 +199,7 @@ export class App {
     this.texts[this.editing] = text;
     this.preset = this.matchingPreset();
     this.gallery.select(this.preset?.name);
-    try {
-      this.form.render(JSON.parse(text) as Json);
-    } catch {
-      // the form keeps its last values until the text parses again
-    }
+    this.renderForm();
     this.scheduleApply(this.editing);
   }
 
@@ -241,27 +251,36 @@ export class App {
   private showEditing(): void {
     const text = this.texts[this.editing];
     this.editor?.setText(text);
-    try {
-      this.form.render(JSON.parse(text) as Json);
-    } catch {
-      this.form.render(undefined);
-    }
+    this.renderForm(true);
     this.renderDiagnostics();
+    this.renderWindow();
     document.querySelectorAll<HTMLButtonElement>('.slot-tab').forEach((t) => {
       t.setAttribute('aria-selected', String(t.dataset['slot'] === this.editing));
       t.tabIndex = t.dataset['slot'] === this.editing ? 0 : -1;
     });
   }
 
+  /** The form from the edited text; a text that does not parse keeps the last values
+   *  (while typing) or disables the form (`disableOnError`, when switching documents). */
+  private renderForm(disableOnError = false): void {
+    try {
+      this.form.render(JSON.parse(this.texts[this.editing]) as Json, this.effective[this.editing]);
+    } catch {
+      if (disableOnError) this.form.render(undefined);
+    }
+  }
+
   private setDiagnostics(slot: SlotId, d: Diagnostic[]): void {
     this.diags[slot] = d;
     if (slot === this.editing) this.renderDiagnostics();
+    else this.renderErrorBanner();
   }
 
   private renderDiagnostics(): void {
     const d = this.diags[this.editing];
     this.editor?.showDiagnostics(d);
-    this.form.markInvalid(d.filter((x) => x.severity === 'error').map((x) => x.pointer));
+    this.form.markInvalid(d.filter((x) => x.severity === 'error'));
+    this.renderErrorBanner();
     const list = $('validation-errors');
     list.replaceChildren();
     list.dataset['count'] = String(d.filter((x) => x.severity === 'error').length);
@@ -318,6 +337,7 @@ export class App {
     $('step').addEventListener('click', () => this.step());
     $('reset').addEventListener('click', () => this.reset());
     $('compare').addEventListener('click', () => this.toggleCompare());
+    $('window').addEventListener('change', (e) => this.setWindow(Number((e.target as HTMLSelectElement).value)));
     $('speed').addEventListener('change', (e) => {
       this.speed = Number((e.target as HTMLSelectElement).value);
       this.scheduleUrl();
@@ -343,6 +363,40 @@ export class App {
       } else if (e.key === '.') this.step();
       else if (e.key === 'r' || e.key === 'R') this.reset();
     });
+  }
+
+  /** The time series' tumbling window (outputs.timeseries_interval_ms) of the shown runs. */
+  private setWindow(ms: number): void {
+    if (!(ms >= 1)) return;
+    this.pause();
+    for (const slot of this.activeSlots()) {
+      try {
+        const doc = setAt(JSON.parse(this.texts[slot]) as Json, WINDOW_POINTER, ms);
+        this.texts[slot] = JSON.stringify(doc, null, 2);
+      } catch {
+        continue;  // a text that does not parse keeps its error; nothing to write into
+      }
+      void this.applyText(slot);
+    }
+    this.showEditing();
+    this.preset = this.matchingPreset();
+    this.gallery.select(this.preset?.name);
+    this.scheduleUrl();
+  }
+
+  private renderWindow(): void {
+    let ms = DEFAULT_WINDOW_MS;
+    try {
+      const v = getAt(JSON.parse(this.texts[this.editing]) as Json, WINDOW_POINTER);
+      if (typeof v === 'number') ms = v;
+    } catch {
+      // keep the default
+    }
+    const sel = $('window') as HTMLSelectElement;
+    const choices = WINDOW_CHOICES_MS.includes(ms) ? WINDOW_CHOICES_MS : [...WINDOW_CHOICES_MS, ms].sort((x, y) => x - y);
+    if (sel.options.length !== choices.length) sel.replaceChildren(...choices.map((c) => new Option(fmtWindow(c), String(c))));
+    sel.value = String(ms);
+    this.charts.latency.setSubtitle(`TTFT (left) and ITL (right), p50/p99 per tumbling ${fmtWindow(ms)} window`);
   }
 
   private renderSpeeds(): void {
@@ -381,6 +435,7 @@ export class App {
       }
     }
     this.renderExports();
+    this.renderErrorBanner();
     this.drawnVersion = '';
   }
 
@@ -438,6 +493,43 @@ export class App {
     st.dataset['status'] = status;
     const failed = runs.find((r) => r.error);
     if (failed) this.showBanner(`Run ${failed.slot.toUpperCase()} stopped: ${failed.error}`);
+  }
+
+  /** The main pane says why nothing runs: the first error of each shown scenario, and a
+   *  button that takes the user to the field (or the JSON line) it names. */
+  private renderErrorBanner(): void {
+    const host = $('error-banner');
+    host.replaceChildren();
+    for (const slot of this.activeSlots()) {
+      const errors = this.diags[slot].filter((x) => x.severity === 'error');
+      if (errors.length === 0) continue;
+      const first = errors[0]!;
+      const p = document.createElement('p');
+      const where = first.pointer === '#syntax' ? 'JSON' : first.pointer || '/';
+      const label = this.compare ? `Scenario ${slot.toUpperCase()}` : 'The scenario';
+      p.append(`${label} has ${errors.length} error${errors.length > 1 ? 's' : ''} and does not run: `);
+      const code = document.createElement('code');
+      code.textContent = where;
+      p.append(code, ` ${first.message} `);
+      const go = document.createElement('button');
+      go.type = 'button';
+      go.className = 'btn btn-small';
+      go.textContent = 'Show';
+      go.addEventListener('click', () => {
+        if (this.editing !== slot) {
+          this.editing = slot;
+          this.showEditing();
+        }
+        const input = this.form.inputFor(first.pointer);
+        if (input && !this.embed) {
+          input.scrollIntoView({ block: 'center' });
+          input.focus();
+        } else if (first.pointer !== '#syntax') this.editor?.reveal(first.pointer);
+      });
+      p.append(go);
+      host.append(p);
+    }
+    host.hidden = host.childElementCount === 0;
   }
 
   private showBanner(text: string, info = false): void {

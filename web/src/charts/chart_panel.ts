@@ -10,6 +10,8 @@ export interface SeriesSpec {
   dash?: number[];
   width?: number;
   scale?: string;  // 'y' (default) or a second scale shown on the right axis
+  /** A null (a window with no sample) breaks the line instead of being bridged. */
+  gaps?: boolean;
 }
 
 export interface AxisSpec {
@@ -77,6 +79,10 @@ export class ChartPanel {
   draw(spec: ChartSpec, data: uPlot.AlignedData): void {
     const rows = data[0]?.length ?? 0;
     this.el.dataset['points'] = String(rows);
+    // Nulls drawn as gaps (windows with no sample), for the tests and the curious.
+    let gaps = 0;
+    for (let i = 1; i < data.length; i++) for (const v of data[i] ?? []) if (v === null) gaps++;
+    this.el.dataset['gaps'] = String(gaps);
     this.emptyEl.hidden = rows > 0;
     const key = specKey(spec);
     if (!this.plot || key !== this.key) {
@@ -142,7 +148,7 @@ export class ChartPanel {
             stroke: s.color,
             width: s.width ?? 1.6,
             scale: s.scale ?? 'y',
-            spanGaps: true,
+            spanGaps: !s.gaps,
             points: { show: false },
             value: (_u, v) => (v == null ? '–' : fmt ? fmt(v) : v.toFixed(1)),
             ...(s.dash ? { dash: s.dash } : {}),

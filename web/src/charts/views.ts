@@ -67,14 +67,21 @@ function col(run: RunData, name: string): Float64Array {
   return run.columns.includes(name) ? run.column(name) : new Float64Array(run.column(TIME_COLUMN).length).fill(NaN);
 }
 
+/** NaN (a window with no sample) as null, which uPlot draws as a gap, never as 0. */
+export function withGaps(v: Float64Array): (number | null)[] | Float64Array {
+  if (!v.some((x) => Number.isNaN(x))) return v;
+  return Array.from(v, (x) => (Number.isNaN(x) ? null : x));
+}
+
 /** Decimates each run's table, then joins them on x (compare) or returns it (single). */
 function assemble(tables: [Float64Array, Float64Array[]][], maxPoints: number): uPlot.AlignedData {
   const dec = tables.map(([x, ys]) => {
     const [dx, dys] = decimate(x, ys, maxPoints);
-    return [dx, ...dys] as uPlot.AlignedData;
+    return [dx, ...dys.map(withGaps)] as uPlot.AlignedData;
   });
   if (dec.length === 1) return dec[0]!;
-  return uPlot.join(dec);
+  // Keep the nulls of gaps (nullMode 1); rows only one run has are spanned (undefined).
+  return uPlot.join(dec, dec.map((t) => t.map(() => 1)));
 }
 
 export function kvView(runs: RunData[], maxPoints: number): ChartView {
@@ -139,10 +146,10 @@ export function latencyView(runs: RunData[], maxPoints: number): ChartView {
   runs.forEach((run, r) => {
     const dash = RUN_DASH[r];
     series.push(
-      { label: `TTFT p50${suffix(run)}`, color: TTFT[0]!, dash },
-      { label: `TTFT p99${suffix(run)}`, color: TTFT[1]!, dash },
-      { label: `ITL p50${suffix(run)}`, color: ITL[0]!, dash, scale: 'y2' },
-      { label: `ITL p99${suffix(run)}`, color: ITL[1]!, dash, scale: 'y2' },
+      { label: `TTFT p50${suffix(run)}`, color: TTFT[0]!, dash, gaps: true },
+      { label: `TTFT p99${suffix(run)}`, color: TTFT[1]!, dash, gaps: true },
+      { label: `ITL p50${suffix(run)}`, color: ITL[0]!, dash, scale: 'y2', gaps: true },
+      { label: `ITL p99${suffix(run)}`, color: ITL[1]!, dash, scale: 'y2', gaps: true },
     );
     tables.push([run.column(TIME_COLUMN), ['ttft_p50_ms', 'ttft_p99_ms', 'itl_p50_ms', 'itl_p99_ms'].map((c) => col(run, c))]);
   });

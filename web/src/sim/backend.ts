@@ -37,5 +37,7 @@ export interface SimulationModule {
   version(): string;
   catalogIds(): CatalogIds;
   validate(json: string): Diagnostic[];
+  /** The resolved document with every default written out; "" when it has errors. */
+  effective(json: string): string;
   create(): SimulationBackend;
 }

@@ -66,6 +66,7 @@ export function wasmSimulationModule(blis: BlisModule): SimulationModule {
     version: () => blis.version(),
     catalogIds: () => blis.catalogIds(),
     validate: (json) => blis.validateScenario(json),
+    effective: (json) => blis.effectiveScenario(json),
     create: () => new WasmSimulation(new blis.Simulation()),
   };
 }

@@ -44,6 +44,7 @@ function makeCore() {
     version: () => '9.9.9',
     catalogIds: () => ({ gpus: ['G1'], models: ['m/1'], fabrics: [] }),
     validate: (json) => (json.includes('"bad"') ? [{ pointer: '/bad', message: 'is bad', severity: 'error' }] : []),
+    effective: (json) => JSON.stringify({ ...(JSON.parse(json) as object), defaulted: true }),
     create: () => { const s = new ScriptedSim(); sims.push(s); return s; },
   };
   return { core: new WorkerCore(module), sims };
@@ -56,7 +57,11 @@ describe('WorkerCore', () => {
     const { core } = makeCore();
     expect(core.handle({ kind: 'hello' })).toEqual([{ kind: 'ready', version: '9.9.9', catalog: { gpus: ['G1'], models: ['m/1'] } }]);
     expect(core.handle({ kind: 'validate', id: 4, json: '{"bad": 1}' })).toEqual([
-      { kind: 'validated', id: 4, diagnostics: [{ pointer: '/bad', message: 'is bad', severity: 'error' }] },
+      { kind: 'validated', id: 4, diagnostics: [{ pointer: '/bad', message: 'is bad', severity: 'error' }], effective: '' },
+    ]);
+    // A valid document comes back with its resolved form (every default written out).
+    expect(core.handle({ kind: 'validate', id: 5, json: '{"good": 1}' })).toEqual([
+      { kind: 'validated', id: 5, diagnostics: [], effective: '{"good":1,"defaulted":true}' },
     ]);
   });
 

@@ -29,8 +29,11 @@ export class WorkerCore {
         const ids = this.module.catalogIds();
         return [{ kind: 'ready', version: this.module.version(), catalog: { gpus: ids.gpus, models: ids.models } }];
       }
-      case 'validate':
-        return [{ kind: 'validated', id: req.id, diagnostics: this.module.validate(req.json) }];
+      case 'validate': {
+        const diagnostics = this.module.validate(req.json);
+        const effective = diagnostics.some((d) => d.severity === 'error') ? '' : this.module.effective(req.json);
+        return [{ kind: 'validated', id: req.id, diagnostics, effective }];
+      }
       case 'load':
         return [this.load(req.slot, req.gen, req.json)];
       case 'unload':

@@ -44,6 +44,9 @@ export interface BlisModule {
   version(): string;
   samplerDigestHex(seed: number, draws: number): string;
   validateScenario(json: string): BlisDiagnostic[];
+  /** The resolved scenario with every default written out (the rules pack's engine-args
+   *  defaults included), as JSON text; "" when the document has errors. */
+  effectiveScenario(json: string): string;
   /** The built-in catalog's ids, sorted. */
   catalogIds(): { gpus: string[]; models: string[]; fabrics: string[] };
   Simulation: { new (): BlisSimulation };
