@@ -3,7 +3,8 @@
 // user sees is reproducible from the URL.
 
 import { ChartPanel } from '../charts/chart_panel';
-import { cdfView, kvView, latencyView, queueView, throughputView, type RunData } from '../charts/views';
+import { PANELS, panelApplies, type PanelDef } from '../charts/grafana_views';
+import { cdfView, kvView, latencyView, queueView, throughputView, type InstanceMode, type RunData } from '../charts/views';
 import type { JsonEditor } from '../editor/json_editor';
 import { syntaxDiagnostics } from '../lib/syntax';
 import { ScenarioForm } from '../editor/scenario_form';
@@ -63,6 +64,8 @@ export class App {
   private readonly form: ScenarioForm;
   private readonly gallery: PresetGallery;
   private readonly charts: Record<'kv' | 'queue' | 'latency' | 'throughput' | 'cdf', ChartPanel>;
+  private readonly panels: { def: PanelDef; chart: ChartPanel }[];
+  private instanceMode: InstanceMode | 'auto' = 'auto';
   private readonly frameTimes: number[] = [];
   private readonly clock = new PlaybackClock();
   private exportFills: (() => void)[] = [];
@@ -80,12 +83,18 @@ export class App {
     // Embed mode (docs pages) has less room: shorter plots.
     const h = new URLSearchParams(location.search).get('embed') === '1' ? 140 : 190;
     this.charts = {
-      kv: new ChartPanel(host, { title: 'KV cache usage', subtitle: '% of GPU KV blocks in use', testid: 'chart-kv', height: h, empty: 'Press play to start the simulation' }),
-      queue: new ChartPanel(host, { title: 'Running and waiting', subtitle: 'requests per instance', testid: 'chart-queue', height: h, empty: 'Press play to start the simulation' }),
+      kv: new ChartPanel(host, { title: 'KV cache usage', subtitle: 'vllm:kv_cache_usage_perc', testid: 'chart-kv', height: h, empty: 'Press play to start the simulation' }),
+      queue: new ChartPanel(host, { title: 'Running and waiting', subtitle: 'vllm:num_requests_running, vllm:num_requests_waiting', testid: 'chart-queue', height: h, empty: 'Press play to start the simulation' }),
       latency: new ChartPanel(host, { title: 'Latency over time', subtitle: 'TTFT (left) and ITL (right), p50/p99 per tumbling window', testid: 'chart-latency', height: h, empty: 'Latencies appear as requests finish' }),
-      throughput: new ChartPanel(host, { title: 'Throughput', subtitle: 'tokens per second', testid: 'chart-throughput', height: h, empty: 'Press play to start the simulation' }),
-      cdf: new ChartPanel(host, { title: 'Latency distribution', subtitle: 'per request, at the end of the run', testid: 'chart-cdf', empty: 'Shown when the run is done', height: 220 }),
+      throughput: new ChartPanel(host, { title: 'Throughput', subtitle: 'vllm:generation_tokens_total, per second', testid: 'chart-throughput', height: h, empty: 'Press play to start the simulation' }),
+      cdf: new ChartPanel(host, { title: 'Latency distribution', subtitle: 'per request, at the end of the run', testid: 'chart-cdf', empty: 'Shown when the run is done', height: 220, synced: false }),
     };
+    // The rest of vLLM's Grafana dashboard (not in embeds, which have less room).
+    this.panels = PANELS.map((def) => ({
+      def,
+      chart: new ChartPanel(host, { title: def.title, subtitle: def.subtitle, testid: `chart-${def.id}`, height: h, empty: 'Press play to start the simulation' }),
+    }));
+    for (const p of this.panels) p.chart.el.classList.add('grafana');
     this.charts.cdf.el.classList.add('full');
     this.charts.cdf.el.hidden = true;
 
@@ -337,6 +346,11 @@ export class App {
     $('step').addEventListener('click', () => this.step());
     $('reset').addEventListener('click', () => this.reset());
     $('compare').addEventListener('click', () => this.toggleCompare());
+    $('instance-mode').addEventListener('change', (e) => {
+      this.instanceMode = (e.target as HTMLSelectElement).value as InstanceMode;
+      this.chartsStateKey = '';
+      this.drawnVersion = '';
+    });
     $('window').addEventListener('change', (e) => this.setWindow(Number((e.target as HTMLSelectElement).value)));
     $('speed').addEventListener('change', (e) => {
       this.speed = Number((e.target as HTMLSelectElement).value);
@@ -643,15 +657,30 @@ export class App {
     }));
     if (data.length === 0) {
       for (const c of Object.values(this.charts)) c.clear();
+      for (const p of this.panels) p.chart.clear();
       this.charts.cdf.el.hidden = true;
     } else {
       const maxPoints = 1600;
-      const kv = kvView(data, maxPoints);
+      // Many instances read better as one line per pool (P/D prefill and decode apart).
+      const mode: InstanceMode = this.instanceMode !== 'auto' ? this.instanceMode : data[0]!.instances.length > 4 ? 'pool' : 'instance';
+      ($('instance-mode') as HTMLSelectElement).value = mode;
+      const kv = kvView(data, maxPoints, mode);
       this.charts.kv.draw(kv.spec, kv.data);
-      const q = queueView(data, maxPoints);
+      const q = queueView(data, maxPoints, mode);
       this.charts.queue.draw(q.spec, q.data);
-      const l = latencyView(data, maxPoints);
+      const slo = runs[0]?.summary?.slo ?? {};
+      const l = latencyView(data, maxPoints, {
+        ...(slo.ttft_ms !== undefined ? { ttftMs: slo.ttft_ms } : {}),
+        ...(slo.itl_ms !== undefined ? { itlMs: slo.itl_ms } : {}),
+      });
       this.charts.latency.draw(l.spec, l.data);
+      for (const p of this.panels) {
+        const applies = !this.embed && panelApplies(p.def, data);
+        p.chart.el.hidden = !applies;
+        if (!applies) continue;
+        const v = p.def.view(data, maxPoints, slo.e2e_ms !== undefined ? { e2eMs: slo.e2e_ms } : {});
+        p.chart.draw(v.spec, v.data);
+      }
       const th = throughputView(data, maxPoints);
       this.charts.throughput.draw(th.spec, th.data);
       const cdf = runs.every((r) => r.done) ? cdfView(data) : undefined;

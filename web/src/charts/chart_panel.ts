@@ -36,6 +36,10 @@ function specKey(spec: ChartSpec): string {
   return JSON.stringify([spec.series, spec.x.label, spec.y.label, spec.y2?.label, spec.x.log, spec.y.range]);
 }
 
+/** Charts over simulated time share a crosshair (uPlot cursor sync) and a zoom. */
+const TIME_SYNC_KEY = 'blis-time';
+const timeGroup = new Set<ChartPanel>();
+
 export class ChartPanel {
   readonly el: HTMLElement;
   private readonly plotEl: HTMLElement;
@@ -44,7 +48,11 @@ export class ChartPanel {
   private key = '';
   private readonly height: number;
 
-  constructor(parent: HTMLElement, opts: { title: string; subtitle: string; testid: string; height?: number; empty: string }) {
+  private readonly synced: boolean;
+
+  constructor(parent: HTMLElement, opts: { title: string; subtitle: string; testid: string; height?: number; empty: string; synced?: boolean }) {
+    this.synced = opts.synced ?? true;
+    if (this.synced) timeGroup.add(this);
     this.height = opts.height ?? 190;  // plot area in px; the legend adds below
     this.el = document.createElement('section');
     this.el.className = 'chart';
@@ -68,6 +76,19 @@ export class ChartPanel {
     this.el.append(head, this.plotEl);
     parent.append(this.el);
     new ResizeObserver(() => this.resize()).observe(this.plotEl);
+    // A double click resets the zoom of every time chart, as it does its own.
+    this.plotEl.addEventListener('dblclick', () => {
+      if (!this.synced) return;
+      for (const c of timeGroup) if (c !== this && c.plot) c.plot.setData(c.plot.data, true);
+    });
+  }
+
+  /** The zoomed x range of a drag, applied to the other time charts. */
+  private propagateZoom(u: uPlot): void {
+    if (!this.synced || u.select.width <= 0) return;
+    const min = u.posToVal(u.select.left, 'x');
+    const max = u.posToVal(u.select.left + u.select.width, 'x');
+    for (const c of timeGroup) if (c !== this) c.plot?.setScale('x', { min, max });
   }
 
   setSubtitle(text: string): void {
@@ -137,7 +158,11 @@ export class ChartPanel {
       height: this.height,
       scales,
       axes,
-      cursor: { drag: { x: true, y: false }, points: { size: 6 } },
+      cursor: {
+        drag: { x: true, y: false }, points: { size: 6 },
+        ...(this.synced ? { sync: { key: TIME_SYNC_KEY, setSeries: false } } : {}),
+      },
+      hooks: { setSelect: [(u: uPlot) => this.propagateZoom(u)] },
       legend: { live: true },
       series: [
         { label: spec.x.label, value: (_u, v) => (v == null ? '–' : spec.x.format ? spec.x.format(v) : String(v)) },
