@@ -285,6 +285,27 @@ test('latency windows with no sample are gaps, not zeros; the window can be chos
   await p.done();
 });
 
+test('the saturation verdict; goodput only with an SLO, shown beside it', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitStatus(p.page, ['ready']);
+  await setSpeed(p.page, 'Infinity');
+  await p.page.click(tid('play'));
+  await waitStatus(p.page, ['done'], 60000);
+  await p.page.waitForSelector(`${tid('verdict')} [data-verdict="stable"]`);
+  const cards = await p.page.textContent(tid('summary-cards'));
+  check(!/Goodput/.test(cards ?? ''), 'a goodput card without an SLO');
+  await p.done();
+  const q = await openPage(browser, '?preset=overload');
+  await waitStatus(q.page, ['ready']);
+  await setSpeed(q.page, 'Infinity');
+  await q.page.click(tid('play'));
+  await q.page.waitForSelector(`${tid('verdict')} :is([data-verdict="backlogged"], [data-verdict="overloaded"])`, { timeout: 120000 });
+  await q.page.waitForFunction((sel) => /Goodput[\s\S]*TTFT ≤/.test(document.querySelector(sel)?.textContent ?? ''), tid('summary-cards'), { timeout: 60000 });
+  await q.page.click(tid('pause'));
+  await q.page.screenshot({ path: path.join(artifacts, 'verdict.png') });
+  await q.done();
+});
+
 test('the URL round-trips the scenario', async (browser) => {
   const p = await openPage(browser);
   await waitValid(p.page);

@@ -489,8 +489,15 @@ export class App {
     this.charts.cdf.el.hidden = true;
   }
 
+  private renderClock(runs: Run[]): void {
+    $('sim-time').textContent = fmtSimSeconds(this.runs.a.nowUs);
+    $('sim-steps').textContent = String(runs.reduce((n, r) => n + r.steps, 0));
+  }
+
   private updateControls(): void {
     const runs = this.runsShown();
+    // The clock with the controls: a control enabled by an answer never shows an older time.
+    this.renderClock(runs);
     const runnable = runs.some((r) => r.status === 'ready' || r.status === 'running');
     ($('play') as HTMLButtonElement).disabled = this.playing || !runnable;
     ($('pause') as HTMLButtonElement).disabled = !this.playing;
@@ -624,9 +631,7 @@ export class App {
     const version = `${this.compare}|${runs.map((r) => `${r.slot}${r.gen}.${r.version}.${r.status}`).join('|')}`;
     if (version === this.drawnVersion) return;
     this.drawnVersion = version;
-    const a = this.runs.a;
-    $('sim-time').textContent = fmtSimSeconds(a.nowUs);
-    $('sim-steps').textContent = String(runs.reduce((n, r) => n + r.steps, 0));
+    this.renderClock(runs);
     // Charts: only when rows were added or a run changed state, and at most every 100 ms
     // while playing (10 updates a second read as smooth and leave the frame budget free).
     const stateKey = `${this.compare}|${runs.map((r) => `${r.slot}${r.gen}.${r.status}.${r.latencies ? 1 : 0}`).join('|')}`;

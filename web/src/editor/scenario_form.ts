@@ -66,8 +66,11 @@ export class ScenarioForm {
       wrap.classList.toggle('invalid', mine.length > 0);
       input.setAttribute('aria-invalid', String(mine.length > 0));
       const msg = wrap.querySelector<HTMLElement>('.knob-error')!;
+      const appeared = msg.hidden && mine.length > 0;
       msg.textContent = mine.map((d) => d.message).join('; ');
       msg.hidden = mine.length === 0;
+      // The field being edited keeps its new message in view (it may sit at the fold).
+      if (appeared && document.activeElement === input) msg.scrollIntoView({ block: 'nearest' });
     }
   }
 
