@@ -306,6 +306,33 @@ test('the saturation verdict; goodput only with an SLO, shown beside it', async 
   await q.done();
 });
 
+test('375 px: nothing overflows sideways', async (browser) => {
+  const p = await openPage(browser, '', { width: 375, height: 740 });
+  await waitStatus(p.page, ['ready']);
+  await p.page.click(tid('play'));
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), { timeout: 20000 });
+  await p.page.click(tid('pause'));
+  const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= 375, `the page is ${wide} px wide at a 375 px viewport`);
+  await p.page.screenshot({ path: path.join(artifacts, 'mobile-375.png'), fullPage: true });
+  await p.done();
+});
+
+test('dark mode follows the system, and ?theme= overrides it', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+  const page = await context.newPage();
+  await page.goto(base);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  const bg = (p) => p.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const dark = await bg(page);
+  check(dark === 'rgb(15, 20, 27)', `dark system scheme: background ${dark}`);
+  await page.screenshot({ path: path.join(artifacts, 'dark.png') });
+  await page.goto(`${base}?theme=light`);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  check(await bg(page) === 'rgb(246, 247, 249)', 'theme=light did not override the dark system scheme');
+  await context.close();
+});
+
 test('the URL round-trips the scenario', async (browser) => {
   const p = await openPage(browser);
   await waitValid(p.page);

@@ -29,8 +29,10 @@ export interface ChartSpec {
 }
 
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-const AXIS_STROKE = '#5b6472';
-const GRID = { stroke: '#e6e9ef', width: 1 };
+// Axis and grid colours from the page's theme (light, or dark: styles.css).
+function themeColor(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
 
 function specKey(spec: ChartSpec): string {
   return JSON.stringify([spec.series, spec.x.label, spec.y.label, spec.y2?.label, spec.x.log, spec.y.range]);
@@ -132,13 +134,15 @@ export class ChartPanel {
   }
 
   private options(spec: ChartSpec): uPlot.Options {
+    const AXIS_STROKE = themeColor('--chart-axis', '#5b6472');
+    const GRID = { stroke: themeColor('--chart-grid', '#e6e9ef'), width: 1 };
     const axis = (a: AxisSpec, side?: number): uPlot.Axis => ({
       label: a.label,
       labelFont: FONT,
       font: FONT,
       stroke: AXIS_STROKE,
       grid: side === 1 ? { show: false } : GRID,
-      ticks: { stroke: '#cfd5df', width: 1, size: 4 },
+      ticks: { stroke: GRID.stroke, width: 1, size: 4 },
       size: 52,
       labelSize: 18,
       ...(side !== undefined ? { side } : {}),
