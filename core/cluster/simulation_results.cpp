@@ -121,6 +121,15 @@ ojson saturation_of(const Simulation::State& st, std::uint64_t arrived, std::uin
                {"timed_out_or_rejected", lost}};
 }
 
+// "12.345": microseconds printed exactly as milliseconds.
+void put_millis(std::string& out, SimTime t) {
+  char buf[40];
+  const char* sign = t < 0 ? "-" : "";
+  const std::int64_t a = t < 0 ? -t : t;
+  std::snprintf(buf, sizeof buf, "%s%" PRId64 ".%03" PRId64, sign, a / 1000, a % 1000);
+  out += buf;
+}
+
 }  // namespace
 
 // Everything in summary.json except sim.wall_s and the digest.
@@ -281,7 +290,7 @@ static std::string render_requests_csv(const Simulation::State& st) {
                    [](const RequestRow& a, const RequestRow& b) { return a.seq < b.seq; });
   std::string out =
       "id,client,instance,arrival_s,first_token_s,finish_s,prompt_tokens,cached_tokens,"
-      "output_tokens,preemptions,status\n";
+      "output_tokens,preemptions,status,ttft_ms,e2e_ms\n";
   const auto& clients = st.scenario->workload.clients;
   char buf[160];
   for (const RequestRow& r : rows) {
@@ -297,9 +306,14 @@ static std::string render_requests_csv(const Simulation::State& st) {
     if (r.first_token != kUnset) put_seconds(out, r.first_token);
     out += ',';
     put_seconds(out, r.finish);
-    std::snprintf(buf, sizeof buf, ",%d,%d,%d,%d,%s\n", r.prompt_tokens, r.cached_tokens,
+    std::snprintf(buf, sizeof buf, ",%d,%d,%d,%d,%s,", r.prompt_tokens, r.cached_tokens,
                   r.output_tokens, r.preemptions, outcome_name(r.outcome));
     out += buf;
+    // Latencies as the summary defines them (empty when the request never got that far).
+    if (r.first_token != kUnset) put_millis(out, r.first_token - r.sent);
+    out += ',';
+    if (r.outcome == RequestOutcome::kFinished) put_millis(out, r.finish - r.sent);
+    out += '\n';
   }
   return out;
 }

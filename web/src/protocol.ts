@@ -18,7 +18,7 @@ export interface Diagnostic {
   severity: Severity;
 }
 
-export type ExportKind = 'summary' | 'requests' | 'metrics';
+export type ExportKind = 'summary' | 'requests' | 'metrics' | 'timeseries';
 
 export type WorkerRequest =
   | { kind: 'hello' }

@@ -9,10 +9,11 @@ import type { JsonEditor } from '../editor/json_editor';
 import { syntaxDiagnostics } from '../lib/syntax';
 import { ScenarioForm } from '../editor/scenario_form';
 import { readUrlState, writeUrlState, type UrlState } from '../lib/url_state';
-import type { Diagnostic, SlotId } from '../protocol';
+import type { Diagnostic, ExportKind, SlotId } from '../protocol';
 import { getAt, setAt, type Json } from '../scenario/knobs';
 import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/presets';
-import { download, mimeFor } from '../ui/download';
+import { zipFiles } from '../lib/zip';
+import { download, downloadBytes, mimeFor } from '../ui/download';
 import { fmtSimSeconds } from '../ui/format';
 import { PresetGallery } from '../ui/preset_gallery';
 import { renderCards } from '../ui/summary_cards';
@@ -575,7 +576,7 @@ export class App {
         s.textContent = slot.toUpperCase();
         row.append(s);
       }
-      const button = (label: string, what: 'summary' | 'requests' | 'metrics', instSel?: HTMLSelectElement) => {
+      const button = (label: string, what: ExportKind | 'metrics-all', instSel?: HTMLSelectElement) => {
         const b = document.createElement('button');
         b.type = 'button';
         b.className = 'btn btn-small';
@@ -594,14 +595,23 @@ export class App {
       };
       this.exportFills.push(fill);
       fill();
-      row.append(button('summary.json', 'summary'), button('requests.csv', 'requests'), button('metrics.prom', 'metrics', sel), sel);
+      row.append(button('summary.json', 'summary'), button('timeseries.json', 'timeseries'), button('requests.csv', 'requests'),
+        button('metrics.prom', 'metrics', sel), sel, button('all .prom (zip)', 'metrics-all'));
       host.append(row);
     }
   }
 
-  private async exportFiles(slot: SlotId, what: 'summary' | 'requests' | 'metrics', instance?: number): Promise<void> {
+  private async exportFiles(slot: SlotId, what: ExportKind | 'metrics-all', instance?: number): Promise<void> {
     const run = this.runs[slot];
     if (!run.active) return;
+    if (what === 'metrics-all') {
+      // Every instance's scrape in one archive (a Prometheus scrape is per instance).
+      const files = await run.export('metrics');
+      if (files.length === 0) return;
+      const base = files[0]!.name.replace(/-[^-]+-\d+\.prom$/, '');
+      downloadBytes(`${base}-metrics.zip`, zipFiles(files), 'application/zip');
+      return;
+    }
     for (const f of await run.export(what, instance)) download(f.name, f.text, mimeFor(f.name));
   }
 

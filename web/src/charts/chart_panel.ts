@@ -3,6 +3,7 @@
 
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { downloadBytes } from '../ui/download';
 
 export interface SeriesSpec {
   label: string;
@@ -67,7 +68,14 @@ export class ChartPanel {
     const sub = document.createElement('span');
     sub.className = 'chart-sub';
     sub.textContent = opts.subtitle;
-    head.append(h, sub);
+    const png = document.createElement('button');
+    png.type = 'button';
+    png.className = 'chart-png';
+    png.textContent = 'PNG';
+    png.title = 'Download this chart as a PNG image';
+    png.dataset['testid'] = `${opts.testid}-png`;
+    png.addEventListener('click', () => this.savePng(opts.testid.replace(/^chart-/, '')));
+    head.append(h, sub, png);
     this.plotEl = document.createElement('div');
     this.plotEl.className = 'plot';
     this.plotEl.style.minHeight = `${this.height + 30}px`;
@@ -83,6 +91,26 @@ export class ChartPanel {
       if (!this.synced) return;
       for (const c of timeGroup) if (c !== this && c.plot) c.plot.setData(c.plot.data, true);
     });
+  }
+
+  /** The plot (canvas, with its title and legend values drawn in) as a PNG download. */
+  private savePng(name: string): void {
+    const src = this.plotEl.querySelector('canvas');
+    if (!src) return;
+    const title = this.el.querySelector('h3')?.textContent ?? name;
+    const pad = 28;
+    const out = document.createElement('canvas');
+    out.width = src.width;
+    out.height = src.height + pad;
+    const ctx = out.getContext('2d')!;
+    const style = getComputedStyle(this.el);
+    ctx.fillStyle = style.backgroundColor || '#fff';
+    ctx.fillRect(0, 0, out.width, out.height);
+    ctx.fillStyle = style.color || '#000';
+    ctx.font = `600 ${Math.round(14 * (src.width / Math.max(1, src.clientWidth)))}px system-ui, sans-serif`;
+    ctx.fillText(`${title} — ${this.el.querySelector('.chart-sub')?.textContent ?? ''}`, 8, 19);
+    ctx.drawImage(src, 0, pad);
+    out.toBlob((b) => b && downloadBytes(`blis-${name}.png`, b, 'image/png'), 'image/png');
   }
 
   /** The zoomed x range of a drag, applied to the other time charts. */

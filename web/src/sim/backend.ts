@@ -21,6 +21,8 @@ export interface SimulationBackend {
   seriesColumn(index: number, from: number): Float64Array;
   instanceNames(): string[];
   summaryJson(): string;
+  /** timeseries.json (null for windows with no sample). */
+  timeseriesJson(): string;
   metricsText(instance: number): string;
   requestsCsv(): string;
   reset(): void;

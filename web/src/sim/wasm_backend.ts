@@ -47,6 +47,9 @@ class WasmSimulation implements SimulationBackend {
   summaryJson() {
     return this.sim.summaryJson();
   }
+  timeseriesJson() {
+    return this.sim.timeseriesJson();
+  }
   metricsText(instance: number) {
     return this.sim.metricsText(instance);
   }

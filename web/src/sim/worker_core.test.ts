@@ -32,6 +32,7 @@ class ScriptedSim implements SimulationBackend {
   seriesColumn(i: number, from: number) { return Float64Array.from(this.rows.slice(from), (v) => (i === 0 ? v : v / 10)); }
   instanceNames() { return ['main-0', 'main-1']; }
   summaryJson() { return JSON.stringify({ sim: { simulated_s: this.now / 1e6 } }); }
+  timeseriesJson() { return JSON.stringify({ rows: this.rows.length }); }
   metricsText(i: number) { return `# instance ${i}\n`; }
   requestsCsv() { return 'arrival_s,first_token_s,finish_s,output_tokens\n0,0.1,1.1,11\n'; }
   reset() { this.now = 0; this.rows = []; this.calls.push('reset'); }

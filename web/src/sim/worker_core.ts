@@ -2,7 +2,7 @@
 // one request in, responses out. Holds up to two simulations (slots A and B).
 
 import { latenciesFromCsv } from '../lib/requests_csv';
-import type { Progress, SlotId, Summary, WorkerRequest, WorkerResponse } from '../protocol';
+import type { ExportKind, Progress, SlotId, Summary, WorkerRequest, WorkerResponse } from '../protocol';
 import type { SimulationBackend, SimulationModule } from './backend';
 
 interface Slot {
@@ -110,7 +110,7 @@ export class WorkerCore {
     return out;
   }
 
-  private exportFiles(id: SlotId, what: 'summary' | 'requests' | 'metrics', instance?: number): WorkerResponse {
+  private exportFiles(id: SlotId, what: ExportKind, instance?: number): WorkerResponse {
     const slot = this.ready(id, undefined);
     const base = `${slot.name}${id === 'b' ? '-b' : ''}`;
     switch (what) {
@@ -118,6 +118,8 @@ export class WorkerCore {
         return { kind: 'exported', slot: id, what, files: [{ name: `${base}-summary.json`, text: slot.sim.summaryJson() }] };
       case 'requests':
         return { kind: 'exported', slot: id, what, files: [{ name: `${base}-requests.csv`, text: slot.sim.requestsCsv() }] };
+      case 'timeseries':
+        return { kind: 'exported', slot: id, what, files: [{ name: `${base}-timeseries.json`, text: slot.sim.timeseriesJson() }] };
       case 'metrics': {
         // One instance's exposition (a Prometheus scrape is per instance), or all of them.
         const names = slot.sim.instanceNames();
