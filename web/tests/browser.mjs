@@ -375,6 +375,25 @@ test('compare mode runs A and B and overlays them', async (browser) => {
   await p.done();
 });
 
+test('A/B: the knob diff of B against A, named runs, swap; the real-run card compares like with like', async (browser) => {
+  const p = await openPage(browser, '?preset=prefix-cache');
+  await waitStatus(p.page, ['ready']);
+  await p.page.waitForFunction((sel) => /enable_prefix_caching/.test(document.querySelector(sel)?.textContent ?? ''), tid('ab-diff'));
+  const before = await p.page.textContent(tid('ab-diff'));
+  check(/true → false/.test(before ?? ''), `diff before the swap: ${before}`);
+  const tabB = await p.page.textContent(tid('edit-b'));
+  check(/^B · /.test(tabB ?? ''), `B's tab is not named: ${tabB}`);
+  await p.page.click(tid('swap'));
+  await p.page.waitForFunction((sel) => /false → true/.test(document.querySelector(sel)?.textContent ?? ''), tid('ab-diff'));
+  await waitStatus(p.page, ['ready']);
+  await p.page.screenshot({ path: path.join(artifacts, 'ab-diff.png') });
+  await p.done();
+  const q = await openPage(browser, '?preset=h100-llama2-7b-general');
+  const card = await q.page.textContent(tid('measured'));
+  check(/TPOT mean/.test(card ?? '') && !/ITL/.test(card ?? ''), `real-run card: ${card}`);
+  await q.done();
+});
+
 test('exports download summary.json, requests.csv and Prometheus text', async (browser) => {
   const p = await openPage(browser);
   await waitStatus(p.page, ['ready']);

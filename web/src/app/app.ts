@@ -6,6 +6,7 @@ import { ChartPanel } from '../charts/chart_panel';
 import { PANELS, panelApplies, type PanelDef } from '../charts/grafana_views';
 import { cdfView, kvView, latencyView, queueView, throughputView, type InstanceMode, type RunData } from '../charts/views';
 import type { JsonEditor } from '../editor/json_editor';
+import { jsonDiff, showValue } from '../lib/json_diff';
 import { syntaxDiagnostics } from '../lib/syntax';
 import { ScenarioForm } from '../editor/scenario_form';
 import { readUrlState, writeUrlState, type UrlState } from '../lib/url_state';
@@ -347,6 +348,7 @@ export class App {
     $('step').addEventListener('click', () => this.step());
     $('reset').addEventListener('click', () => this.reset());
     $('compare').addEventListener('click', () => this.toggleCompare());
+    $('swap').addEventListener('click', () => this.swap());
     $('instance-mode').addEventListener('change', (e) => {
       this.instanceMode = (e.target as HTMLSelectElement).value as InstanceMode;
       this.chartsStateKey = '';
@@ -552,6 +554,66 @@ export class App {
       host.append(p);
     }
     host.hidden = host.childElementCount === 0;
+    this.renderAbDiff();
+  }
+
+  /** Compare mode: what B changes against A (resolved documents, so defaults count). */
+  private renderAbDiff(): void {
+    const host = $('ab-diff');
+    host.replaceChildren();
+    host.hidden = !this.compare || this.embed;
+    for (const slot of ['a', 'b'] as SlotId[]) {
+      const tab = document.querySelector<HTMLElement>(`.slot-tab[data-slot="${slot}"]`);
+      if (tab) tab.textContent = `${slot.toUpperCase()}${this.compare ? ` · ${this.runName(slot)}` : ''}`;
+    }
+    ($('swap') as HTMLButtonElement).hidden = !this.compare;
+    if (host.hidden) return;
+    const doc = (slot: SlotId): Json | undefined => {
+      if (this.effective[slot] !== null) return this.effective[slot];
+      try {
+        return JSON.parse(this.texts[slot]) as Json;
+      } catch {
+        return undefined;
+      }
+    };
+    const changes = jsonDiff(doc('a'), doc('b')).filter((c) => c.pointer !== '/name');
+    const head = document.createElement('p');
+    head.textContent = changes.length === 0 ? `B (${this.runName('b')}) is the same scenario as A (${this.runName('a')}).`
+      : `B (${this.runName('b')}) differs from A (${this.runName('a')}) in ${changes.length} key${changes.length > 1 ? 's' : ''}:`;
+    host.append(head);
+    const ul = document.createElement('ul');
+    for (const c of changes.slice(0, 8)) {
+      const li = document.createElement('li');
+      const code = document.createElement('code');
+      code.textContent = c.pointer;
+      li.append(code, ` ${showValue(c.a)} → ${showValue(c.b)}`);
+      ul.append(li);
+    }
+    if (changes.length > 8) ul.append(Object.assign(document.createElement('li'), { textContent: `… and ${changes.length - 8} more` }));
+    host.append(ul);
+  }
+
+  /** A run's name: its scenario's `name`, or A / B. */
+  private runName(slot: SlotId): string {
+    try {
+      const n = (JSON.parse(this.texts[slot]) as { name?: unknown }).name;
+      if (typeof n === 'string' && n.trim()) return n.trim();
+    } catch {
+      // unnamed
+    }
+    return slot.toUpperCase();
+  }
+
+  private swap(): void {
+    if (!this.compare) return;
+    this.pause();
+    [this.texts.a, this.texts.b] = [this.texts.b, this.texts.a];
+    [this.effective.a, this.effective.b] = [this.effective.b, this.effective.a];
+    this.preset = this.matchingPreset();
+    this.gallery.select(this.preset?.name);
+    this.showEditing();
+    void this.loadAll();
+    this.scheduleUrl();
   }
 
   private showBanner(text: string, info = false): void {
