@@ -363,6 +363,11 @@ std::string Simulation::instance_name(std::size_t i) const {
   return st_->instances[i]->name();
 }
 
+const engine::Engine& Simulation::instance_engine(std::size_t i) const {
+  if (!st_ || i >= st_->instances.size()) throw std::out_of_range("no such instance");
+  return st_->instances[i]->engine();
+}
+
 std::string Simulation::metrics_text(std::size_t i) const {
   if (!st_ || i >= st_->instances.size()) throw std::out_of_range("no such instance");
   const Instance& inst = *st_->instances[i];
