@@ -25,10 +25,11 @@ export type WorkerRequest =
   | { kind: 'validate'; id: number; json: string }
   | { kind: 'load'; slot: SlotId; gen: number; json: string }
   | { kind: 'unload'; slot: SlotId }
-  | { kind: 'advance'; slot: SlotId; gen: number; untilUs: number; maxEvents: number; wantSummary: boolean }
-  | { kind: 'step'; slot: SlotId; gen: number }
+  | { kind: 'advance'; slot: SlotId; gen: number; untilUs: number; maxEvents: number; wantSummary: boolean; snapshotOf?: number }
+  | { kind: 'step'; slot: SlotId; gen: number; snapshotOf?: number }
   | { kind: 'reset'; slot: SlotId; gen: number }
-  | { kind: 'export'; slot: SlotId; what: ExportKind; instance?: number };
+  | { kind: 'export'; slot: SlotId; what: ExportKind; instance?: number }
+  | { kind: 'snapshot'; slot: SlotId; gen: number; instance: number };
 
 /** What the page needs to know about a run once it finished: latency samples per request. */
 export interface RunLatencies {
@@ -50,6 +51,8 @@ export interface Progress {
   summary?: Summary;
   /** Per-request latencies, once the run is done. */
   latencies?: RunLatencies;
+  /** The engine snapshot of the instance asked for (snapshotOf), as JSON text. */
+  snapshot?: string;
 }
 
 export type WorkerResponse =
@@ -58,6 +61,7 @@ export type WorkerResponse =
   | { kind: 'loaded'; slot: SlotId; gen: number; diagnostics: Diagnostic[]; ok: boolean; columns: string[]; instances: string[] }
   | Progress
   | { kind: 'exported'; slot: SlotId; what: ExportKind; files: { name: string; text: string }[] }
+  | { kind: 'snapshot'; slot: SlotId; gen: number; json: string }
   | { kind: 'error'; slot?: SlotId; gen?: number; message: string };
 
 /** A latency distribution as summary.json reports it (milliseconds). */
@@ -120,5 +124,7 @@ export function describeResponse(r: WorkerResponse): string {
       return `${r.slot} at ${(r.nowUs / 1e6).toFixed(3)} s${r.done ? ' (done)' : ''}`;
     case 'exported':
       return `exported ${r.files.map((f) => f.name).join(', ')}`;
+    case 'snapshot':
+      return `snapshot of ${r.slot}`;
   }
 }

@@ -333,6 +333,29 @@ test('dark mode follows the system, and ?theme= overrides it', async (browser) =
   await context.close();
 });
 
+test('the mechanism view: KV blocks, queues and the budget, on every Step; hover links a request to its blocks', async (browser) => {
+  const p = await openPage(browser, '?preset=preemption');
+  await waitStatus(p.page, ['ready']);
+  await p.page.click(tid('mech-toggle'));
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.blocks) > 0, tid('mech-body'));
+  for (let k = 1; k <= 3; k++) {
+    await p.page.click(tid('step'));
+    await p.page.waitForFunction(([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want, [tid('sim-steps'), k]);
+  }
+  await p.page.waitForFunction((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, tid('mech-running'));
+  const budget = await p.page.textContent(tid('mech-budget'));
+  check(/budget of \d+ tokens/.test(budget ?? ''), `budget: ${budget}`);
+  const before = await p.page.getAttribute(tid('mech-body'), 'data-requests');
+  // Playing updates it too.
+  await p.page.click(tid('play'));
+  await p.page.waitForFunction(([sel, b]) => document.querySelector(sel)?.dataset.requests !== b, [tid('mech-body'), before], { timeout: 20000 });
+  await p.page.click(tid('pause'));
+  await p.page.hover(`${tid('mech-running')} tbody tr`);
+  check(await p.page.$(`${tid('mech-running')} tbody tr.hover`) !== null, 'hovering a request does not highlight its row');
+  await p.page.locator(tid('mechanism')).screenshot({ path: path.join(artifacts, 'mechanism.png') });
+  await p.done();
+});
+
 test('the URL round-trips the scenario', async (browser) => {
   const p = await openPage(browser);
   await waitValid(p.page);

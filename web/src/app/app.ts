@@ -16,6 +16,7 @@ import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/pr
 import { zipFiles } from '../lib/zip';
 import { download, downloadBytes, mimeFor } from '../ui/download';
 import { fmtSimSeconds } from '../ui/format';
+import { MechanismView } from '../ui/mechanism_view';
 import { PresetGallery } from '../ui/preset_gallery';
 import { renderCards } from '../ui/summary_cards';
 import { DEFAULT_SPEED, PlaybackClock, SPEEDS, speedLabel } from './playback';
@@ -67,6 +68,9 @@ export class App {
   private readonly gallery: PresetGallery;
   private readonly charts: Record<'kv' | 'queue' | 'latency' | 'throughput' | 'cdf', ChartPanel>;
   private readonly panels: { def: PanelDef; chart: ChartPanel }[];
+  private readonly mech: MechanismView;
+  private mechOpen = false;
+  private mechDrawn = '';
   private instanceMode: InstanceMode | 'auto' = 'auto';
   private readonly frameTimes: number[] = [];
   private readonly clock = new PlaybackClock();
@@ -100,7 +104,38 @@ export class App {
     this.charts.cdf.el.classList.add('full');
     this.charts.cdf.el.hidden = true;
 
+    this.mech = new MechanismView($('mech-body'));
     this.wireControls();
+  }
+
+  /** The mechanism view: on, for the chosen instance of run A (snapshots ride on every step). */
+  private setMechanism(open: boolean): void {
+    this.mechOpen = open;
+    $('mech-toggle').setAttribute('aria-pressed', String(open));
+    $('mech-toggle').textContent = open ? 'Hide' : 'Show';
+    $('mech-body').hidden = !open;
+    const inst = Number(($('mech-instance') as HTMLSelectElement).value || 0);
+    const a = this.runs.a;
+    if (open) a.snapshotOf = inst;
+    else delete a.snapshotOf;
+    this.mechDrawn = '';
+    if (open) a.requestSnapshot();
+  }
+
+  private renderMechanism(): void {
+    const sel = $('mech-instance') as HTMLSelectElement;
+    const names = this.runs.a.instances;
+    if (sel.options.length !== names.length || names.some((n, i) => sel.options[i]!.text !== n)) {
+      sel.replaceChildren(...names.map((n, i) => new Option(n, String(i))));
+      if (this.mechOpen) this.setMechanism(true);
+    }
+    if (!this.mechOpen) return;
+    const a = this.runs.a;
+    const key = `${a.gen}.${a.version}`;
+    if (key === this.mechDrawn) return;
+    this.mechDrawn = key;
+    if (a.snapshot === undefined && a.active) a.requestSnapshot();
+    this.mech.show(a.active ? a.snapshot : undefined);
   }
 
   async start(): Promise<void> {
@@ -348,6 +383,8 @@ export class App {
     $('step').addEventListener('click', () => this.step());
     $('reset').addEventListener('click', () => this.reset());
     $('compare').addEventListener('click', () => this.toggleCompare());
+    $('mech-toggle').addEventListener('click', () => this.setMechanism(!this.mechOpen));
+    $('mech-instance').addEventListener('change', () => this.setMechanism(this.mechOpen));
     $('swap').addEventListener('click', () => this.swap());
     $('instance-mode').addEventListener('change', (e) => {
       this.instanceMode = (e.target as HTMLSelectElement).value as InstanceMode;
@@ -721,6 +758,7 @@ export class App {
       renderCards($('cards'), runs.map((r) => ({ label: r.slot.toUpperCase(), ...(r.summary ? { summary: r.summary } : {}) })),
         this.preset?.measured, this.embed);
     }
+    this.renderMechanism();
     this.updateControls();
   }
 

@@ -25,6 +25,8 @@ export interface SimulationBackend {
   timeseriesJson(): string;
   metricsText(instance: number): string;
   requestsCsv(): string;
+  /** The mechanism view's snapshot of one instance's engine (JSON text, "" if none). */
+  engineSnapshot(instance: number): string;
   reset(): void;
   dispose(): void;
 }

@@ -56,6 +56,9 @@ class WasmSimulation implements SimulationBackend {
   requestsCsv() {
     return this.sim.requestsCsv();
   }
+  engineSnapshot(instance: number) {
+    return this.sim.engineSnapshot(instance);
+  }
   reset() {
     this.sim.reset();
   }

@@ -34,6 +34,7 @@ class ScriptedSim implements SimulationBackend {
   summaryJson() { return JSON.stringify({ sim: { simulated_s: this.now / 1e6 } }); }
   timeseriesJson() { return JSON.stringify({ rows: this.rows.length }); }
   metricsText(i: number) { return `# instance ${i}\n`; }
+  engineSnapshot(i: number) { return JSON.stringify({ instance: i }); }
   requestsCsv() { return 'arrival_s,first_token_s,finish_s,output_tokens\n0,0.1,1.1,11\n'; }
   reset() { this.now = 0; this.rows = []; this.calls.push('reset'); }
   dispose() {}

@@ -43,12 +43,12 @@ export class WorkerCore {
       case 'advance': {
         const slot = this.ready(req.slot, req.gen);
         if (!slot.sim.done()) slot.sim.advance(req.untilUs, req.maxEvents);
-        return [this.progress(req.slot, slot, req.wantSummary)];
+        return [this.withSnapshot(this.progress(req.slot, slot, req.wantSummary), slot, req.snapshotOf)];
       }
       case 'step': {
         const slot = this.ready(req.slot, req.gen);
         if (!slot.sim.done()) slot.sim.advanceOneStep();
-        return [this.progress(req.slot, slot, true)];
+        return [this.withSnapshot(this.progress(req.slot, slot, true), slot, req.snapshotOf)];
       }
       case 'reset': {
         const slot = this.ready(req.slot, undefined);
@@ -59,6 +59,10 @@ export class WorkerCore {
       }
       case 'export':
         return [this.exportFiles(req.slot, req.what, req.instance)];
+      case 'snapshot': {
+        const slot = this.ready(req.slot, req.gen);
+        return [{ kind: 'snapshot', slot: req.slot, gen: slot.gen, json: slot.sim.engineSnapshot(req.instance) }];
+      }
     }
   }
 
@@ -83,6 +87,13 @@ export class WorkerCore {
       kind: 'loaded', slot: id, gen, diagnostics, ok: true,
       columns: slot.sim.seriesColumns(), instances: slot.sim.instanceNames(),
     };
+  }
+
+  private withSnapshot(p: Progress, slot: Slot, instance: number | undefined): Progress {
+    if (instance !== undefined && instance >= 0 && instance < slot.sim.instanceNames().length) {
+      p.snapshot = slot.sim.engineSnapshot(instance);
+    }
+    return p;
   }
 
   private ready(id: SlotId, gen: number | undefined): Slot {

@@ -36,6 +36,8 @@ export interface BlisSimulation {
   instanceNames(): string[];
   metricsText(instance: number): string;
   requestsCsv(): string;
+  /** A read-only snapshot of instance i's vLLM engine (JSON; "" for another engine kind). */
+  engineSnapshot(instance: number): string;
   reset(): void;
   delete(): void;
 }
