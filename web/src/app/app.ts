@@ -32,8 +32,6 @@ function $(id: string): HTMLElement {
 const APPLY_DELAY_MS = 300;
 const WINDOW_POINTER = '/outputs/timeseries_interval_ms';
 const WINDOW_CHOICES_MS = [100, 250, 500, 1000, 2000, 5000, 10000];
-// What the simulator uses when the key is absent (docs/scenario.md, outputs).
-const DEFAULT_WINDOW_MS = 1000;
 
 function fmtWindow(ms: number): string {
   return ms >= 1000 ? `${+(ms / 1000).toFixed(2)} s` : `${ms} ms`;
@@ -209,7 +207,10 @@ export class App {
     if (this.texts[slot] !== text) return;  // edited again meanwhile
     if (effective) {
       this.effective[slot] = JSON.parse(effective) as Json;
-      if (slot === this.editing) this.renderForm();
+      if (slot === this.editing) {
+        this.renderForm();
+        this.renderWindow();
+      }
     }
     if (diagnostics.some((d) => d.severity === 'error')) {
       this.runs[slot].invalidate(diagnostics);
@@ -439,13 +440,16 @@ export class App {
   }
 
   private renderWindow(): void {
-    let ms = DEFAULT_WINDOW_MS;
+    // The document's window, else the resolved one (the simulator's default, from the module).
+    let v: Json | undefined;
     try {
-      const v = getAt(JSON.parse(this.texts[this.editing]) as Json, WINDOW_POINTER);
-      if (typeof v === 'number') ms = v;
+      v = getAt(JSON.parse(this.texts[this.editing]) as Json, WINDOW_POINTER);
     } catch {
-      // keep the default
+      v = undefined;
     }
+    if (typeof v !== 'number' && this.effective[this.editing] !== null) v = getAt(this.effective[this.editing], WINDOW_POINTER);
+    if (typeof v !== 'number') return;  // not known yet: the next validation tells
+    const ms = v;
     const sel = $('window') as HTMLSelectElement;
     const choices = WINDOW_CHOICES_MS.includes(ms) ? WINDOW_CHOICES_MS : [...WINDOW_CHOICES_MS, ms].sort((x, y) => x - y);
     if (sel.options.length !== choices.length) sel.replaceChildren(...choices.map((c) => new Option(fmtWindow(c), String(c))));
