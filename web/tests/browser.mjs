@@ -469,6 +469,10 @@ test('exports: timeseries.json, every .prom in one zip, a chart PNG, requests.cs
   const csv = await grab('export-requests');
   const header = csv.bytes.toString('utf8').split('\n')[0];
   check(/,ttft_ms,e2e_ms$/.test(header), `requests.csv header: ${header}`);
+  const trace = await grab('export-trace');
+  const events = JSON.parse(trace.bytes.toString('utf8')).traceEvents;
+  check(trace.name.endsWith('-trace.json') && events.filter((e) => e.ph === 'M').length === 4 && events.some((e) => e.ph === 'X'),
+    `${trace.name}: ${events.length} events`);
   await p.done();
 });
 

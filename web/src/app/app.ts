@@ -13,6 +13,7 @@ import { readUrlState, writeUrlState, type UrlState } from '../lib/url_state';
 import type { Diagnostic, ExportKind, SlotId } from '../protocol';
 import { getAt, setAt, type Json } from '../scenario/knobs';
 import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/presets';
+import { requestsTrace } from '../lib/trace';
 import { zipFiles } from '../lib/zip';
 import { download, downloadBytes, mimeFor } from '../ui/download';
 import { fmtSimSeconds } from '../ui/format';
@@ -679,7 +680,7 @@ export class App {
         s.textContent = slot.toUpperCase();
         row.append(s);
       }
-      const button = (label: string, what: ExportKind | 'metrics-all', instSel?: HTMLSelectElement) => {
+      const button = (label: string, what: ExportKind | 'metrics-all' | 'trace', instSel?: HTMLSelectElement) => {
         const b = document.createElement('button');
         b.type = 'button';
         b.className = 'btn btn-small';
@@ -699,14 +700,20 @@ export class App {
       this.exportFills.push(fill);
       fill();
       row.append(button('summary.json', 'summary'), button('timeseries.json', 'timeseries'), button('requests.csv', 'requests'),
-        button('metrics.prom', 'metrics', sel), sel, button('all .prom (zip)', 'metrics-all'));
+        button('metrics.prom', 'metrics', sel), sel, button('all .prom (zip)', 'metrics-all'), button('trace.json (Perfetto)', 'trace'));
       host.append(row);
     }
   }
 
-  private async exportFiles(slot: SlotId, what: ExportKind | 'metrics-all', instance?: number): Promise<void> {
+  private async exportFiles(slot: SlotId, what: ExportKind | 'metrics-all' | 'trace', instance?: number): Promise<void> {
     const run = this.runs[slot];
     if (!run.active) return;
+    if (what === 'trace') {
+      // Request spans per instance, for ui.perfetto.dev (lib/trace.ts).
+      const [csv] = await run.export('requests');
+      if (csv) download(csv.name.replace(/-requests\.csv$/, '-trace.json'), requestsTrace(csv.text), 'application/json');
+      return;
+    }
     if (what === 'metrics-all') {
       // Every instance's scrape in one archive (a Prometheus scrape is per instance).
       const files = await run.export('metrics');

@@ -17,6 +17,9 @@ export function crc32(data: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
+// 1980-01-01, the earliest DOS date: the archive carries no wall-clock time (reproducible).
+const DOS_DATE = (0 << 9) | (1 << 5) | 1;
+
 export function zipFiles(files: { name: string; text: string }[]): Uint8Array<ArrayBuffer> {
   const enc = new TextEncoder();
   const parts: Uint8Array[] = [];
@@ -30,6 +33,7 @@ export function zipFiles(files: { name: string; text: string }[]): Uint8Array<Ar
     local.setUint32(0, 0x04034b50, true);
     local.setUint16(4, 20, true);     // version needed
     local.setUint16(6, 0x0800, true); // UTF-8 names
+    local.setUint16(12, DOS_DATE, true);
     local.setUint32(14, crc, true);
     local.setUint32(18, data.length, true);
     local.setUint32(22, data.length, true);
@@ -40,6 +44,7 @@ export function zipFiles(files: { name: string; text: string }[]): Uint8Array<Ar
     cd.setUint16(4, 20, true);
     cd.setUint16(6, 20, true);
     cd.setUint16(8, 0x0800, true);
+    cd.setUint16(14, DOS_DATE, true);
     cd.setUint32(16, crc, true);
     cd.setUint32(20, data.length, true);
     cd.setUint32(24, data.length, true);
