@@ -356,6 +356,22 @@ test('the mechanism view: KV blocks, queues and the budget, on every Step; hover
   await p.done();
 });
 
+test('16 instances: one line per pool by default, a heat map on request', async (browser) => {
+  const many = { ...MINIMAL, pools: [{ ...MINIMAL.pools[0], instances: 16 }], workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 40 } }] } };
+  const p = await openPage(browser, `?s=${encodeScenario(many)}`);
+  await waitStatus(p.page, ['ready']);
+  await p.page.click(tid('play'));
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 2, tid('sim-time'), { timeout: 30000 });
+  const legend = await p.page.$$eval(`${tid('chart-queue')} .u-legend .u-series`, (els) => els.length);
+  check(legend <= 3, `the queue chart has ${legend} legend entries at 16 instances`);
+  await p.page.selectOption(tid('instance-mode'), 'heat');
+  await p.page.waitForFunction((sel) => document.querySelector(sel)?.dataset.rows === '16', tid('heat-kv'));
+  check(await p.page.isHidden(tid('chart-kv')), 'the KV lines are still shown beside the heat map');
+  await p.page.click(tid('pause'));
+  await p.page.locator(tid('heat-kv')).screenshot({ path: path.join(artifacts, 'heatmap.png') });
+  await p.done();
+});
+
 test('the URL round-trips the scenario', async (browser) => {
   const p = await openPage(browser);
   await waitValid(p.page);

@@ -4,6 +4,7 @@
 
 import { ChartPanel } from '../charts/chart_panel';
 import { PANELS, panelApplies, type PanelDef } from '../charts/grafana_views';
+import { HeatMapPanel } from '../charts/heatmap';
 import { cdfView, kvView, latencyView, queueView, throughputView, type InstanceMode, type RunData } from '../charts/views';
 import type { JsonEditor } from '../editor/json_editor';
 import { jsonDiff, showValue } from '../lib/json_diff';
@@ -70,7 +71,8 @@ export class App {
   private readonly mech: MechanismView;
   private mechOpen = false;
   private mechDrawn = '';
-  private instanceMode: InstanceMode | 'auto' = 'auto';
+  private instanceMode: InstanceMode | 'heat' | 'auto' = 'auto';
+  private readonly heat: HeatMapPanel[];
   private readonly frameTimes: number[] = [];
   private readonly clock = new PlaybackClock();
   private exportFills: (() => void)[] = [];
@@ -100,6 +102,15 @@ export class App {
       chart: new ChartPanel(host, { title: def.title, subtitle: def.subtitle, testid: `chart-${def.id}`, height: h, empty: 'Press play to start the simulation' }),
     }));
     for (const p of this.panels) p.chart.el.classList.add('grafana');
+    // Heat maps replace the KV and queue lines in the heat-map view (many instances).
+    this.heat = [
+      new HeatMapPanel(host, 'KV cache usage per instance', 'vllm:kv_cache_usage_perc, heat map', 'heat-kv', 'kv_usage', 100),
+      new HeatMapPanel(host, 'Waiting per instance', 'vllm:num_requests_waiting, heat map', 'heat-waiting', 'waiting'),
+    ];
+    for (const h of this.heat) {
+      host.insertBefore(h.el, this.charts.latency.el);
+      h.el.hidden = true;
+    }
     this.charts.cdf.el.classList.add('full');
     this.charts.cdf.el.hidden = true;
 
@@ -389,7 +400,7 @@ export class App {
     $('mech-instance').addEventListener('change', () => this.setMechanism(this.mechOpen));
     $('swap').addEventListener('click', () => this.swap());
     $('instance-mode').addEventListener('change', (e) => {
-      this.instanceMode = (e.target as HTMLSelectElement).value as InstanceMode;
+      this.instanceMode = (e.target as HTMLSelectElement).value as InstanceMode | 'heat';
       this.chartsStateKey = '';
       this.drawnVersion = '';
     });
@@ -788,8 +799,16 @@ export class App {
     } else {
       const maxPoints = 1600;
       // Many instances read better as one line per pool (P/D prefill and decode apart).
-      const mode: InstanceMode = this.instanceMode !== 'auto' ? this.instanceMode : data[0]!.instances.length > 4 ? 'pool' : 'instance';
-      ($('instance-mode') as HTMLSelectElement).value = mode;
+      const chosen = this.instanceMode !== 'auto' ? this.instanceMode : data[0]!.instances.length > 4 ? 'pool' : 'instance';
+      ($('instance-mode') as HTMLSelectElement).value = chosen;
+      const heat = chosen === 'heat' && data.length === 1 && !this.embed;
+      const mode: InstanceMode = chosen === 'heat' ? 'instance' : chosen;
+      this.charts.kv.el.hidden = heat;
+      this.charts.queue.el.hidden = heat;
+      for (const h of this.heat) {
+        h.el.hidden = !heat;
+        if (heat) h.draw(data[0]!);
+      }
       const kv = kvView(data, maxPoints, mode);
       this.charts.kv.draw(kv.spec, kv.data);
       const q = queueView(data, maxPoints, mode);
