@@ -7,21 +7,20 @@ import { PANELS, panelApplies, type PanelDef } from '../charts/grafana_views';
 import { HeatMapPanel } from '../charts/heatmap';
 import { cdfView, kvView, latencyView, queueView, throughputView, type InstanceMode, type RunData } from '../charts/views';
 import type { JsonEditor } from '../editor/json_editor';
-import { jsonDiff, showValue } from '../lib/json_diff';
 import { syntaxDiagnostics } from '../lib/syntax';
 import { ScenarioForm } from '../editor/scenario_form';
 import { readUrlState, writeUrlState, type UrlState } from '../lib/url_state';
-import type { Diagnostic, ExportKind, SlotId } from '../protocol';
+import type { Diagnostic, SlotId } from '../protocol';
 import { getAt, setAt, type Json } from '../scenario/knobs';
 import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/presets';
-import { requestsTrace } from '../lib/trace';
-import { zipFiles } from '../lib/zip';
-import { download, downloadBytes, mimeFor } from '../ui/download';
 import { fmtSimSeconds } from '../ui/format';
+import { renderDiff } from '../ui/ab_diff';
+import { renderErrorBanner } from '../ui/error_banner';
 import { MechanismView } from '../ui/mechanism_view';
 import { PresetGallery } from '../ui/preset_gallery';
 import { renderCards } from '../ui/summary_cards';
 import { DEFAULT_SPEED, PlaybackClock, SPEEDS, speedLabel } from './playback';
+import { renderExportRows } from './exports';
 import { Run } from './run';
 import { SimClient } from './sim_client';
 
@@ -576,36 +575,17 @@ export class App {
    *  button that takes the user to the field (or the JSON line) it names. */
   private renderErrorBanner(): void {
     const host = $('error-banner');
-    host.replaceChildren();
-    for (const slot of this.activeSlots()) {
-      const errors = this.diags[slot].filter((x) => x.severity === 'error');
-      if (errors.length === 0) continue;
-      const first = errors[0]!;
-      const p = document.createElement('p');
-      const where = first.pointer === '#syntax' ? 'JSON' : first.pointer || '/';
-      const label = this.compare ? `Scenario ${slot.toUpperCase()}` : 'The scenario';
-      p.append(`${label} has ${errors.length} error${errors.length > 1 ? 's' : ''} and does not run: `);
-      const code = document.createElement('code');
-      code.textContent = where;
-      p.append(code, ` ${first.message} `);
-      const go = document.createElement('button');
-      go.type = 'button';
-      go.className = 'btn btn-small';
-      go.textContent = 'Show';
-      go.addEventListener('click', () => {
-        if (this.editing !== slot) {
-          this.editing = slot;
-          this.showEditing();
-        }
-        const input = this.form.inputFor(first.pointer);
-        if (input && !this.embed) {
-          input.scrollIntoView({ block: 'center' });
-          input.focus();
-        } else if (first.pointer !== '#syntax') this.editor?.reveal(first.pointer);
-      });
-      p.append(go);
-      host.append(p);
-    }
+    renderErrorBanner(host, this.activeSlots().map((slot) => ({ slot, diags: this.diags[slot] })), this.compare, (slot, pointer) => {
+      if (this.editing !== slot) {
+        this.editing = slot;
+        this.showEditing();
+      }
+      const input = this.form.inputFor(pointer);
+      if (input && !this.embed) {
+        input.scrollIntoView({ block: 'center' });
+        input.focus();
+      } else if (pointer !== '#syntax') this.editor?.reveal(pointer);
+    });
     host.hidden = host.childElementCount === 0;
     this.renderAbDiff();
   }
@@ -629,21 +609,7 @@ export class App {
         return undefined;
       }
     };
-    const changes = jsonDiff(doc('a'), doc('b')).filter((c) => c.pointer !== '/name');
-    const head = document.createElement('p');
-    head.textContent = changes.length === 0 ? `B (${this.runName('b')}) is the same scenario as A (${this.runName('a')}).`
-      : `B (${this.runName('b')}) differs from A (${this.runName('a')}) in ${changes.length} key${changes.length > 1 ? 's' : ''}:`;
-    host.append(head);
-    const ul = document.createElement('ul');
-    for (const c of changes.slice(0, 8)) {
-      const li = document.createElement('li');
-      const code = document.createElement('code');
-      code.textContent = c.pointer;
-      li.append(code, ` ${showValue(c.a)} → ${showValue(c.b)}`);
-      ul.append(li);
-    }
-    if (changes.length > 8) ul.append(Object.assign(document.createElement('li'), { textContent: `… and ${changes.length - 8} more` }));
-    host.append(ul);
+    renderDiff(host, doc('a'), doc('b'), this.runName('a'), this.runName('b'));
   }
 
   /** A run's name: its scenario's `name`, or A / B. */
@@ -676,64 +642,8 @@ export class App {
     b.hidden = false;
   }
 
-  // ---- exports ----
-
   private renderExports(): void {
-    const host = $('exports');
-    host.replaceChildren();
-    this.exportFills = [];
-    for (const slot of this.activeSlots()) {
-      const row = document.createElement('div');
-      row.className = 'export-row';
-      if (this.compare) {
-        const s = document.createElement('span');
-        s.className = 'slot';
-        s.textContent = slot.toUpperCase();
-        row.append(s);
-      }
-      const button = (label: string, what: ExportKind | 'metrics-all' | 'trace', instSel?: HTMLSelectElement) => {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.className = 'btn btn-small';
-        b.textContent = label;
-        b.dataset['testid'] = `export-${what}${slot === 'b' ? '-b' : ''}`;
-        b.addEventListener('click', () => this.exportFiles(slot, what, instSel ? Number(instSel.value) : undefined));
-        return b;
-      };
-      const sel = document.createElement('select');
-      sel.setAttribute('aria-label', `Instance for the Prometheus export${this.compare ? ` of ${slot.toUpperCase()}` : ''}`);
-      sel.dataset['testid'] = `export-instance${slot === 'b' ? '-b' : ''}`;
-      const fill = () => {
-        const names = this.runs[slot].instances;
-        if (sel.options.length === names.length && names.every((n, i) => sel.options[i]!.text === n)) return;
-        sel.replaceChildren(...names.map((n, i) => new Option(n, String(i))));
-      };
-      this.exportFills.push(fill);
-      fill();
-      row.append(button('summary.json', 'summary'), button('timeseries.json', 'timeseries'), button('requests.csv', 'requests'),
-        button('metrics.prom', 'metrics', sel), sel, button('all .prom (zip)', 'metrics-all'), button('trace.json (Perfetto)', 'trace'));
-      host.append(row);
-    }
-  }
-
-  private async exportFiles(slot: SlotId, what: ExportKind | 'metrics-all' | 'trace', instance?: number): Promise<void> {
-    const run = this.runs[slot];
-    if (!run.active) return;
-    if (what === 'trace') {
-      // Request spans per instance, for ui.perfetto.dev (lib/trace.ts).
-      const [csv] = await run.export('requests');
-      if (csv) download(csv.name.replace(/-requests\.csv$/, '-trace.json'), requestsTrace(csv.text), 'application/json');
-      return;
-    }
-    if (what === 'metrics-all') {
-      // Every instance's scrape in one archive (a Prometheus scrape is per instance).
-      const files = await run.export('metrics');
-      if (files.length === 0) return;
-      const base = files[0]!.name.replace(/-[^-]+-\d+\.prom$/, '');
-      downloadBytes(`${base}-metrics.zip`, zipFiles(files), 'application/zip');
-      return;
-    }
-    for (const f of await run.export(what, instance)) download(f.name, f.text, mimeFor(f.name));
+    this.exportFills = renderExportRows($('exports'), this.activeSlots(), this.runs, this.compare);
   }
 
   // ---- drawing ----
