@@ -597,7 +597,10 @@ export class App {
     host.hidden = !this.compare || this.embed;
     for (const slot of ['a', 'b'] as SlotId[]) {
       const tab = document.querySelector<HTMLElement>(`.slot-tab[data-slot="${slot}"]`);
-      if (tab) tab.textContent = `${slot.toUpperCase()}${this.compare ? ` · ${this.runName(slot)}` : ''}`;
+      if (tab) {
+        tab.textContent = `${slot.toUpperCase()}${this.compare ? ` · ${this.runName(slot)}` : ''}`;
+        tab.title = tab.textContent;
+      }
     }
     ($('swap') as HTMLButtonElement).hidden = !this.compare;
     if (host.hidden) return;
