@@ -91,9 +91,25 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
                 m["p50"].get<double>(), m["p90"].get<double>(), m["p99"].get<double>());
   }
   const auto& t = s["throughput"];
-  std::printf("  throughput  %.2f requests/s, %.0f output tokens/s; goodput %.2f requests/s\n",
+  // Goodput only with an SLO (summary.json writes null without one), beside its targets.
+  std::string goodput;
+  if (s["goodput_requests_per_s"].is_number()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "; goodput %.2f requests/s (SLO",
+                  s["goodput_requests_per_s"].get<double>());
+    goodput = buf;
+    for (const auto& [key, v] : s["slo"].items()) {
+      if (v.is_number()) goodput += " " + key + " <= " + v.dump();
+    }
+    goodput += s["slo"].contains("classes") ? " and per-class targets)" : ")";
+  }
+  std::printf("  throughput  %.2f requests/s, %.0f output tokens/s%s\n",
               t["requests_per_s"].get<double>(), t["output_tokens_per_s"].get<double>(),
-              s["goodput_requests_per_s"].get<double>());
+              goodput.c_str());
+  const auto& sat = s["saturation"];
+  std::printf("  saturation  %s: %s; queue time mean %.1f ms p99 %.1f ms\n",
+              sat["verdict"].get<std::string>().c_str(), sat["reason"].get<std::string>().c_str(),
+              s["queue_ms"]["mean"].get<double>(), s["queue_ms"]["p99"].get<double>());
   std::printf("  preemptions %llu; prefix-cache hit rate %.1f%%; KV usage mean %.1f%% max %.1f%%\n",
               s["preemptions"].get<unsigned long long>(),
               100 * s["prefix_cache_hit_rate"].get<double>(),

@@ -24,6 +24,7 @@
 #include "cluster/simulation.h"
 #include "diagnostics_js.h"
 #include "embind_guard.h"
+#include "engine_snapshot.h"
 #include "scenario/scenario_decode.h"
 #include "util/diagnostic.h"
 
@@ -35,8 +36,7 @@ using emscripten::val;
 // A JS number that must be a whole, non-negative count or time (µs); -> int64/uint64.
 std::int64_t whole_number(double v, const char* what) {
   if (!(v >= 0) || v > 9007199254740991.0 || v != std::floor(v)) {
-    throw std::invalid_argument(std::string(what) +
-                                " must be a whole number in [0, 2^53), got " +
+    throw std::invalid_argument(std::string(what) + " must be a whole number in [0, 2^53), got " +
                                 std::to_string(v));
   }
   return static_cast<std::int64_t>(v);
@@ -137,7 +137,8 @@ class JsSimulation {
     return guard([&] {
       const cluster::Simulation& s = loaded();
       val out = val::array();
-      for (std::size_t i = 0; i < s.instance_count(); ++i) out.call<void>("push", s.instance_name(i));
+      for (std::size_t i = 0; i < s.instance_count(); ++i)
+        out.call<void>("push", s.instance_name(i));
       return out;
     });
   }
@@ -149,6 +150,17 @@ class JsSimulation {
                                 std::to_string(s.instance_count()) + " instances)");
       }
       return s.metrics_text(static_cast<std::size_t>(instance));
+    });
+  }
+  // The mechanism view's snapshot of one instance's engine (engine_snapshot.h).
+  std::string engine_snapshot(int instance) const {
+    return guard([&] {
+      const cluster::Simulation& s = loaded();
+      if (instance < 0 || static_cast<std::size_t>(instance) >= s.instance_count()) {
+        throw std::out_of_range("instance " + std::to_string(instance) + " does not exist (" +
+                                std::to_string(s.instance_count()) + " instances)");
+      }
+      return engine_snapshot_json(s.instance_engine(static_cast<std::size_t>(instance)));
     });
   }
   std::string requests_csv() const {
@@ -165,7 +177,8 @@ class JsSimulation {
 
  private:
   cluster::Simulation& loaded() const {
-    if (!sim_) throw std::logic_error("no scenario is loaded (call load() and fix its errors first)");
+    if (!sim_)
+      throw std::logic_error("no scenario is loaded (call load() and fix its errors first)");
     return *sim_;
   }
 
@@ -197,5 +210,6 @@ EMSCRIPTEN_BINDINGS(blis_simulation) {
       .function("instanceNames", &JsSimulation::instance_names)
       .function("metricsText", &JsSimulation::metrics_text)
       .function("requestsCsv", &JsSimulation::requests_csv)
+      .function("engineSnapshot", &JsSimulation::engine_snapshot)
       .function("reset", &JsSimulation::reset);
 }

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace blis::cluster {
 
 double WindowSample::percentile_ms(double p) {
-  if (values_.empty()) return 0.0;
+  // No sample is not 0 ms: NaN, which timeseries.json writes as null (a gap in a chart).
+  if (values_.empty()) return std::numeric_limits<double>::quiet_NaN();
   const std::size_t n = values_.size();
   const double rank = p / 100.0 * static_cast<double>(n - 1);
   const auto lo = static_cast<std::size_t>(std::floor(rank));

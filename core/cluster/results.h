@@ -42,11 +42,11 @@ struct RequestRow {
   RequestOutcome outcome = RequestOutcome::kFinished;
 };
 
-// The values (µs) of one time-series window; percentiles by selection, O(n) per query.
+// The values (µs) of one tumbling time-series window; percentiles by selection, O(n) per query.
 class WindowSample {
  public:
   void add(std::int64_t v, std::int32_t times = 1) { values_.insert(values_.end(), times, v); }
-  // numpy-linear percentile in ms; 0 when empty. Reorders the values.
+  // numpy-linear percentile in ms; NaN when the window has no sample. Reorders the values.
   double percentile_ms(double p);
   void clear() { values_.clear(); }
 
@@ -90,7 +90,7 @@ class Results {
   const std::vector<RequestRow>& rows() const { return rows_; }
   std::uint64_t arrived() const { return arrived_; }
 
-  // The sliding window the time series reports (values since the last sample).
+  // The tumbling window the time series reports (values since the last sample).
   WindowSample& window_ttft() { return window_ttft_; }
   WindowSample& window_itl() { return window_itl_; }
   std::int64_t take_window_tokens();

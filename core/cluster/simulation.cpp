@@ -182,7 +182,27 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
        {"ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms", "throughput_tokens_per_s"}) {
     cols.emplace_back(c);
   }
+  const std::size_t xbase = cols.size();  // the added columns, after the original ones
+  for (const auto& inst : st->instances) {
+    for (const char* c : {"prefix_queries_total", "prefix_hits_total"}) {
+      cols.push_back(inst->name() + "." + c);
+    }
+  }
+  for (const char* c : {"prompt_tokens_per_s", "arrived_total", "finished_total", "aborted_total",
+                        "rejected_total", "e2e_p50_ms", "e2e_p99_ms", "queue_p50_ms",
+                        "queue_p99_ms", "kv_transfers_in_flight", "kv_transfer_blocks_total"}) {
+    cols.emplace_back(c);
+  }
   st->series.define(cols);
+  for (std::size_t i = 0; i < n; ++i) {
+    st->inst_cache_cols.push_back({xbase + 2 * i, xbase + 2 * i + 1});
+  }
+  std::size_t next = xbase + 2 * n;
+  for (std::size_t* c : {&st->col_prompt_tps, &st->col_arrived, &st->col_finished, &st->col_aborted,
+                         &st->col_rejected, &st->col_e2e_p50, &st->col_e2e_p99, &st->col_queue_p50,
+                         &st->col_queue_p99, &st->col_transfers, &st->col_transfer_blocks}) {
+    *c = next++;
+  }
   st->col_time = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t base = 1 + 4 * i;
@@ -486,6 +506,7 @@ void Simulation::State::start_transfers(Instance& inst) {
       slot = static_cast<std::uint32_t>(transfers.size());
       transfers.push_back(t);
     }
+    transfer_blocks_total += static_cast<std::uint64_t>(std::max<std::int64_t>(0, t.num_blocks));
     queue.push(now + duration, EventClass::kTransferDone, static_cast<std::uint32_t>(to), slot);
   }
 }
@@ -564,6 +585,7 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
       if (rec->first_token == kUnset) {
         rec->first_token = visible;
         results.on_first_token(visible - rec->sent);
+        window_prompt_tokens += rec->gen.prompt_token_ids.size();
       } else {
         results.on_token_gap(pool, visible - rec->last_token);
       }
@@ -611,6 +633,10 @@ void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome)
   const std::int32_t pool = instances[static_cast<std::size_t>(r.instance)]->pool();
   if (outcome == RequestOutcome::kFinished) {
     results.on_finished(r, pool, meets_slo(r));
+    window_e2e.add(r.finish - r.sent);
+    if (r.first_scheduled != kUnset && r.engine_arrival != kUnset) {
+      window_queue.add(r.first_scheduled - r.engine_arrival);
+    }
   } else {
     results.on_unanswered(r, pool, outcome);
   }
@@ -681,9 +707,37 @@ void Simulation::State::take_sample(SimTime t) {
   const double window_s = to_seconds(t - last_sample);
   const auto tokens = static_cast<double>(results.take_window_tokens());
   series.append(col_throughput, window_s > 0 ? tokens / window_s : 0.0);
+  take_added_columns(window_s);
   last_sample = t;
   ttft.clear();
   itl.clear();
+}
+
+// The columns after the original ones: prefix-cache counters per instance (vllm:prefix_cache_
+// queries / hits), prompt tokens per second, arrivals and outcomes so far, E2E and queue-time
+// percentiles of the requests finished in the window (NaN = none), KV transfers.
+void Simulation::State::take_added_columns(double window_s) {
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const engine::EngineStats s = instances[i]->engine().stats();
+    series.append(inst_cache_cols[i].prefix_queries, static_cast<double>(s.prefix_queries));
+    series.append(inst_cache_cols[i].prefix_hits, static_cast<double>(s.prefix_hits));
+  }
+  series.append(col_prompt_tps,
+                window_s > 0 ? static_cast<double>(window_prompt_tokens) / window_s : 0.0);
+  window_prompt_tokens = 0;
+  const LatencySet& c = results.cluster();
+  series.append(col_arrived, static_cast<double>(results.arrived()));
+  series.append(col_finished, static_cast<double>(c.finished));
+  series.append(col_aborted, static_cast<double>(c.aborted));
+  series.append(col_rejected, static_cast<double>(c.rejected));
+  series.append(col_e2e_p50, window_e2e.percentile_ms(50));
+  series.append(col_e2e_p99, window_e2e.percentile_ms(99));
+  series.append(col_queue_p50, window_queue.percentile_ms(50));
+  series.append(col_queue_p99, window_queue.percentile_ms(99));
+  window_e2e.clear();
+  window_queue.clear();
+  series.append(col_transfers, static_cast<double>(transfers.size() - free_transfers.size()));
+  series.append(col_transfer_blocks, static_cast<double>(transfer_blocks_total));
 }
 
 void Simulation::State::check_done() {

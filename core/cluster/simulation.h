@@ -76,6 +76,8 @@ class Simulation {
   std::size_t instance_count() const;
   std::string instance_name(std::size_t i) const;  // "<pool>-<index in pool>"
   std::string metrics_text(std::size_t i) const;
+  // Instance i's engine, read-only (the playground's mechanism view reads its state).
+  const engine::Engine& instance_engine(std::size_t i) const;
   const scenario::Scenario& scenario() const;
   std::uint64_t events_processed() const;
   std::uint64_t requests_finished() const;

@@ -54,6 +54,83 @@ void put_seconds(std::string& out, SimTime t) {
   out += buf;
 }
 
+// True when any SLO target is set (the scenario's or a class's): without one, "goodput" would
+// only restate throughput, so summary.json writes null instead.
+bool any_slo(const scenario::Scenario& sc) {
+  auto set = [](const scenario::Slo& s) { return s.ttft_ms || s.itl_ms || s.e2e_ms; };
+  if (set(sc.slo)) return true;
+  for (const auto& c : sc.slo_classes) {
+    if (set(c.slo)) return true;
+  }
+  return false;
+}
+
+ojson slo_of(const scenario::Slo& s) {
+  ojson o = ojson::object();
+  if (s.ttft_ms) o["ttft_ms"] = *s.ttft_ms;
+  if (s.itl_ms) o["itl_ms"] = *s.itl_ms;
+  if (s.e2e_ms) o["e2e_ms"] = *s.e2e_ms;
+  return o;
+}
+
+// The saturation verdict (docs/results.md "Saturation"), from what the run has seen so far:
+//  - overloaded: at least 1% of arrived requests timed out (aborted) or were rejected;
+//  - backlogged: the cluster's waiting queue grew over the arrival period: its mean over the
+//    second half of the arrival window is at least twice that of the first half and at least
+//    one more request per instance;
+//  - stable: neither.
+ojson saturation_of(const Simulation::State& st, std::uint64_t arrived, std::uint64_t lost) {
+  const SimTime now = st.done ? st.end : st.now;
+  const auto& dur = st.scenario->horizon.duration_s;
+  const double window_s = std::min(to_seconds(now), dur ? *dur : to_seconds(now));
+  double sum[2] = {0, 0};
+  std::uint64_t count[2] = {0, 0};
+  const TimeSeries& ts = st.series;
+  for (std::size_t r = 0; r < ts.rows(); ++r) {
+    const double t = ts.column(st.col_time)[r];
+    if (!(window_s > 0) || t > window_s) continue;
+    double waiting = 0;
+    for (const auto& c : st.inst_cols) waiting += ts.column(c.waiting)[r];
+    const int half = t * 2 < window_s ? 0 : 1;
+    sum[half] += waiting;
+    ++count[half];
+  }
+  const double first = count[0] > 0 ? sum[0] / static_cast<double>(count[0]) : 0.0;
+  const double second = count[1] > 0 ? sum[1] / static_cast<double>(count[1]) : 0.0;
+  const auto n = static_cast<double>(st.instances.size());
+  std::string verdict = "stable";
+  char reason[200];
+  if (lost > 0 && static_cast<double>(lost) * 100 >= static_cast<double>(arrived)) {
+    verdict = "overloaded";
+    std::snprintf(reason, sizeof reason, "%llu of %llu arrived requests timed out or were rejected",
+                  static_cast<unsigned long long>(lost), static_cast<unsigned long long>(arrived));
+  } else if (count[0] > 0 && count[1] > 0 && second >= 2 * first && second >= first + n) {
+    verdict = "backlogged";
+    std::snprintf(reason, sizeof reason,
+                  "the waiting queue grew from %.1f to %.1f requests (mean, first vs second half "
+                  "of the arrivals)",
+                  first, second);
+  } else {
+    std::snprintf(reason, sizeof reason,
+                  "no timeouts and no queue growth (waiting %.1f then %.1f requests on average)",
+                  first, second);
+  }
+  return ojson{{"verdict", verdict},
+               {"reason", reason},
+               {"waiting_mean_first_half", first},
+               {"waiting_mean_second_half", second},
+               {"timed_out_or_rejected", lost}};
+}
+
+// "12.345": microseconds printed exactly as milliseconds.
+void put_millis(std::string& out, SimTime t) {
+  char buf[40];
+  const char* sign = t < 0 ? "-" : "";
+  const std::int64_t a = t < 0 ? -t : t;
+  std::snprintf(buf, sizeof buf, "%s%" PRId64 ".%03" PRId64, sign, a / 1000, a % 1000);
+  out += buf;
+}
+
 }  // namespace
 
 // Everything in summary.json except sim.wall_s and the digest.
@@ -71,6 +148,15 @@ static ojson summary_body(const Simulation::State& st) {
                           {"rejected", c.rejected},
                           {"unfinished", in_flight}};
   put_latency_set(out, c);
+  const bool has_slo = any_slo(sc);
+  if (!has_slo) out["goodput_requests_per_s"] = nullptr;
+  out["slo"] = slo_of(sc.slo);
+  if (!sc.slo_classes.empty()) {
+    ojson classes = ojson::object();
+    for (const auto& cl : sc.slo_classes) classes[cl.name] = slo_of(cl.slo);
+    out["slo"]["classes"] = std::move(classes);
+  }
+  out["saturation"] = saturation_of(st, st.results.arrived(), c.aborted + c.rejected);
 
   std::uint64_t preemptions = 0, queries = 0, hits = 0;
   double kv_mean_sum = 0, kv_max = 0;
@@ -144,6 +230,7 @@ static ojson summary_body(const Simulation::State& st) {
     po["requests"] =
         ojson{{"finished", ps.finished}, {"aborted", ps.aborted}, {"rejected", ps.rejected}};
     put_latency_set(po, ps);
+    if (!has_slo) po["goodput_requests_per_s"] = nullptr;
     po["preemptions"] = pool_preempt[p];
     po["prefix_cache_hit_rate"] =
         pool_q[p] > 0 ? static_cast<double>(pool_h[p]) / static_cast<double>(pool_q[p]) : 0.0;
@@ -204,7 +291,7 @@ static std::string render_requests_csv(const Simulation::State& st) {
                    [](const RequestRow& a, const RequestRow& b) { return a.seq < b.seq; });
   std::string out =
       "id,client,instance,arrival_s,first_token_s,finish_s,prompt_tokens,cached_tokens,"
-      "output_tokens,preemptions,status\n";
+      "output_tokens,preemptions,status,ttft_ms,e2e_ms\n";
   const auto& clients = st.scenario->workload.clients;
   char buf[160];
   for (const RequestRow& r : rows) {
@@ -221,9 +308,14 @@ static std::string render_requests_csv(const Simulation::State& st) {
     if (r.first_token != kUnset) put_seconds(out, r.first_token);
     out += ',';
     put_seconds(out, r.finish);
-    std::snprintf(buf, sizeof buf, ",%d,%d,%d,%d,%s\n", r.prompt_tokens, r.cached_tokens,
+    std::snprintf(buf, sizeof buf, ",%d,%d,%d,%d,%s,", r.prompt_tokens, r.cached_tokens,
                   r.output_tokens, r.preemptions, outcome_name(r.outcome));
     out += buf;
+    // Latencies as the summary defines them (empty when the request never got that far).
+    if (r.first_token != kUnset) put_millis(out, r.first_token - r.sent);
+    out += ',';
+    if (r.outcome == RequestOutcome::kFinished) put_millis(out, r.finish - r.sent);
+    out += '\n';
   }
   return out;
 }
@@ -271,6 +363,11 @@ std::size_t Simulation::instance_count() const {
 std::string Simulation::instance_name(std::size_t i) const {
   if (!st_ || i >= st_->instances.size()) throw std::out_of_range("no such instance");
   return st_->instances[i]->name();
+}
+
+const engine::Engine& Simulation::instance_engine(std::size_t i) const {
+  if (!st_ || i >= st_->instances.size()) throw std::out_of_range("no such instance");
+  return st_->instances[i]->engine();
 }
 
 std::string Simulation::metrics_text(std::size_t i) const {

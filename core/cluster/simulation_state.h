@@ -66,6 +66,18 @@ struct Simulation::State {
   std::vector<InstanceColumns> inst_cols;
   std::size_t col_time = 0, col_ttft_p50 = 0, col_ttft_p99 = 0, col_itl_p50 = 0, col_itl_p99 = 0,
               col_throughput = 0;
+  // Columns added after those (docs/results.md): the panels of vLLM's Grafana dashboard.
+  struct InstanceCacheColumns {
+    std::size_t prefix_queries, prefix_hits;
+  };
+  std::vector<InstanceCacheColumns> inst_cache_cols;
+  std::size_t col_prompt_tps = 0, col_arrived = 0, col_finished = 0, col_aborted = 0,
+              col_rejected = 0, col_e2e_p50 = 0, col_e2e_p99 = 0, col_queue_p50 = 0,
+              col_queue_p99 = 0, col_transfers = 0, col_transfer_blocks = 0;
+  // Tumbling windows of those columns: requests finished, first tokens' prompts.
+  WindowSample window_e2e, window_queue;
+  std::uint64_t window_prompt_tokens = 0;
+  std::uint64_t transfer_blocks_total = 0;  // KV blocks moved (P/D pulls, CPU offload)
 
   // Event handlers (simulation.cpp).
   void dispatch(const Event& ev);
@@ -78,6 +90,7 @@ struct Simulation::State {
   void on_client_timeout(engine::RequestKey key);
   void on_horizon_end();
   void on_sample();
+  void take_added_columns(double window_s);
 
   void arm_arrival();
   void kick(Instance& inst);

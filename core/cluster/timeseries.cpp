@@ -25,6 +25,8 @@ std::string TimeSeries::to_json(double interval_ms) const {
   out["interval_ms"] = interval_ms;
   out["rows"] = rows();
   nlohmann::ordered_json cols = nlohmann::ordered_json::object();
+  // A NaN (a tumbling window with no sample, e.g. no request finished its first token in it)
+  // is written as null: nlohmann's dump writes every non-finite number as null.
   for (std::size_t i = 0; i < names_.size(); ++i) cols[names_[i]] = data_[i];
   out["columns"] = std::move(cols);
   return out.dump();

@@ -1,7 +1,8 @@
 #pragma once
-// TimeSeries: columns of doubles sampled on a fixed simulated interval. Each column is one
-// contiguous std::vector<double>, so the WASM bindings can hand JavaScript a typed-array
-// view of it without copying.
+// TimeSeries: columns of doubles sampled on a fixed simulated interval (a tumbling window:
+// each row describes the interval that ends at its time_s; NaN = no sample in it). Each column is
+// one contiguous std::vector<double>, so the WASM bindings can hand JavaScript a typed-array view
+// of it without copying.
 
 #include <cstddef>
 #include <string>

@@ -7,7 +7,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/lib/common.sh"
 
 ensure_docs_packages
-run_logged docs-build bash -c "cd '$ROOT/docs' && npx --no-install vitepress build ." || exit 1
+run_progress docs-build bash -c "cd '$ROOT/docs' && npx --no-install vitepress build ." || exit 1
 [ -d "$ROOT/web/dist" ] || die "web/dist is missing: build the web app first"
 rm -rf "$ROOT/web/dist/docs"
 cp -r "$ROOT/docs/.vitepress/dist" "$ROOT/web/dist/docs"

@@ -68,17 +68,62 @@ run_logged() {
   return 1
 }
 
-build_native() {
-  run_logged native-configure cmake --preset native &&
-    run_logged native-build cmake --build --preset native
+# run_progress NAME CMD...: like run_logged, but while CMD runs shows the build's progress
+# (ninja's last "[n/N]") and the elapsed time, so a long first build is never silent. On a
+# terminal one line is redrawn every second; otherwise a line is printed when the count
+# moves (at most every 5 s) and at least every 30 s.
+run_progress() {
+  local name=$1; shift
+  mkdir -p "$ROOT/build/logs"
+  local logfile="$ROOT/build/logs/$name.log"
+  : >"$logfile"
+  local t0=$SECONDS tty=0 last="" printed=-100 rc=0 prog elapsed
+  [ -t 2 ] && tty=1
+  "$@" >"$logfile" 2>&1 &
+  local pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    prog=$(grep -oE '^\[[0-9]+/[0-9]+\]' "$logfile" | tail -n 1 || true)
+    elapsed=$(fmt_elapsed $((SECONDS - t0)))
+    if [ $tty -eq 1 ]; then
+      printf '\r  %s: %s %s ' "$name" "${prog:-running}" "$elapsed" >&2
+    elif { [ "$prog" != "$last" ] && [ $((SECONDS - printed)) -ge 5 ]; } || [ $((SECONDS - printed)) -ge 30 ]; then
+      printf '  %s: %s %s\n' "$name" "${prog:-running}" "$elapsed" >&2
+      printed=$SECONDS; last=$prog
+    fi
+    sleep 1
+  done
+  wait "$pid" || rc=$?
+  [ $tty -eq 1 ] && printf '\r\033[K' >&2
+  if [ $rc -eq 0 ]; then
+    log "  $name: done in $(fmt_elapsed $((SECONDS - t0)))"
+    return 0
+  fi
+  log "---- $name failed; last lines of build/logs/$name.log ----"
+  tail -n 60 "$logfile" >&2
+  return 1
 }
 
+fmt_elapsed() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# build_native [TARGET...]: configures and builds build/native (every target, or only those
+# named; scripts/play --cli builds only `blis`).
+build_native() {
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
+  run_logged native-configure cmake --preset native &&
+    run_progress native-build cmake --build --preset native "${targets[@]}"
+}
+
+# build_wasm [TARGET...]: the same for build/wasm (scripts/play builds only `blis_web`, the
+# module the site loads; scripts/test builds everything, tests included).
 build_wasm() {
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
   run_logged wasm-configure cmake --preset wasm &&
-    run_logged wasm-build cmake --build --preset wasm
+    run_progress wasm-build cmake --build --preset wasm "${targets[@]}"
 }
 
 build_web() {
   ensure_web_packages
-  run_logged web-build bash -c "cd '$ROOT/web' && npm run --silent build"
+  run_progress web-build bash -c "cd '$ROOT/web' && npm run --silent build"
 }

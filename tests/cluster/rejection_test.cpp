@@ -43,11 +43,12 @@ TEST(Rejection, PromptPlusMaxTokensBeyondMaxModelLenIsRefusedAndCounted) {
   // token; every finished row fits.
   const auto rows = testing::csv_rows(sim.requests_csv());
   for (const auto& f : rows) {
-    ASSERT_EQ(f.size(), 11u) << f[0];
+    ASSERT_EQ(f.size(), 13u) << f[0];  // ... status, ttft_ms, e2e_ms
     const int prompt = std::stoi(f[6]);
     if (f[10] == "rejected") {
       EXPECT_GT(prompt + 100, 700) << f[0];
       EXPECT_TRUE(f[4].empty()) << f[0];
+      EXPECT_TRUE(f[11].empty() && f[12].empty()) << f[0];  // no latency to report
     } else {
       EXPECT_EQ(f[10], "finished") << f[0];
       EXPECT_LE(prompt + 100, 700) << f[0];

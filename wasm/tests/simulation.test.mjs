@@ -180,3 +180,16 @@ test('the WASM digest equals the native blis run digest', () => {
   assert.match(native, /^[0-9a-f]{16}$/);
   assert.equal(wasm, native);
 });
+
+test('effectiveScenario writes every default out (the rules pack\'s engine args included)', () => {
+  const doc = JSON.parse(small);
+  delete doc.pools[0].engine.args.enable_prefix_caching;
+  const eff = JSON.parse(blis.effectiveScenario(JSON.stringify(doc)));
+  const args = eff.pools[0].engine.args;
+  assert.equal(typeof args.enable_prefix_caching, 'boolean');
+  assert.equal(typeof args.max_num_batched_tokens, 'number');
+  assert.equal(typeof eff.outputs.timeseries_interval_ms, 'number');
+  // A document with errors has no effective form.
+  doc.pools[0].engine.args.max_num_seqs = -3;
+  assert.equal(blis.effectiveScenario(JSON.stringify(doc)), '');
+});

@@ -18,17 +18,18 @@ export interface Diagnostic {
   severity: Severity;
 }
 
-export type ExportKind = 'summary' | 'requests' | 'metrics';
+export type ExportKind = 'summary' | 'requests' | 'metrics' | 'timeseries';
 
 export type WorkerRequest =
   | { kind: 'hello' }
   | { kind: 'validate'; id: number; json: string }
   | { kind: 'load'; slot: SlotId; gen: number; json: string }
   | { kind: 'unload'; slot: SlotId }
-  | { kind: 'advance'; slot: SlotId; gen: number; untilUs: number; maxEvents: number; wantSummary: boolean }
-  | { kind: 'step'; slot: SlotId; gen: number }
+  | { kind: 'advance'; slot: SlotId; gen: number; untilUs: number; maxEvents: number; wantSummary: boolean; snapshotOf?: number }
+  | { kind: 'step'; slot: SlotId; gen: number; snapshotOf?: number }
   | { kind: 'reset'; slot: SlotId; gen: number }
-  | { kind: 'export'; slot: SlotId; what: ExportKind; instance?: number };
+  | { kind: 'export'; slot: SlotId; what: ExportKind; instance?: number }
+  | { kind: 'snapshot'; slot: SlotId; gen: number; instance: number };
 
 /** What the page needs to know about a run once it finished: latency samples per request. */
 export interface RunLatencies {
@@ -50,14 +51,17 @@ export interface Progress {
   summary?: Summary;
   /** Per-request latencies, once the run is done. */
   latencies?: RunLatencies;
+  /** The engine snapshot of the instance asked for (snapshotOf), as JSON text. */
+  snapshot?: string;
 }
 
 export type WorkerResponse =
   | { kind: 'ready'; version: string; catalog: { gpus: string[]; models: string[] } }
-  | { kind: 'validated'; id: number; diagnostics: Diagnostic[] }
+  | { kind: 'validated'; id: number; diagnostics: Diagnostic[]; effective: string }
   | { kind: 'loaded'; slot: SlotId; gen: number; diagnostics: Diagnostic[]; ok: boolean; columns: string[]; instances: string[] }
   | Progress
   | { kind: 'exported'; slot: SlotId; what: ExportKind; files: { name: string; text: string }[] }
+  | { kind: 'snapshot'; slot: SlotId; gen: number; json: string }
   | { kind: 'error'; slot?: SlotId; gen?: number; message: string };
 
 /** A latency distribution as summary.json reports it (milliseconds). */
@@ -79,7 +83,17 @@ export interface Summary {
   tpot_ms?: LatencyStats;
   queue_ms?: LatencyStats;
   throughput?: { requests_per_s?: number; output_tokens_per_s?: number; input_tokens_per_s?: number };
-  goodput_requests_per_s?: number;
+  /** null when no SLO target is set (it would only restate throughput). */
+  goodput_requests_per_s?: number | null;
+  /** The scenario's SLO targets that are set (ms), and the classes' when any. */
+  slo?: { ttft_ms?: number; itl_ms?: number; e2e_ms?: number; classes?: Record<string, { ttft_ms?: number; itl_ms?: number; e2e_ms?: number }> };
+  saturation?: {
+    verdict: 'stable' | 'backlogged' | 'overloaded';
+    reason: string;
+    waiting_mean_first_half?: number;
+    waiting_mean_second_half?: number;
+    timed_out_or_rejected?: number;
+  };
   preemptions?: number;
   prefix_cache_hit_rate?: number;
   kv_usage?: { mean?: number; max?: number };
@@ -110,5 +124,7 @@ export function describeResponse(r: WorkerResponse): string {
       return `${r.slot} at ${(r.nowUs / 1e6).toFixed(3)} s${r.done ? ' (done)' : ''}`;
     case 'exported':
       return `exported ${r.files.map((f) => f.name).join(', ')}`;
+    case 'snapshot':
+      return `snapshot of ${r.slot}`;
   }
 }

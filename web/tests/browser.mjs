@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -61,6 +62,18 @@ async function openPage(browser, query = '', viewport = { width: 1280, height: 8
 }
 
 const tid = (id) => `[data-testid="${id}"]`;
+const encodeScenario = (doc) => deflateRawSync(Buffer.from(JSON.stringify(doc))).toString('base64url');
+// The smallest valid scenario: every knob but the pool's ids and the load is a default.
+const MINIMAL = {
+  schema: 'blis/scenario/v1',
+  pools: [{ name: 'main', hardware: 'H100-SXM-80GB', model: 'meta-llama/Llama-3.1-8B-Instruct', engine: { kind: 'vllm', release: '0.32.0' } }],
+  workload: { clients: [{ name: 'chat', load: { rate: 2 }, prompt_tokens: { dist: 'constant', value: 256 }, output_tokens: { dist: 'constant', value: 64 } }] },
+  horizon: { duration_s: 10 },
+};
+const editorText = async (page) => page.evaluate(() => {
+  const lines = [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent);
+  return lines.join('\n');
+});
 const simTime = async (page) => Number(await page.textContent(tid('sim-time')));
 const simSteps = async (page) => Number(await page.textContent(tid('sim-steps')));
 const points = async (page, chart) => Number(await page.getAttribute(tid(chart), 'data-points'));
@@ -141,6 +154,20 @@ test('play advances simulated time and draws the charts; frames stay short', asy
   await p.done();
 });
 
+test('a click on Play right after load is never lost (8 fresh loads)', async (browser) => {
+  for (let k = 0; k < 8; k++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(base);
+    // Play is disabled until a run can play; playwright's click waits for it to be enabled.
+    check(await page.isDisabled(tid('play')) || await status(page) !== 'loading', 'Play enabled while loading');
+    await page.click(tid('play'), { timeout: 30000 });
+    await page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0, tid('sim-time'), { timeout: 20000 })
+      .catch(async () => { throw new Error(`load ${k + 1}: Play was clicked but the time stayed at 0 (status ${await status(page)})`); });
+    await context.close();
+  }
+});
+
 test('step runs exactly one engine step; reset returns to zero', async (browser) => {
   const p = await openPage(browser);
   await waitStatus(p.page, ['ready']);
@@ -187,6 +214,164 @@ test('a bad edit in the JSON editor shows its error at the right pointer', async
   await p.done();
 });
 
+test('the form on a minimal scenario: every knob enabled, defaults shown and marked, an edit writes the key', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitValid(p.page);
+  // Defaults arrive with the validation (the resolved document from the WASM API).
+  await p.page.waitForFunction((sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'default', tid('knob-enable_prefix_caching'));
+  const knobs = await p.page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) => els.map((e) => ({
+    id: e.dataset.testid, disabled: e.disabled, value: e.type === 'checkbox' ? String(e.checked) : e.value,
+    source: e.closest('.knob').dataset.source,
+  })));
+  check(knobs.length >= 12, `only ${knobs.length} knobs`);
+  for (const k of knobs) {
+    check(!k.disabled, `${k.id} is disabled on a minimal scenario`);
+    check(k.value !== '', `${k.id} is blank on a minimal scenario`);
+  }
+  const pc = knobs.find((k) => k.id === 'knob-enable_prefix_caching');
+  check(pc.value === 'true' && pc.source === 'default', `prefix caching shows ${pc.value} (${pc.source}), expected vLLM's default (on)`);
+  check(knobs.find((k) => k.id === 'knob-max_num_seqs').source === 'default', 'max_num_seqs not marked as a default');
+  check(await p.page.isVisible(`.knob:has(${tid('knob-max_num_seqs')}) .knob-default`), 'no visible default mark');
+  // Editing a defaulted knob writes its key.
+  await p.page.fill(tid('knob-max_num_seqs'), '48');
+  await p.page.waitForFunction(() => [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')]
+    .some((l) => /"max_num_seqs": 48/.test(l.textContent ?? '')));
+  await p.page.waitForFunction((sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'document', tid('knob-max_num_seqs'));
+  await p.page.click(tid('knob-enable_prefix_caching'));
+  await p.page.waitForFunction(() => /"enable_prefix_caching": false/.test(
+    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n')));
+  await waitValid(p.page);
+  await p.page.screenshot({ path: path.join(artifacts, 'form-minimal.png') });
+  await p.done();
+});
+
+test('a bad form edit: the message next to the field and a banner in the main pane', async (browser) => {
+  const p = await openPage(browser);
+  await waitValid(p.page);
+  await p.page.fill(tid('knob-max_num_seqs'), '-3');
+  await p.page.waitForSelector(`${tid('knob-error-max_num_seqs')}:not([hidden])`, { timeout: 10000 });
+  const msg = await p.page.textContent(tid('knob-error-max_num_seqs'));
+  check(/-3/.test(msg ?? ''), `the field's message does not name the value: ${msg}`);
+  await p.page.waitForSelector(`${tid('error-banner')}:not([hidden])`);
+  const banner = await p.page.textContent(tid('error-banner'));
+  check(/max_num_seqs/.test(banner ?? '') && /does not run/.test(banner ?? ''), `banner: ${banner}`);
+  // Both are on screen without scrolling.
+  for (const sel of [tid('knob-error-max_num_seqs'), tid('error-banner')]) {
+    const box = await p.page.locator(sel).boundingBox();
+    check(box && box.y >= 0 && box.y + box.height <= 800, `${sel} is off-screen (${JSON.stringify(box)})`);
+  }
+  await p.page.screenshot({ path: path.join(artifacts, 'form-error.png') });
+  await p.page.fill(tid('knob-max_num_seqs'), '64');
+  await p.page.waitForSelector(`${tid('error-banner')}[hidden]`, { state: 'attached' });
+  await waitValid(p.page);
+  await p.done();
+});
+
+test('latency windows with no sample are gaps, not zeros; the window can be chosen', async (browser) => {
+  // One request every 5 s and a 500 ms window: most windows see no first token.
+  const sparse = { ...MINIMAL, workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 0.2, arrival: 'constant' } }] }, horizon: { duration_s: 30 } };
+  const p = await openPage(browser, `?s=${encodeScenario(sparse)}`);
+  await waitValid(p.page);
+  await p.page.selectOption(tid('window'), '500');
+  await p.page.waitForFunction(() => /"timeseries_interval_ms": 500/.test(
+    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n')));
+  await waitStatus(p.page, ['ready']);
+  await setSpeed(p.page, 'Infinity');
+  await p.page.click(tid('play'));
+  await waitStatus(p.page, ['done'], 60000);
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.gaps) > 0, tid('chart-latency'));
+  const sub = await p.page.textContent(`${tid('chart-latency')} .chart-sub`);
+  check(/tumbling 500 ms window/.test(sub ?? ''), `latency subtitle: ${sub}`);
+  await p.done();
+});
+
+test('the saturation verdict; goodput only with an SLO, shown beside it', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitStatus(p.page, ['ready']);
+  await setSpeed(p.page, 'Infinity');
+  await p.page.click(tid('play'));
+  await waitStatus(p.page, ['done'], 60000);
+  await p.page.waitForSelector(`${tid('verdict')} [data-verdict="stable"]`);
+  const cards = await p.page.textContent(tid('summary-cards'));
+  check(!/Goodput/.test(cards ?? ''), 'a goodput card without an SLO');
+  await p.done();
+  const q = await openPage(browser, '?preset=overload');
+  await waitStatus(q.page, ['ready']);
+  await setSpeed(q.page, 'Infinity');
+  await q.page.click(tid('play'));
+  await q.page.waitForSelector(`${tid('verdict')} :is([data-verdict="backlogged"], [data-verdict="overloaded"])`, { timeout: 120000 });
+  await q.page.waitForFunction((sel) => /Goodput[\s\S]*TTFT ≤/.test(document.querySelector(sel)?.textContent ?? ''), tid('summary-cards'), { timeout: 60000 });
+  await q.page.click(tid('pause'));
+  await q.page.screenshot({ path: path.join(artifacts, 'verdict.png') });
+  await q.done();
+});
+
+test('375 px: nothing overflows sideways', async (browser) => {
+  const p = await openPage(browser, '', { width: 375, height: 740 });
+  await waitStatus(p.page, ['ready']);
+  await p.page.click(tid('play'));
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), { timeout: 20000 });
+  await p.page.click(tid('pause'));
+  const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= 375, `the page is ${wide} px wide at a 375 px viewport`);
+  await p.page.screenshot({ path: path.join(artifacts, 'mobile-375.png'), fullPage: true });
+  await p.done();
+});
+
+test('dark mode follows the system, and ?theme= overrides it', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+  const page = await context.newPage();
+  await page.goto(base);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  const bg = (p) => p.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const dark = await bg(page);
+  check(dark === 'rgb(15, 20, 27)', `dark system scheme: background ${dark}`);
+  await page.screenshot({ path: path.join(artifacts, 'dark.png') });
+  await page.goto(`${base}?theme=light`);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  check(await bg(page) === 'rgb(246, 247, 249)', 'theme=light did not override the dark system scheme');
+  await context.close();
+});
+
+test('the mechanism view: KV blocks, queues and the budget, on every Step; hover links a request to its blocks', async (browser) => {
+  const p = await openPage(browser, '?preset=preemption');
+  await waitStatus(p.page, ['ready']);
+  await p.page.click(tid('mech-toggle'));
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.blocks) > 0, tid('mech-body'));
+  for (let k = 1; k <= 3; k++) {
+    await p.page.click(tid('step'));
+    await p.page.waitForFunction(([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want, [tid('sim-steps'), k]);
+  }
+  await p.page.waitForFunction((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, tid('mech-running'));
+  const budget = await p.page.textContent(tid('mech-budget'));
+  check(/budget of \d+ tokens/.test(budget ?? ''), `budget: ${budget}`);
+  const before = await p.page.getAttribute(tid('mech-body'), 'data-requests');
+  // Playing updates it too.
+  await p.page.click(tid('play'));
+  await p.page.waitForFunction(([sel, b]) => document.querySelector(sel)?.dataset.requests !== b, [tid('mech-body'), before], { timeout: 20000 });
+  await p.page.click(tid('pause'));
+  await p.page.hover(`${tid('mech-running')} tbody tr`);
+  check(await p.page.$(`${tid('mech-running')} tbody tr.hover`) !== null, 'hovering a request does not highlight its row');
+  await p.page.locator(tid('mechanism')).screenshot({ path: path.join(artifacts, 'mechanism.png') });
+  await p.done();
+});
+
+test('16 instances: one line per pool by default, a heat map on request', async (browser) => {
+  const many = { ...MINIMAL, pools: [{ ...MINIMAL.pools[0], instances: 16 }], workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 40 } }] } };
+  const p = await openPage(browser, `?s=${encodeScenario(many)}`);
+  await waitStatus(p.page, ['ready']);
+  await p.page.click(tid('play'));
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 2, tid('sim-time'), { timeout: 30000 });
+  const legend = await p.page.$$eval(`${tid('chart-queue')} .u-legend .u-series`, (els) => els.length);
+  check(legend <= 3, `the queue chart has ${legend} legend entries at 16 instances`);
+  await p.page.selectOption(tid('instance-mode'), 'heat');
+  await p.page.waitForFunction((sel) => document.querySelector(sel)?.dataset.rows === '16', tid('heat-kv'));
+  check(await p.page.isHidden(tid('chart-kv')), 'the KV lines are still shown beside the heat map');
+  await p.page.click(tid('pause'));
+  await p.page.locator(tid('heat-kv')).screenshot({ path: path.join(artifacts, 'heatmap.png') });
+  await p.done();
+});
+
 test('the URL round-trips the scenario', async (browser) => {
   const p = await openPage(browser);
   await waitValid(p.page);
@@ -229,6 +414,25 @@ test('compare mode runs A and B and overlays them', async (browser) => {
   await p.done();
 });
 
+test('A/B: the knob diff of B against A, named runs, swap; the real-run card compares like with like', async (browser) => {
+  const p = await openPage(browser, '?preset=prefix-cache');
+  await waitStatus(p.page, ['ready']);
+  await p.page.waitForFunction((sel) => /enable_prefix_caching/.test(document.querySelector(sel)?.textContent ?? ''), tid('ab-diff'));
+  const before = await p.page.textContent(tid('ab-diff'));
+  check(/true → false/.test(before ?? ''), `diff before the swap: ${before}`);
+  const tabB = await p.page.textContent(tid('edit-b'));
+  check(/^B · /.test(tabB ?? ''), `B's tab is not named: ${tabB}`);
+  await p.page.click(tid('swap'));
+  await p.page.waitForFunction((sel) => /false → true/.test(document.querySelector(sel)?.textContent ?? ''), tid('ab-diff'));
+  await waitStatus(p.page, ['ready']);
+  await p.page.screenshot({ path: path.join(artifacts, 'ab-diff.png') });
+  await p.done();
+  const q = await openPage(browser, '?preset=h100-llama2-7b-general');
+  const card = await q.page.textContent(tid('measured'));
+  check(/TPOT mean/.test(card ?? '') && !/ITL/.test(card ?? ''), `real-run card: ${card}`);
+  await q.done();
+});
+
 test('exports download summary.json, requests.csv and Prometheus text', async (browser) => {
   const p = await openPage(browser);
   await waitStatus(p.page, ['ready']);
@@ -256,7 +460,7 @@ test('exports download summary.json, requests.csv and Prometheus text', async (b
   await p.done();
 });
 
-test('exports: timeseries.json with nulls, every .prom in one zip, a chart PNG, RFC 4180 requests.csv with ttft_ms/e2e_ms', async (browser) => {
+test('exports: timeseries.json, every .prom in one zip, a chart PNG, requests.csv with ttft_ms/e2e_ms', async (browser) => {
   const p = await openPage(browser, '?preset=router-comparison');
   await waitStatus(p.page, ['ready']);
   await p.page.click(tid('compare'));  // one run: four instances
@@ -281,6 +485,10 @@ test('exports: timeseries.json with nulls, every .prom in one zip, a chart PNG, 
   const csv = await grab('export-requests');
   const header = csv.bytes.toString('utf8').split('\n')[0];
   check(/,ttft_ms,e2e_ms$/.test(header), `requests.csv header: ${header}`);
+  const trace = await grab('export-trace');
+  const events = JSON.parse(trace.bytes.toString('utf8')).traceEvents;
+  check(trace.name.endsWith('-trace.json') && events.filter((e) => e.ph === 'M').length === 4 && events.some((e) => e.ph === 'X'),
+    `${trace.name}: ${events.length} events`);
   await p.done();
 });
 

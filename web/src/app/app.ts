@@ -3,19 +3,24 @@
 // user sees is reproducible from the URL.
 
 import { ChartPanel } from '../charts/chart_panel';
-import { cdfView, kvView, latencyView, queueView, throughputView, type RunData } from '../charts/views';
+import { PANELS, panelApplies, type PanelDef } from '../charts/grafana_views';
+import { HeatMapPanel } from '../charts/heatmap';
+import { cdfView, kvView, latencyView, queueView, throughputView, type InstanceMode, type RunData } from '../charts/views';
 import type { JsonEditor } from '../editor/json_editor';
 import { syntaxDiagnostics } from '../lib/syntax';
 import { ScenarioForm } from '../editor/scenario_form';
 import { readUrlState, writeUrlState, type UrlState } from '../lib/url_state';
 import type { Diagnostic, SlotId } from '../protocol';
-import type { Json } from '../scenario/knobs';
+import { getAt, setAt, type Json } from '../scenario/knobs';
 import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/presets';
-import { download, mimeFor } from '../ui/download';
 import { fmtSimSeconds } from '../ui/format';
+import { renderDiff } from '../ui/ab_diff';
+import { renderErrorBanner } from '../ui/error_banner';
+import { MechanismView } from '../ui/mechanism_view';
 import { PresetGallery } from '../ui/preset_gallery';
 import { renderCards } from '../ui/summary_cards';
 import { DEFAULT_SPEED, PlaybackClock, SPEEDS, speedLabel } from './playback';
+import { renderExportRows } from './exports';
 import { Run } from './run';
 import { SimClient } from './sim_client';
 
@@ -26,17 +31,27 @@ function $(id: string): HTMLElement {
 }
 
 const APPLY_DELAY_MS = 300;
+const WINDOW_POINTER = '/outputs/timeseries_interval_ms';
+const WINDOW_CHOICES_MS = [100, 250, 500, 1000, 2000, 5000, 10000];
+
+function fmtWindow(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(2)} s` : `${ms} ms`;
+}
 
 export class App {
   private readonly client: SimClient;
   private readonly runs: Record<SlotId, Run>;
   private readonly texts: Record<SlotId, string> = { a: '', b: '' };
   private readonly diags: Record<SlotId, Diagnostic[]> = { a: [], b: [] };
+  /** Each slot's resolved document (every default written out), from the last valid text. */
+  private readonly effective: Record<SlotId, Json> = { a: null, b: null };
   private editing: SlotId = 'a';
   private compare = false;
   private preset?: Preset;
   private speed = DEFAULT_SPEED;
   private playing = false;
+  /** Play was asked for while a run was (re)loading: start as soon as one is ready. */
+  private playPending = false;
   private embed = false;
   private lastFrame = 0;
   private drawnVersion = '';
@@ -51,6 +66,12 @@ export class App {
   private readonly form: ScenarioForm;
   private readonly gallery: PresetGallery;
   private readonly charts: Record<'kv' | 'queue' | 'latency' | 'throughput' | 'cdf', ChartPanel>;
+  private readonly panels: { def: PanelDef; chart: ChartPanel }[];
+  private readonly mech: MechanismView;
+  private mechOpen = false;
+  private mechDrawn = '';
+  private instanceMode: InstanceMode | 'heat' | 'auto' = 'auto';
+  private readonly heat: HeatMapPanel[];
   private readonly frameTimes: number[] = [];
   private readonly clock = new PlaybackClock();
   private exportFills: (() => void)[] = [];
@@ -68,16 +89,62 @@ export class App {
     // Embed mode (docs pages) has less room: shorter plots.
     const h = new URLSearchParams(location.search).get('embed') === '1' ? 140 : 190;
     this.charts = {
-      kv: new ChartPanel(host, { title: 'KV cache usage', subtitle: '% of GPU KV blocks in use', testid: 'chart-kv', height: h, empty: 'Press play to start the simulation' }),
-      queue: new ChartPanel(host, { title: 'Running and waiting', subtitle: 'requests per instance', testid: 'chart-queue', height: h, empty: 'Press play to start the simulation' }),
-      latency: new ChartPanel(host, { title: 'Latency over time', subtitle: 'TTFT (left) and ITL (right), sliding window', testid: 'chart-latency', height: h, empty: 'Latencies appear as requests finish' }),
-      throughput: new ChartPanel(host, { title: 'Throughput', subtitle: 'tokens per second', testid: 'chart-throughput', height: h, empty: 'Press play to start the simulation' }),
-      cdf: new ChartPanel(host, { title: 'Latency distribution', subtitle: 'per request, at the end of the run', testid: 'chart-cdf', empty: 'Shown when the run is done', height: 220 }),
+      kv: new ChartPanel(host, { title: 'KV cache usage', subtitle: 'vllm:kv_cache_usage_perc', testid: 'chart-kv', height: h, empty: 'Press play to start the simulation' }),
+      queue: new ChartPanel(host, { title: 'Running and waiting', subtitle: 'vllm:num_requests_running, vllm:num_requests_waiting', testid: 'chart-queue', height: h, empty: 'Press play to start the simulation' }),
+      latency: new ChartPanel(host, { title: 'Latency over time', subtitle: 'TTFT (left) and ITL (right), p50/p99 per tumbling window', testid: 'chart-latency', height: h, empty: 'Latencies appear as requests finish' }),
+      throughput: new ChartPanel(host, { title: 'Throughput', subtitle: 'vllm:generation_tokens_total, per second', testid: 'chart-throughput', height: h, empty: 'Press play to start the simulation' }),
+      cdf: new ChartPanel(host, { title: 'Latency distribution', subtitle: 'per request, at the end of the run', testid: 'chart-cdf', empty: 'Shown when the run is done', height: 220, synced: false }),
     };
+    // The rest of vLLM's Grafana dashboard (not in embeds, which have less room).
+    this.panels = PANELS.map((def) => ({
+      def,
+      chart: new ChartPanel(host, { title: def.title, subtitle: def.subtitle, testid: `chart-${def.id}`, height: h, empty: 'Press play to start the simulation' }),
+    }));
+    for (const p of this.panels) p.chart.el.classList.add('grafana');
+    // Heat maps replace the KV and queue lines in the heat-map view (many instances).
+    this.heat = [
+      new HeatMapPanel(host, 'KV cache usage per instance', 'vllm:kv_cache_usage_perc, heat map', 'heat-kv', 'kv_usage', 100),
+      new HeatMapPanel(host, 'Waiting per instance', 'vllm:num_requests_waiting, heat map', 'heat-waiting', 'waiting'),
+    ];
+    for (const h of this.heat) {
+      host.insertBefore(h.el, this.charts.latency.el);
+      h.el.hidden = true;
+    }
     this.charts.cdf.el.classList.add('full');
     this.charts.cdf.el.hidden = true;
 
+    this.mech = new MechanismView($('mech-body'));
     this.wireControls();
+  }
+
+  /** The mechanism view: on, for the chosen instance of run A (snapshots ride on every step). */
+  private setMechanism(open: boolean): void {
+    this.mechOpen = open;
+    $('mech-toggle').setAttribute('aria-pressed', String(open));
+    $('mech-toggle').textContent = open ? 'Hide' : 'Show';
+    $('mech-body').hidden = !open;
+    const inst = Number(($('mech-instance') as HTMLSelectElement).value || 0);
+    const a = this.runs.a;
+    if (open) a.snapshotOf = inst;
+    else delete a.snapshotOf;
+    this.mechDrawn = '';
+    if (open) a.requestSnapshot();
+  }
+
+  private renderMechanism(): void {
+    const sel = $('mech-instance') as HTMLSelectElement;
+    const names = this.runs.a.instances;
+    if (sel.options.length !== names.length || names.some((n, i) => sel.options[i]!.text !== n)) {
+      sel.replaceChildren(...names.map((n, i) => new Option(n, String(i))));
+      if (this.mechOpen) this.setMechanism(true);
+    }
+    if (!this.mechOpen) return;
+    const a = this.runs.a;
+    const key = `${a.gen}.${a.version}`;
+    if (key === this.mechDrawn) return;
+    this.mechDrawn = key;
+    if (a.snapshot === undefined && a.active) a.requestSnapshot();
+    this.mech.show(a.active ? a.snapshot : undefined);
   }
 
   async start(): Promise<void> {
@@ -147,8 +214,15 @@ export class App {
       this.setDiagnostics(slot, syntax);
       return;
     }
-    const diagnostics = await this.client.validate(text);
+    const { diagnostics, effective } = await this.client.validate(text);
     if (this.texts[slot] !== text) return;  // edited again meanwhile
+    if (effective) {
+      this.effective[slot] = JSON.parse(effective) as Json;
+      if (slot === this.editing) {
+        this.renderForm();
+        this.renderWindow();
+      }
+    }
     if (diagnostics.some((d) => d.severity === 'error')) {
       this.runs[slot].invalidate(diagnostics);
       this.setDiagnostics(slot, diagnostics);
@@ -163,6 +237,10 @@ export class App {
 
   private onRunChange(): void {
     // Drawing happens in the animation frame; here only what must not wait.
+    if (this.playPending && !this.runsShown().some((r) => r.status === 'loading' || r.status === 'empty')) {
+      this.playPending = false;
+      this.play();
+    }
     this.updateControls();
     for (const fill of this.exportFills) fill();
   }
@@ -179,11 +257,7 @@ export class App {
     this.texts[this.editing] = text;
     this.preset = this.matchingPreset();
     this.gallery.select(this.preset?.name);
-    try {
-      this.form.render(JSON.parse(text) as Json);
-    } catch {
-      // the form keeps its last values until the text parses again
-    }
+    this.renderForm();
     this.scheduleApply(this.editing);
   }
 
@@ -235,27 +309,36 @@ export class App {
   private showEditing(): void {
     const text = this.texts[this.editing];
     this.editor?.setText(text);
-    try {
-      this.form.render(JSON.parse(text) as Json);
-    } catch {
-      this.form.render(undefined);
-    }
+    this.renderForm(true);
     this.renderDiagnostics();
+    this.renderWindow();
     document.querySelectorAll<HTMLButtonElement>('.slot-tab').forEach((t) => {
       t.setAttribute('aria-selected', String(t.dataset['slot'] === this.editing));
       t.tabIndex = t.dataset['slot'] === this.editing ? 0 : -1;
     });
   }
 
+  /** The form from the edited text; a text that does not parse keeps the last values
+   *  (while typing) or disables the form (`disableOnError`, when switching documents). */
+  private renderForm(disableOnError = false): void {
+    try {
+      this.form.render(JSON.parse(this.texts[this.editing]) as Json, this.effective[this.editing]);
+    } catch {
+      if (disableOnError) this.form.render(undefined);
+    }
+  }
+
   private setDiagnostics(slot: SlotId, d: Diagnostic[]): void {
     this.diags[slot] = d;
     if (slot === this.editing) this.renderDiagnostics();
+    else this.renderErrorBanner();
   }
 
   private renderDiagnostics(): void {
     const d = this.diags[this.editing];
     this.editor?.showDiagnostics(d);
-    this.form.markInvalid(d.filter((x) => x.severity === 'error').map((x) => x.pointer));
+    this.form.markInvalid(d.filter((x) => x.severity === 'error'));
+    this.renderErrorBanner();
     const list = $('validation-errors');
     list.replaceChildren();
     list.dataset['count'] = String(d.filter((x) => x.severity === 'error').length);
@@ -312,6 +395,15 @@ export class App {
     $('step').addEventListener('click', () => this.step());
     $('reset').addEventListener('click', () => this.reset());
     $('compare').addEventListener('click', () => this.toggleCompare());
+    $('mech-toggle').addEventListener('click', () => this.setMechanism(!this.mechOpen));
+    $('mech-instance').addEventListener('change', () => this.setMechanism(this.mechOpen));
+    $('swap').addEventListener('click', () => this.swap());
+    $('instance-mode').addEventListener('change', (e) => {
+      this.instanceMode = (e.target as HTMLSelectElement).value as InstanceMode | 'heat';
+      this.chartsStateKey = '';
+      this.drawnVersion = '';
+    });
+    $('window').addEventListener('change', (e) => this.setWindow(Number((e.target as HTMLSelectElement).value)));
     $('speed').addEventListener('change', (e) => {
       this.speed = Number((e.target as HTMLSelectElement).value);
       this.scheduleUrl();
@@ -337,6 +429,43 @@ export class App {
       } else if (e.key === '.') this.step();
       else if (e.key === 'r' || e.key === 'R') this.reset();
     });
+  }
+
+  /** The time series' tumbling window (outputs.timeseries_interval_ms) of the shown runs. */
+  private setWindow(ms: number): void {
+    if (!(ms >= 1)) return;
+    this.pause();
+    for (const slot of this.activeSlots()) {
+      try {
+        const doc = setAt(JSON.parse(this.texts[slot]) as Json, WINDOW_POINTER, ms);
+        this.texts[slot] = JSON.stringify(doc, null, 2);
+      } catch {
+        continue;  // a text that does not parse keeps its error; nothing to write into
+      }
+      void this.applyText(slot);
+    }
+    this.showEditing();
+    this.preset = this.matchingPreset();
+    this.gallery.select(this.preset?.name);
+    this.scheduleUrl();
+  }
+
+  private renderWindow(): void {
+    // The document's window, else the resolved one (the simulator's default, from the module).
+    let v: Json | undefined;
+    try {
+      v = getAt(JSON.parse(this.texts[this.editing]) as Json, WINDOW_POINTER);
+    } catch {
+      v = undefined;
+    }
+    if (typeof v !== 'number' && this.effective[this.editing] !== null) v = getAt(this.effective[this.editing], WINDOW_POINTER);
+    if (typeof v !== 'number') return;  // not known yet: the next validation tells
+    const ms = v;
+    const sel = $('window') as HTMLSelectElement;
+    const choices = WINDOW_CHOICES_MS.includes(ms) ? WINDOW_CHOICES_MS : [...WINDOW_CHOICES_MS, ms].sort((x, y) => x - y);
+    if (sel.options.length !== choices.length) sel.replaceChildren(...choices.map((c) => new Option(fmtWindow(c), String(c))));
+    sel.value = String(ms);
+    this.charts.latency.setSubtitle(`TTFT (left) and ITL (right), p50/p99 per tumbling ${fmtWindow(ms)} window`);
   }
 
   private renderSpeeds(): void {
@@ -375,6 +504,7 @@ export class App {
       }
     }
     this.renderExports();
+    this.renderErrorBanner();
     this.drawnVersion = '';
   }
 
@@ -383,7 +513,14 @@ export class App {
   }
 
   private play(): void {
-    if (!this.runsShown().some((r) => r.status === 'ready' || r.status === 'running')) return;
+    const runs = this.runsShown();
+    if (!runs.some((r) => r.status === 'ready' || r.status === 'running')) {
+      // A click while a run is still loading is not lost: it plays once the run is ready.
+      this.playPending = runs.some((r) => r.status === 'loading' || r.status === 'empty');
+      this.updateControls();
+      return;
+    }
+    this.playPending = false;
     this.playing = true;
     this.lastFrame = 0;
     this.updateControls();
@@ -391,6 +528,7 @@ export class App {
 
   private pause(): void {
     this.playing = false;
+    this.playPending = false;
     this.updateControls();
   }
 
@@ -406,8 +544,15 @@ export class App {
     this.charts.cdf.el.hidden = true;
   }
 
+  private renderClock(runs: Run[]): void {
+    $('sim-time').textContent = fmtSimSeconds(this.runs.a.nowUs);
+    $('sim-steps').textContent = String(runs.reduce((n, r) => n + r.steps, 0));
+  }
+
   private updateControls(): void {
     const runs = this.runsShown();
+    // The clock with the controls: a control enabled by an answer never shows an older time.
+    this.renderClock(runs);
     const runnable = runs.some((r) => r.status === 'ready' || r.status === 'running');
     ($('play') as HTMLButtonElement).disabled = this.playing || !runnable;
     ($('pause') as HTMLButtonElement).disabled = !this.playing;
@@ -416,7 +561,7 @@ export class App {
     const a = this.runs.a;
     const status = runs.some((r) => r.status === 'failed') ? 'failed'
       : runs.some((r) => r.status === 'invalid') ? 'invalid'
-      : runs.some((r) => r.status === 'loading') ? 'loading'
+      : runs.some((r) => r.status === 'loading' || r.status === 'empty') ? (this.playPending ? 'starting' : 'loading')
       : runs.every((r) => r.status === 'done') ? 'done'
       : this.playing ? 'running' : a.nowUs > 0 ? 'paused' : 'ready';
     const st = $('run-status');
@@ -426,6 +571,73 @@ export class App {
     if (failed) this.showBanner(`Run ${failed.slot.toUpperCase()} stopped: ${failed.error}`);
   }
 
+  /** The main pane says why nothing runs: the first error of each shown scenario, and a
+   *  button that takes the user to the field (or the JSON line) it names. */
+  private renderErrorBanner(): void {
+    const host = $('error-banner');
+    renderErrorBanner(host, this.activeSlots().map((slot) => ({ slot, diags: this.diags[slot] })), this.compare, (slot, pointer) => {
+      if (this.editing !== slot) {
+        this.editing = slot;
+        this.showEditing();
+      }
+      const input = this.form.inputFor(pointer);
+      if (input && !this.embed) {
+        input.scrollIntoView({ block: 'center' });
+        input.focus();
+      } else if (pointer !== '#syntax') this.editor?.reveal(pointer);
+    });
+    host.hidden = host.childElementCount === 0;
+    this.renderAbDiff();
+  }
+
+  /** Compare mode: what B changes against A (resolved documents, so defaults count). */
+  private renderAbDiff(): void {
+    const host = $('ab-diff');
+    host.replaceChildren();
+    host.hidden = !this.compare || this.embed;
+    for (const slot of ['a', 'b'] as SlotId[]) {
+      const tab = document.querySelector<HTMLElement>(`.slot-tab[data-slot="${slot}"]`);
+      if (tab) {
+        tab.textContent = `${slot.toUpperCase()}${this.compare ? ` · ${this.runName(slot)}` : ''}`;
+        tab.title = tab.textContent;
+      }
+    }
+    ($('swap') as HTMLButtonElement).hidden = !this.compare;
+    if (host.hidden) return;
+    const doc = (slot: SlotId): Json | undefined => {
+      if (this.effective[slot] !== null) return this.effective[slot];
+      try {
+        return JSON.parse(this.texts[slot]) as Json;
+      } catch {
+        return undefined;
+      }
+    };
+    renderDiff(host, doc('a'), doc('b'), this.runName('a'), this.runName('b'));
+  }
+
+  /** A run's name: its scenario's `name`, or A / B. */
+  private runName(slot: SlotId): string {
+    try {
+      const n = (JSON.parse(this.texts[slot]) as { name?: unknown }).name;
+      if (typeof n === 'string' && n.trim()) return n.trim();
+    } catch {
+      // unnamed
+    }
+    return slot.toUpperCase();
+  }
+
+  private swap(): void {
+    if (!this.compare) return;
+    this.pause();
+    [this.texts.a, this.texts.b] = [this.texts.b, this.texts.a];
+    [this.effective.a, this.effective.b] = [this.effective.b, this.effective.a];
+    this.preset = this.matchingPreset();
+    this.gallery.select(this.preset?.name);
+    this.showEditing();
+    void this.loadAll();
+    this.scheduleUrl();
+  }
+
   private showBanner(text: string, info = false): void {
     const b = $('banner');
     b.textContent = text;
@@ -433,49 +645,8 @@ export class App {
     b.hidden = false;
   }
 
-  // ---- exports ----
-
   private renderExports(): void {
-    const host = $('exports');
-    host.replaceChildren();
-    this.exportFills = [];
-    for (const slot of this.activeSlots()) {
-      const row = document.createElement('div');
-      row.className = 'export-row';
-      if (this.compare) {
-        const s = document.createElement('span');
-        s.className = 'slot';
-        s.textContent = slot.toUpperCase();
-        row.append(s);
-      }
-      const button = (label: string, what: 'summary' | 'requests' | 'metrics', instSel?: HTMLSelectElement) => {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.className = 'btn btn-small';
-        b.textContent = label;
-        b.dataset['testid'] = `export-${what}${slot === 'b' ? '-b' : ''}`;
-        b.addEventListener('click', () => this.exportFiles(slot, what, instSel ? Number(instSel.value) : undefined));
-        return b;
-      };
-      const sel = document.createElement('select');
-      sel.setAttribute('aria-label', `Instance for the Prometheus export${this.compare ? ` of ${slot.toUpperCase()}` : ''}`);
-      sel.dataset['testid'] = `export-instance${slot === 'b' ? '-b' : ''}`;
-      const fill = () => {
-        const names = this.runs[slot].instances;
-        if (sel.options.length === names.length && names.every((n, i) => sel.options[i]!.text === n)) return;
-        sel.replaceChildren(...names.map((n, i) => new Option(n, String(i))));
-      };
-      this.exportFills.push(fill);
-      fill();
-      row.append(button('summary.json', 'summary'), button('requests.csv', 'requests'), button('metrics.prom', 'metrics', sel), sel);
-      host.append(row);
-    }
-  }
-
-  private async exportFiles(slot: SlotId, what: 'summary' | 'requests' | 'metrics', instance?: number): Promise<void> {
-    const run = this.runs[slot];
-    if (!run.active) return;
-    for (const f of await run.export(what, instance)) download(f.name, f.text, mimeFor(f.name));
+    this.exportFills = renderExportRows($('exports'), this.activeSlots(), this.runs, this.compare);
   }
 
   // ---- drawing ----
@@ -504,9 +675,7 @@ export class App {
     const version = `${this.compare}|${runs.map((r) => `${r.slot}${r.gen}.${r.version}.${r.status}`).join('|')}`;
     if (version === this.drawnVersion) return;
     this.drawnVersion = version;
-    const a = this.runs.a;
-    $('sim-time').textContent = fmtSimSeconds(a.nowUs);
-    $('sim-steps').textContent = String(runs.reduce((n, r) => n + r.steps, 0));
+    this.renderClock(runs);
     // Charts: only when rows were added or a run changed state, and at most every 100 ms
     // while playing (10 updates a second read as smooth and leave the frame budget free).
     const stateKey = `${this.compare}|${runs.map((r) => `${r.slot}${r.gen}.${r.status}.${r.latencies ? 1 : 0}`).join('|')}`;
@@ -524,6 +693,7 @@ export class App {
       renderCards($('cards'), runs.map((r) => ({ label: r.slot.toUpperCase(), ...(r.summary ? { summary: r.summary } : {}) })),
         this.preset?.measured, this.embed);
     }
+    this.renderMechanism();
     this.updateControls();
   }
 
@@ -537,15 +707,38 @@ export class App {
     }));
     if (data.length === 0) {
       for (const c of Object.values(this.charts)) c.clear();
+      for (const p of this.panels) p.chart.clear();
       this.charts.cdf.el.hidden = true;
     } else {
       const maxPoints = 1600;
-      const kv = kvView(data, maxPoints);
+      // Many instances read better as one line per pool (P/D prefill and decode apart).
+      const chosen = this.instanceMode !== 'auto' ? this.instanceMode : data[0]!.instances.length > 4 ? 'pool' : 'instance';
+      ($('instance-mode') as HTMLSelectElement).value = chosen;
+      const heat = chosen === 'heat' && data.length === 1 && !this.embed;
+      const mode: InstanceMode = chosen === 'heat' ? 'instance' : chosen;
+      this.charts.kv.el.hidden = heat;
+      this.charts.queue.el.hidden = heat;
+      for (const h of this.heat) {
+        h.el.hidden = !heat;
+        if (heat) h.draw(data[0]!);
+      }
+      const kv = kvView(data, maxPoints, mode);
       this.charts.kv.draw(kv.spec, kv.data);
-      const q = queueView(data, maxPoints);
+      const q = queueView(data, maxPoints, mode);
       this.charts.queue.draw(q.spec, q.data);
-      const l = latencyView(data, maxPoints);
+      const slo = runs[0]?.summary?.slo ?? {};
+      const l = latencyView(data, maxPoints, {
+        ...(slo.ttft_ms !== undefined ? { ttftMs: slo.ttft_ms } : {}),
+        ...(slo.itl_ms !== undefined ? { itlMs: slo.itl_ms } : {}),
+      });
       this.charts.latency.draw(l.spec, l.data);
+      for (const p of this.panels) {
+        const applies = !this.embed && panelApplies(p.def, data);
+        p.chart.el.hidden = !applies;
+        if (!applies) continue;
+        const v = p.def.view(data, maxPoints, slo.e2e_ms !== undefined ? { e2eMs: slo.e2e_ms } : {});
+        p.chart.draw(v.spec, v.data);
+      }
       const th = throughputView(data, maxPoints);
       this.charts.throughput.draw(th.spec, th.data);
       const cdf = runs.every((r) => r.done) ? cdfView(data) : undefined;

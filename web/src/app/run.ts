@@ -22,6 +22,9 @@ export class Run {
   latencies?: RunLatencies;
   diagnostics: Diagnostic[] = [];
   error?: string;
+  /** The mechanism view's instance (undefined: closed) and its latest engine snapshot. */
+  snapshotOf?: number;
+  snapshot?: string;
   /** Bumped whenever what the charts show changed. */
   version = 0;
 
@@ -87,13 +90,13 @@ export class Run {
     const wantSummary = now - this.lastSummaryAt > 500;
     if (wantSummary) this.lastSummaryAt = now;
     this.status = 'running';
-    this.send({ kind: 'advance', slot: this.slot, gen: this.gen, untilUs: Math.floor(targetUs), maxEvents: this.budget.value, wantSummary });
+    this.send({ kind: 'advance', slot: this.slot, gen: this.gen, untilUs: Math.floor(targetUs), maxEvents: this.budget.value, wantSummary, ...(this.snapshotOf !== undefined ? { snapshotOf: this.snapshotOf } : {}) });
   }
 
   step(): void {
     if (!(this.status === 'ready' || this.status === 'running') || this.inflight) return;
     this.status = 'running';
-    this.send({ kind: 'step', slot: this.slot, gen: this.gen });
+    this.send({ kind: 'step', slot: this.slot, gen: this.gen, ...(this.snapshotOf !== undefined ? { snapshotOf: this.snapshotOf } : {}) });
   }
 
   reset(): void {
@@ -114,6 +117,12 @@ export class Run {
     });
   }
 
+  /** Asks for the mechanism view's snapshot now (without advancing). */
+  requestSnapshot(): void {
+    if (!this.active || this.snapshotOf === undefined) return;
+    this.client.post({ kind: 'snapshot', slot: this.slot, gen: this.gen, instance: this.snapshotOf });
+  }
+
   get busy(): boolean {
     return this.inflight;
   }
@@ -131,6 +140,7 @@ export class Run {
     this.events = 0;
     this.summary = undefined;
     this.latencies = undefined;
+    this.snapshot = undefined;
     this.error = undefined;
     this.version++;
   }
@@ -173,6 +183,11 @@ export class Run {
       case 'exported':
         this.exportWaiters.shift()?.(r.files);
         return;
+      case 'snapshot':
+        this.snapshot = r.json;
+        this.version++;
+        this.onChange(this);
+        return;
       default:
         return;
     }
@@ -188,6 +203,7 @@ export class Run {
     this.events = p.events;
     if (p.summary) this.summary = p.summary;
     if (p.latencies) this.latencies = p.latencies;
+    if (p.snapshot !== undefined) this.snapshot = p.snapshot;
     if (p.done) this.status = 'done';
     else if (this.status === 'done') this.status = 'ready';  // after a reset
     this.version++;

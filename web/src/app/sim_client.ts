@@ -10,7 +10,7 @@ export class SimClient {
   /** The built-in catalog's GPU and model ids (known once ready). */
   catalog: { gpus: string[]; models: string[] } = { gpus: [], models: [] };
   private nextId = 1;
-  private readonly pending = new Map<number, (d: Diagnostic[]) => void>();
+  private readonly pending = new Map<number, (v: Validation) => void>();
   private readonly listeners = new Map<SlotId, (r: RunResponse) => void>();
   private onFatal: (message: string) => void = () => {};
 
@@ -29,7 +29,7 @@ export class SimClient {
           resolveReady(r.version);
           return;
         case 'validated':
-          this.pending.get(r.id)?.(r.diagnostics);
+          this.pending.get(r.id)?.({ diagnostics: r.diagnostics, effective: r.effective });
           this.pending.delete(r.id);
           return;
         case 'error':
@@ -63,13 +63,19 @@ export class SimClient {
     this.worker.postMessage(req);
   }
 
-  validate(json: string): Promise<Diagnostic[]> {
+  validate(json: string): Promise<Validation> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       this.post({ kind: 'validate', id, json });
     });
   }
+}
+
+/** A scenario's diagnostics and, when it has no errors, its resolved form (every default). */
+export interface Validation {
+  diagnostics: Diagnostic[];
+  effective: string;
 }
 
 export type { RunResponse };

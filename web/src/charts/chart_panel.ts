@@ -3,6 +3,7 @@
 
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { downloadBytes } from '../ui/download';
 
 export interface SeriesSpec {
   label: string;
@@ -10,6 +11,8 @@ export interface SeriesSpec {
   dash?: number[];
   width?: number;
   scale?: string;  // 'y' (default) or a second scale shown on the right axis
+  /** A null (a window with no sample) breaks the line instead of being bridged. */
+  gaps?: boolean;
 }
 
 export interface AxisSpec {
@@ -27,12 +30,18 @@ export interface ChartSpec {
 }
 
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-const AXIS_STROKE = '#5b6472';
-const GRID = { stroke: '#e6e9ef', width: 1 };
+// Axis and grid colours from the page's theme (light, or dark: styles.css).
+function themeColor(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
 
 function specKey(spec: ChartSpec): string {
   return JSON.stringify([spec.series, spec.x.label, spec.y.label, spec.y2?.label, spec.x.log, spec.y.range]);
 }
+
+/** Charts over simulated time share a crosshair (uPlot cursor sync) and a zoom. */
+const TIME_SYNC_KEY = 'blis-time';
+const timeGroup = new Set<ChartPanel>();
 
 export class ChartPanel {
   readonly el: HTMLElement;
@@ -42,7 +51,11 @@ export class ChartPanel {
   private key = '';
   private readonly height: number;
 
-  constructor(parent: HTMLElement, opts: { title: string; subtitle: string; testid: string; height?: number; empty: string }) {
+  private readonly synced: boolean;
+
+  constructor(parent: HTMLElement, opts: { title: string; subtitle: string; testid: string; height?: number; empty: string; synced?: boolean }) {
+    this.synced = opts.synced ?? true;
+    if (this.synced) timeGroup.add(this);
     this.height = opts.height ?? 190;  // plot area in px; the legend adds below
     this.el = document.createElement('section');
     this.el.className = 'chart';
@@ -55,7 +68,14 @@ export class ChartPanel {
     const sub = document.createElement('span');
     sub.className = 'chart-sub';
     sub.textContent = opts.subtitle;
-    head.append(h, sub);
+    const png = document.createElement('button');
+    png.type = 'button';
+    png.className = 'chart-png';
+    png.textContent = 'PNG';
+    png.title = 'Download this chart as a PNG image';
+    png.dataset['testid'] = `${opts.testid}-png`;
+    png.addEventListener('click', () => this.savePng(opts.testid.replace(/^chart-/, '')));
+    head.append(h, sub, png);
     this.plotEl = document.createElement('div');
     this.plotEl.className = 'plot';
     this.plotEl.style.minHeight = `${this.height + 30}px`;
@@ -66,6 +86,39 @@ export class ChartPanel {
     this.el.append(head, this.plotEl);
     parent.append(this.el);
     new ResizeObserver(() => this.resize()).observe(this.plotEl);
+    // A double click resets the zoom of every time chart, as it does its own.
+    this.plotEl.addEventListener('dblclick', () => {
+      if (!this.synced) return;
+      for (const c of timeGroup) if (c !== this && c.plot) c.plot.setData(c.plot.data, true);
+    });
+  }
+
+  /** The plot (canvas, with its title and legend values drawn in) as a PNG download. */
+  private savePng(name: string): void {
+    const src = this.plotEl.querySelector('canvas');
+    if (!src) return;
+    const title = this.el.querySelector('h3')?.textContent ?? name;
+    const pad = 28;
+    const out = document.createElement('canvas');
+    out.width = src.width;
+    out.height = src.height + pad;
+    const ctx = out.getContext('2d')!;
+    const style = getComputedStyle(this.el);
+    ctx.fillStyle = style.backgroundColor || '#fff';
+    ctx.fillRect(0, 0, out.width, out.height);
+    ctx.fillStyle = style.color || '#000';
+    ctx.font = `600 ${Math.round(14 * (src.width / Math.max(1, src.clientWidth)))}px system-ui, sans-serif`;
+    ctx.fillText(`${title} — ${this.el.querySelector('.chart-sub')?.textContent ?? ''}`, 8, 19);
+    ctx.drawImage(src, 0, pad);
+    out.toBlob((b) => b && downloadBytes(`blis-${name}.png`, b, 'image/png'), 'image/png');
+  }
+
+  /** The zoomed x range of a drag, applied to the other time charts. */
+  private propagateZoom(u: uPlot): void {
+    if (!this.synced || u.select.width <= 0) return;
+    const min = u.posToVal(u.select.left, 'x');
+    const max = u.posToVal(u.select.left + u.select.width, 'x');
+    for (const c of timeGroup) if (c !== this) c.plot?.setScale('x', { min, max });
   }
 
   setSubtitle(text: string): void {
@@ -77,6 +130,10 @@ export class ChartPanel {
   draw(spec: ChartSpec, data: uPlot.AlignedData): void {
     const rows = data[0]?.length ?? 0;
     this.el.dataset['points'] = String(rows);
+    // Nulls drawn as gaps (windows with no sample), for the tests and the curious.
+    let gaps = 0;
+    for (let i = 1; i < data.length; i++) for (const v of data[i] ?? []) if (v === null) gaps++;
+    this.el.dataset['gaps'] = String(gaps);
     this.emptyEl.hidden = rows > 0;
     const key = specKey(spec);
     if (!this.plot || key !== this.key) {
@@ -105,13 +162,15 @@ export class ChartPanel {
   }
 
   private options(spec: ChartSpec): uPlot.Options {
+    const AXIS_STROKE = themeColor('--chart-axis', '#5b6472');
+    const GRID = { stroke: themeColor('--chart-grid', '#e6e9ef'), width: 1 };
     const axis = (a: AxisSpec, side?: number): uPlot.Axis => ({
       label: a.label,
       labelFont: FONT,
       font: FONT,
       stroke: AXIS_STROKE,
       grid: side === 1 ? { show: false } : GRID,
-      ticks: { stroke: '#cfd5df', width: 1, size: 4 },
+      ticks: { stroke: GRID.stroke, width: 1, size: 4 },
       size: 52,
       labelSize: 18,
       ...(side !== undefined ? { side } : {}),
@@ -131,7 +190,11 @@ export class ChartPanel {
       height: this.height,
       scales,
       axes,
-      cursor: { drag: { x: true, y: false }, points: { size: 6 } },
+      cursor: {
+        drag: { x: true, y: false }, points: { size: 6 },
+        ...(this.synced ? { sync: { key: TIME_SYNC_KEY, setSeries: false } } : {}),
+      },
+      hooks: { setSelect: [(u: uPlot) => this.propagateZoom(u)] },
       legend: { live: true },
       series: [
         { label: spec.x.label, value: (_u, v) => (v == null ? '–' : spec.x.format ? spec.x.format(v) : String(v)) },
@@ -142,7 +205,7 @@ export class ChartPanel {
             stroke: s.color,
             width: s.width ?? 1.6,
             scale: s.scale ?? 'y',
-            spanGaps: true,
+            spanGaps: !s.gaps,
             points: { show: false },
             value: (_u, v) => (v == null ? '–' : fmt ? fmt(v) : v.toFixed(1)),
             ...(s.dash ? { dash: s.dash } : {}),

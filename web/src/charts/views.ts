@@ -67,18 +67,51 @@ function col(run: RunData, name: string): Float64Array {
   return run.columns.includes(name) ? run.column(name) : new Float64Array(run.column(TIME_COLUMN).length).fill(NaN);
 }
 
+/** NaN (a window with no sample) as null, which uPlot draws as a gap, never as 0. */
+export function withGaps(v: Float64Array): (number | null)[] | Float64Array {
+  if (!v.some((x) => Number.isNaN(x))) return v;
+  return Array.from(v, (x) => (Number.isNaN(x) ? null : x));
+}
+
 /** Decimates each run's table, then joins them on x (compare) or returns it (single). */
 function assemble(tables: [Float64Array, Float64Array[]][], maxPoints: number): uPlot.AlignedData {
   const dec = tables.map(([x, ys]) => {
     const [dx, dys] = decimate(x, ys, maxPoints);
-    return [dx, ...dys] as uPlot.AlignedData;
+    return [dx, ...dys.map(withGaps)] as uPlot.AlignedData;
   });
   if (dec.length === 1) return dec[0]!;
-  return uPlot.join(dec);
+  // Keep the nulls of gaps (nullMode 1); rows only one run has are spanned (undefined).
+  return uPlot.join(dec, dec.map((t) => t.map(() => 1)));
 }
 
-export function kvView(runs: RunData[], maxPoints: number): ChartView {
+/** How per-instance metrics are drawn: one line per pool (aggregate) or per instance. */
+export type InstanceMode = 'pool' | 'instance';
+
+/** Instances grouped by pool (`<pool>-<i>`), in first-seen order: P/D prefill and decode apart. */
+export function poolsOf(instances: readonly string[]): [string, string[]][] {
+  const m = new Map<string, string[]>();
+  for (const i of instances) {
+    const pool = i.replace(/-\d+$/, '');
+    if (!m.has(pool)) m.set(pool, []);
+    m.get(pool)!.push(i);
+  }
+  return [...m];
+}
+
+export function kvView(runs: RunData[], maxPoints: number, mode: InstanceMode = 'instance'): ChartView {
   const y = { label: 'KV cache used (%)', format: pctFmt, range: [0, 100] as [number, number] };
+  if (runs.length === 1 && mode === 'pool') {
+    const run = runs[0]!;
+    const pools = poolsOf(run.instances);
+    const series: SeriesSpec[] = [];
+    const cols: Float64Array[] = [];
+    pools.forEach(([pool, insts], p) => {
+      const c = perInstance(run.columns, 'kv_usage', insts);
+      series.push({ label: `${pool} mean`, color: instanceColor(p) });
+      cols.push(combine(run, c, 'mean', 100));
+    });
+    return { spec: { x: timeAxis, y, series }, data: assemble([[run.column(TIME_COLUMN), cols]], maxPoints) };
+  }
   if (runs.length === 1) {
     const run = runs[0]!;
     const cols = perInstance(run.columns, 'kv_usage', run.instances);
@@ -104,8 +137,18 @@ export function kvView(runs: RunData[], maxPoints: number): ChartView {
   return { spec: { x: timeAxis, y, series }, data: assemble(tables, maxPoints) };
 }
 
-export function queueView(runs: RunData[], maxPoints: number): ChartView {
+export function queueView(runs: RunData[], maxPoints: number, mode: InstanceMode = 'instance'): ChartView {
   const y = { label: 'requests', format: countFmt, range: [0, null] as [number, null] };
+  if (runs.length === 1 && mode === 'pool') {
+    const run = runs[0]!;
+    const series: SeriesSpec[] = [];
+    const cols: Float64Array[] = [];
+    poolsOf(run.instances).forEach(([pool, insts], p) => {
+      series.push({ label: `running ${pool}`, color: instanceColor(p) }, { label: `waiting ${pool}`, color: instanceColor(p), dash: [5, 3] });
+      cols.push(combine(run, perInstance(run.columns, 'running', insts), 'sum'), combine(run, perInstance(run.columns, 'waiting', insts), 'sum'));
+    });
+    return { spec: { x: timeAxis, y, series }, data: assemble([[run.column(TIME_COLUMN), cols]], maxPoints) };
+  }
   if (runs.length === 1) {
     const run = runs[0]!;
     const running = perInstance(run.columns, 'running', run.instances);
@@ -133,18 +176,34 @@ export function queueView(runs: RunData[], maxPoints: number): ChartView {
   return { spec: { x: timeAxis, y, series }, data: assemble(tables, maxPoints) };
 }
 
-export function latencyView(runs: RunData[], maxPoints: number): ChartView {
+/** SLO targets drawn as flat lines on the latency chart (ms). */
+export interface LatencySlo {
+  ttftMs?: number;
+  itlMs?: number;
+}
+
+export function latencyView(runs: RunData[], maxPoints: number, slo: LatencySlo = {}): ChartView {
   const series: SeriesSpec[] = [];
   const tables: [Float64Array, Float64Array[]][] = [];
   runs.forEach((run, r) => {
+    const n = run.column(TIME_COLUMN).length;
+    const flat: Float64Array[] = [];
+    if (r === 0 && slo.ttftMs !== undefined) {
+      series.push({ label: 'SLO TTFT', color: '#6b7280', dash: [2, 3], width: 1.2 });
+      flat.push(new Float64Array(n).fill(slo.ttftMs));
+    }
+    if (r === 0 && slo.itlMs !== undefined) {
+      series.push({ label: 'SLO TPOT', color: '#a8a29e', dash: [2, 3], width: 1.2, scale: 'y2' });
+      flat.push(new Float64Array(n).fill(slo.itlMs));
+    }
     const dash = RUN_DASH[r];
     series.push(
-      { label: `TTFT p50${suffix(run)}`, color: TTFT[0]!, dash },
-      { label: `TTFT p99${suffix(run)}`, color: TTFT[1]!, dash },
-      { label: `ITL p50${suffix(run)}`, color: ITL[0]!, dash, scale: 'y2' },
-      { label: `ITL p99${suffix(run)}`, color: ITL[1]!, dash, scale: 'y2' },
+      { label: `TTFT p50${suffix(run)}`, color: TTFT[0]!, dash, gaps: true },
+      { label: `TTFT p99${suffix(run)}`, color: TTFT[1]!, dash, gaps: true },
+      { label: `ITL p50${suffix(run)}`, color: ITL[0]!, dash, scale: 'y2', gaps: true },
+      { label: `ITL p99${suffix(run)}`, color: ITL[1]!, dash, scale: 'y2', gaps: true },
     );
-    tables.push([run.column(TIME_COLUMN), ['ttft_p50_ms', 'ttft_p99_ms', 'itl_p50_ms', 'itl_p99_ms'].map((c) => col(run, c))]);
+    tables.push([run.column(TIME_COLUMN), [...flat, ...['ttft_p50_ms', 'ttft_p99_ms', 'itl_p50_ms', 'itl_p99_ms'].map((c) => col(run, c))]]);
   });
   return {
     spec: {

@@ -1,12 +1,16 @@
 // The form over the main knobs. It renders from the parsed document and reports edits as a
 // new document; the JSON text is the single source of truth (the app re-renders the form
-// whenever the text parses).
+// whenever the text parses). A key the document leaves out shows its effective value (the
+// resolved document from the WASM API: vLLM's defaults from the rules pack), marked as a
+// default; editing it writes the key.
 
+import type { Diagnostic } from '../protocol';
 import { KNOBS, parseKnobInput, type Json, type Knob } from '../scenario/knobs';
 
 export class ScenarioForm {
   private readonly inputs = new Map<string, HTMLInputElement | HTMLSelectElement>();
   private doc: Json = null;
+  private effective: Json = null;
 
   constructor(
     private readonly form: HTMLFormElement,
@@ -26,34 +30,54 @@ export class ScenarioForm {
     fill('model', ids.models);
   }
 
-  /** Shows a document's values; knobs it does not have (other shapes) are disabled. */
-  render(doc: Json | undefined): void {
+  /**
+   * Shows a document's values (`effective`: its resolved form, when known). A knob is
+   * disabled only when the document sets that place another way (e.g. a load as `stages`).
+   */
+  render(doc: Json | undefined, effective?: Json): void {
     if (doc !== undefined) this.doc = doc;
+    if (effective !== undefined) this.effective = effective;
     for (const knob of KNOBS) {
       const input = this.inputs.get(knob.id)!;
-      const v = doc === undefined ? undefined : knob.get(doc);
-      const usable = v !== undefined;
-      input.disabled = doc === undefined || (!usable && !this.canCreate(knob));
-      input.title = usable || doc === undefined ? knob.help : `${knob.help} — this scenario sets it another way; edit it in the JSON`;
+      const wrap = input.closest('.knob') as HTMLElement;
+      const own = doc === undefined ? undefined : knob.get(doc);
+      const blocked = doc !== undefined && own === undefined && knob.blocked?.(doc) === true;
+      const eff = own === undefined && !blocked && this.effective !== null ? knob.get(this.effective) : undefined;
+      const v = own ?? eff;
+      const isDefault = own === undefined && v !== undefined;
+      input.disabled = doc === undefined || blocked;
+      wrap.classList.toggle('is-default', isDefault);
+      wrap.dataset['source'] = own !== undefined ? 'document' : isDefault ? 'default' : 'none';
+      wrap.querySelector<HTMLElement>('.knob-default')!.hidden = !isDefault;
+      input.title = blocked ? `${knob.help} — this scenario sets it another way; edit it in the JSON`
+        : isDefault ? `${knob.help} — not in the document: the default is ${String(v)}; editing writes the key` : knob.help;
       if (document.activeElement === input) continue;  // do not fight the user's typing
       if (input instanceof HTMLInputElement && input.type === 'checkbox') input.checked = v === true;
       else input.value = v === undefined ? '' : String(v);
     }
   }
 
-  /** Marks knobs whose pointer (or a descendant) has an error. */
-  markInvalid(pointers: readonly string[]): void {
+  /** Shows each error next to the knob whose pointer (or a descendant) it names. */
+  markInvalid(diags: readonly Diagnostic[]): void {
     for (const knob of KNOBS) {
-      const bad = pointers.some((p) => p === knob.pointer || p.startsWith(knob.pointer + '/'));
-      this.inputs.get(knob.id)!.closest('.knob')?.classList.toggle('invalid', bad);
-      this.inputs.get(knob.id)!.setAttribute('aria-invalid', String(bad));
+      const mine = diags.filter((d) => d.pointer === knob.pointer || d.pointer.startsWith(knob.pointer + '/'));
+      const input = this.inputs.get(knob.id)!;
+      const wrap = input.closest('.knob') as HTMLElement;
+      wrap.classList.toggle('invalid', mine.length > 0);
+      input.setAttribute('aria-invalid', String(mine.length > 0));
+      const msg = wrap.querySelector<HTMLElement>('.knob-error')!;
+      const appeared = msg.hidden && mine.length > 0;
+      msg.textContent = mine.map((d) => d.message).join('; ');
+      msg.hidden = mine.length === 0;
+      // The field being edited keeps its new message in view (it may sit at the fold).
+      if (appeared && document.activeElement === input) msg.scrollIntoView({ block: 'nearest' });
     }
   }
 
-  // The rate knob can be created on a document with no load.rate only when there are no
-  // stages or concurrency: otherwise the document has another load shape.
-  private canCreate(knob: Knob): boolean {
-    return knob.id === 'duration_s';
+  /** The input showing a pointer's value, if a knob shows it. */
+  inputFor(pointer: string): HTMLElement | undefined {
+    const k = KNOBS.find((x) => pointer === x.pointer || pointer.startsWith(x.pointer + '/'));
+    return k ? this.inputs.get(k.id) : undefined;
   }
 
   private field(knob: Knob): HTMLElement {
@@ -103,12 +127,24 @@ export class ScenarioForm {
       this.onEdit(this.doc, knob);
     };
     input.addEventListener(knob.kind === 'text' || knob.kind === 'int' || knob.kind === 'number' ? 'input' : 'change', commit);
+    const badge = document.createElement('span');
+    badge.className = 'knob-default';
+    badge.textContent = 'default';
+    badge.hidden = true;
+    badge.title = 'not in the document: the default for this scenario (from the rules pack)';
+    label.append(badge);
+    const err = document.createElement('span');
+    err.className = 'knob-error';
+    err.dataset['testid'] = `knob-error-${knob.id}`;
+    err.id = `${id}-error`;
+    err.hidden = true;
+    input.setAttribute('aria-describedby', err.id);
     if (knob.kind === 'bool') {
       wrap.classList.add('knob-check');
-      wrap.append(input, label);
+      wrap.append(input, label, err);
     } else {
       if (knob.kind === 'text') wrap.classList.add('wide');
-      wrap.append(label, input);
+      wrap.append(label, input, err);
     }
     return wrap;
   }

@@ -3,6 +3,7 @@
 // found by name; their unit is read from the suffix (_us, _ms, _s).
 
 import type { RunLatencies } from '../protocol';
+import { parseCsv } from './csv';
 
 function unitToMs(header: string): number {
   if (header.endsWith('_us')) return 1e-3;
@@ -18,8 +19,8 @@ function findColumn(headers: string[], stem: string): number {
 }
 
 export function latenciesFromCsv(csv: string): RunLatencies {
-  const lines = csv.split('\n').filter((l) => l.length > 0);
-  const headers = (lines[0] ?? '').split(',').map((h) => h.trim());
+  const lines = parseCsv(csv);
+  const headers = (lines[0] ?? []).map((h) => h.trim());
   const arrival = findColumn(headers, 'arrival');
   const first = findColumn(headers, 'first_token');
   const finish = findColumn(headers, 'finish');
@@ -30,7 +31,7 @@ export function latenciesFromCsv(csv: string): RunLatencies {
   const e2e: number[] = [];
   const itl: number[] = [];
   for (let r = 1; r < lines.length; r++) {
-    const cells = lines[r]!.split(',');
+    const cells = lines[r]!;
     if (status >= 0 && cells[status] !== 'finished') continue;
     const a = Number(cells[arrival]) * scale[0]!;
     const f = cells[first] === '' ? NaN : Number(cells[first]) * scale[1]!;

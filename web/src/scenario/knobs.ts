@@ -25,6 +25,8 @@ export interface Knob {
   get(doc: Json): string | number | boolean | undefined;
   /** Writes the knob into a copy of the document. */
   set(doc: Json, value: string | number | boolean): Json;
+  /** True when the document sets this place another way (the knob cannot write it). */
+  blocked?(doc: Json): boolean;
 }
 
 export function getAt(doc: Json, pointer: string): Json | undefined {
@@ -88,6 +90,9 @@ function lengthKnob(id: string, label: string, pointer: string, help: string): K
       if (!d || typeof d !== 'object' || Array.isArray(d)) return undefined;
       if (d['dist'] === 'constant' && typeof d['value'] === 'number') return d['value'];
       if (typeof d['mean'] === 'number') return d['mean'];
+      if (d['dist'] === 'uniform' && typeof d['min'] === 'number' && typeof d['max'] === 'number') {
+        return Math.round((d['min'] + d['max']) / 2);
+      }
       return undefined;
     },
     set(doc, value) {
@@ -99,9 +104,22 @@ function lengthKnob(id: string, label: string, pointer: string, help: string): K
         if (typeof d['std'] === 'number' && old > 0) next['std'] = Math.round(((d['std'] as number) * (value as number)) / old);
         return setAt(doc, pointer, next);
       }
+      if (d && typeof d === 'object' && !Array.isArray(d) && d['dist'] === 'uniform' &&
+          typeof d['min'] === 'number' && typeof d['max'] === 'number') {
+        // Keep the width: move the range so its midpoint is the new mean.
+        const half = Math.floor((d['max'] - d['min']) / 2);
+        const min = Math.max(1, (value as number) - half);
+        return setAt(doc, pointer, { ...d, min, max: min + 2 * half });
+      }
       return setAt(doc, pointer, { dist: 'constant', value: value as number });
     },
+    blocked: traceWorkload,
   };
+}
+
+/** A trace workload has no clients for the client knobs to edit. */
+function traceWorkload(doc: Json): boolean {
+  return getAt(doc, '/workload/trace_csv') !== undefined;
 }
 
 const POOL = '/pools/0';
@@ -127,8 +145,12 @@ export const KNOBS: readonly Knob[] = [
     help: 'reuse KV blocks of shared prompt prefixes' }),
   scalarKnob({ id: 'router', label: 'Router', pointer: '/router/policy', kind: 'select', options: ROUTER_POLICIES,
     help: 'how requests are spread over instances' }),
-  scalarKnob({ id: 'rate', label: 'Arrival rate', pointer: `${CLIENT}/load/rate`, kind: 'number', min: 0, step: 0.5,
-    unit: 'req/s', help: 'requests per second (set `stages` in JSON for a ramp)' }),
+  {
+    ...scalarKnob({ id: 'rate', label: 'Arrival rate', pointer: `${CLIENT}/load/rate`, kind: 'number', min: 0, step: 0.5,
+      unit: 'req/s', help: 'requests per second (set `stages` in JSON for a ramp)' }),
+    // A load given as stages or a concurrency has no single rate to edit.
+    blocked: (doc) => traceWorkload(doc) || ['stages', 'concurrency'].some((k) => getAt(doc, `${CLIENT}/load/${k}`) !== undefined),
+  },
   lengthKnob('prompt_tokens', 'Prompt length', `${CLIENT}/prompt_tokens`, 'mean prompt tokens'),
   lengthKnob('output_tokens', 'Output length', `${CLIENT}/output_tokens`, 'mean output tokens'),
   scalarKnob({ id: 'duration_s', label: 'Duration', pointer: '/horizon/duration_s', kind: 'number', min: 1, step: 10,

@@ -21,8 +21,12 @@ export interface SimulationBackend {
   seriesColumn(index: number, from: number): Float64Array;
   instanceNames(): string[];
   summaryJson(): string;
+  /** timeseries.json (null for windows with no sample). */
+  timeseriesJson(): string;
   metricsText(instance: number): string;
   requestsCsv(): string;
+  /** The mechanism view's snapshot of one instance's engine (JSON text, "" if none). */
+  engineSnapshot(instance: number): string;
   reset(): void;
   dispose(): void;
 }
@@ -37,5 +41,7 @@ export interface SimulationModule {
   version(): string;
   catalogIds(): CatalogIds;
   validate(json: string): Diagnostic[];
+  /** The resolved document with every default written out; "" when it has errors. */
+  effective(json: string): string;
   create(): SimulationBackend;
 }

@@ -47,11 +47,17 @@ class WasmSimulation implements SimulationBackend {
   summaryJson() {
     return this.sim.summaryJson();
   }
+  timeseriesJson() {
+    return this.sim.timeseriesJson();
+  }
   metricsText(instance: number) {
     return this.sim.metricsText(instance);
   }
   requestsCsv() {
     return this.sim.requestsCsv();
+  }
+  engineSnapshot(instance: number) {
+    return this.sim.engineSnapshot(instance);
   }
   reset() {
     this.sim.reset();
@@ -66,6 +72,7 @@ export function wasmSimulationModule(blis: BlisModule): SimulationModule {
     version: () => blis.version(),
     catalogIds: () => blis.catalogIds(),
     validate: (json) => blis.validateScenario(json),
+    effective: (json) => blis.effectiveScenario(json),
     create: () => new WasmSimulation(new blis.Simulation()),
   };
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { locateJson } from '../lib/json_locate';
+import { KNOBS, type Json } from '../scenario/knobs';
 import { PRESETS } from '../scenario/presets';
 import createBlisModule, { type BlisModule } from '../wasm/blis.mjs';
 
@@ -49,5 +50,41 @@ describe('the validator behind the editor', () => {
     const ids = blis.catalogIds();
     expect(ids.gpus).toContain('H100-SXM-80GB');
     expect(ids.models).toContain('meta-llama/Llama-3.1-8B-Instruct');
+  });
+});
+
+// The smallest document the validator accepts: everything else is a default.
+const MINIMAL = JSON.stringify({
+  schema: 'blis/scenario/v1',
+  pools: [{ name: 'main', hardware: 'H100-SXM-80GB', model: 'meta-llama/Llama-3.1-8B-Instruct', engine: { kind: 'vllm', release: '0.32.0' } }],
+  workload: { clients: [{ name: 'chat', load: { rate: 2 }, prompt_tokens: { dist: 'constant', value: 256 }, output_tokens: { dist: 'constant', value: 64 } }] },
+  horizon: { duration_s: 10 },
+});
+
+describe('the form on a minimal scenario', () => {
+  it('is valid', () => {
+    expect(blis.validateScenario(MINIMAL).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('has an effective value for every knob, from the resolved document', () => {
+    const doc = JSON.parse(MINIMAL) as Json;
+    const eff = JSON.parse(blis.effectiveScenario(MINIMAL)) as Json;
+    for (const k of KNOBS) {
+      expect(k.blocked?.(doc) ?? false, k.id).toBe(false);
+      expect(k.get(doc) ?? k.get(eff), k.id).not.toBeUndefined();
+    }
+    // vLLM's default, not an unchecked box: prefix caching is on unless the args say otherwise.
+    expect(KNOBS.find((k) => k.id === 'enable_prefix_caching')!.get(eff)).toBe(true);
+  });
+
+  it('writes the key when a defaulted knob is edited, and the result is valid', () => {
+    let doc = JSON.parse(MINIMAL) as Json;
+    for (const k of KNOBS) {
+      const eff = JSON.parse(blis.effectiveScenario(JSON.stringify(doc))) as Json;
+      const v = k.get(doc) ?? k.get(eff)!;
+      doc = k.set(doc, v);
+      expect(k.get(doc), k.id).toBe(v);
+    }
+    expect(blis.validateScenario(JSON.stringify(doc)).filter((d) => d.severity === 'error')).toEqual([]);
   });
 });

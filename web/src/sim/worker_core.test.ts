@@ -32,7 +32,9 @@ class ScriptedSim implements SimulationBackend {
   seriesColumn(i: number, from: number) { return Float64Array.from(this.rows.slice(from), (v) => (i === 0 ? v : v / 10)); }
   instanceNames() { return ['main-0', 'main-1']; }
   summaryJson() { return JSON.stringify({ sim: { simulated_s: this.now / 1e6 } }); }
+  timeseriesJson() { return JSON.stringify({ rows: this.rows.length }); }
   metricsText(i: number) { return `# instance ${i}\n`; }
+  engineSnapshot(i: number) { return JSON.stringify({ instance: i }); }
   requestsCsv() { return 'arrival_s,first_token_s,finish_s,output_tokens\n0,0.1,1.1,11\n'; }
   reset() { this.now = 0; this.rows = []; this.calls.push('reset'); }
   dispose() {}
@@ -44,6 +46,7 @@ function makeCore() {
     version: () => '9.9.9',
     catalogIds: () => ({ gpus: ['G1'], models: ['m/1'], fabrics: [] }),
     validate: (json) => (json.includes('"bad"') ? [{ pointer: '/bad', message: 'is bad', severity: 'error' }] : []),
+    effective: (json) => JSON.stringify({ ...(JSON.parse(json) as object), defaulted: true }),
     create: () => { const s = new ScriptedSim(); sims.push(s); return s; },
   };
   return { core: new WorkerCore(module), sims };
@@ -56,7 +59,11 @@ describe('WorkerCore', () => {
     const { core } = makeCore();
     expect(core.handle({ kind: 'hello' })).toEqual([{ kind: 'ready', version: '9.9.9', catalog: { gpus: ['G1'], models: ['m/1'] } }]);
     expect(core.handle({ kind: 'validate', id: 4, json: '{"bad": 1}' })).toEqual([
-      { kind: 'validated', id: 4, diagnostics: [{ pointer: '/bad', message: 'is bad', severity: 'error' }] },
+      { kind: 'validated', id: 4, diagnostics: [{ pointer: '/bad', message: 'is bad', severity: 'error' }], effective: '' },
+    ]);
+    // A valid document comes back with its resolved form (every default written out).
+    expect(core.handle({ kind: 'validate', id: 5, json: '{"good": 1}' })).toEqual([
+      { kind: 'validated', id: 5, diagnostics: [], effective: '{"good":1,"defaulted":true}' },
     ]);
   });
 

@@ -2,7 +2,7 @@
 // one request in, responses out. Holds up to two simulations (slots A and B).
 
 import { latenciesFromCsv } from '../lib/requests_csv';
-import type { Progress, SlotId, Summary, WorkerRequest, WorkerResponse } from '../protocol';
+import type { ExportKind, Progress, SlotId, Summary, WorkerRequest, WorkerResponse } from '../protocol';
 import type { SimulationBackend, SimulationModule } from './backend';
 
 interface Slot {
@@ -29,8 +29,11 @@ export class WorkerCore {
         const ids = this.module.catalogIds();
         return [{ kind: 'ready', version: this.module.version(), catalog: { gpus: ids.gpus, models: ids.models } }];
       }
-      case 'validate':
-        return [{ kind: 'validated', id: req.id, diagnostics: this.module.validate(req.json) }];
+      case 'validate': {
+        const diagnostics = this.module.validate(req.json);
+        const effective = diagnostics.some((d) => d.severity === 'error') ? '' : this.module.effective(req.json);
+        return [{ kind: 'validated', id: req.id, diagnostics, effective }];
+      }
       case 'load':
         return [this.load(req.slot, req.gen, req.json)];
       case 'unload':
@@ -40,12 +43,12 @@ export class WorkerCore {
       case 'advance': {
         const slot = this.ready(req.slot, req.gen);
         if (!slot.sim.done()) slot.sim.advance(req.untilUs, req.maxEvents);
-        return [this.progress(req.slot, slot, req.wantSummary)];
+        return [this.withSnapshot(this.progress(req.slot, slot, req.wantSummary), slot, req.snapshotOf)];
       }
       case 'step': {
         const slot = this.ready(req.slot, req.gen);
         if (!slot.sim.done()) slot.sim.advanceOneStep();
-        return [this.progress(req.slot, slot, true)];
+        return [this.withSnapshot(this.progress(req.slot, slot, true), slot, req.snapshotOf)];
       }
       case 'reset': {
         const slot = this.ready(req.slot, undefined);
@@ -56,6 +59,10 @@ export class WorkerCore {
       }
       case 'export':
         return [this.exportFiles(req.slot, req.what, req.instance)];
+      case 'snapshot': {
+        const slot = this.ready(req.slot, req.gen);
+        return [{ kind: 'snapshot', slot: req.slot, gen: slot.gen, json: slot.sim.engineSnapshot(req.instance) }];
+      }
     }
   }
 
@@ -80,6 +87,13 @@ export class WorkerCore {
       kind: 'loaded', slot: id, gen, diagnostics, ok: true,
       columns: slot.sim.seriesColumns(), instances: slot.sim.instanceNames(),
     };
+  }
+
+  private withSnapshot(p: Progress, slot: Slot, instance: number | undefined): Progress {
+    if (instance !== undefined && instance >= 0 && instance < slot.sim.instanceNames().length) {
+      p.snapshot = slot.sim.engineSnapshot(instance);
+    }
+    return p;
   }
 
   private ready(id: SlotId, gen: number | undefined): Slot {
@@ -107,7 +121,7 @@ export class WorkerCore {
     return out;
   }
 
-  private exportFiles(id: SlotId, what: 'summary' | 'requests' | 'metrics', instance?: number): WorkerResponse {
+  private exportFiles(id: SlotId, what: ExportKind, instance?: number): WorkerResponse {
     const slot = this.ready(id, undefined);
     const base = `${slot.name}${id === 'b' ? '-b' : ''}`;
     switch (what) {
@@ -115,6 +129,8 @@ export class WorkerCore {
         return { kind: 'exported', slot: id, what, files: [{ name: `${base}-summary.json`, text: slot.sim.summaryJson() }] };
       case 'requests':
         return { kind: 'exported', slot: id, what, files: [{ name: `${base}-requests.csv`, text: slot.sim.requestsCsv() }] };
+      case 'timeseries':
+        return { kind: 'exported', slot: id, what, files: [{ name: `${base}-timeseries.json`, text: slot.sim.timeseriesJson() }] };
       case 'metrics': {
         // One instance's exposition (a Prometheus scrape is per instance), or all of them.
         const names = slot.sim.instanceNames();

@@ -1,6 +1,14 @@
 // Saves text as a file through a temporary object URL.
 export function download(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  saveBlob(name, new Blob([text], { type }));
+}
+
+export function downloadBytes(name: string, bytes: Uint8Array<ArrayBuffer> | Blob, type: string): void {
+  saveBlob(name, bytes instanceof Blob ? bytes : new Blob([bytes], { type }));
+}
+
+function saveBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

@@ -13,6 +13,42 @@ interface CardDef {
   sub?(s: Summary): string;
   lowerIsBetter?: boolean;
   embed?: boolean;  // shown in the compact embed mode too
+  /** Shown only when some run's summary passes (goodput: only with an SLO). */
+  onlyWith?(s: Summary): boolean;
+}
+
+/** The SLO targets beside goodput, e.g. "TTFT ≤ 500 ms · TPOT ≤ 50 ms". */
+export function sloText(s: Summary): string {
+  const slo = s.slo ?? {};
+  const parts: string[] = [];
+  if (slo.ttft_ms !== undefined) parts.push(`TTFT ≤ ${fmtMs(slo.ttft_ms)}`);
+  if (slo.itl_ms !== undefined) parts.push(`TPOT ≤ ${fmtMs(slo.itl_ms)}`);
+  if (slo.e2e_ms !== undefined) parts.push(`E2E ≤ ${fmtMs(slo.e2e_ms)}`);
+  if (slo.classes && Object.keys(slo.classes).length) parts.push(`classes ${Object.keys(slo.classes).join(', ')}`);
+  return parts.join(' · ') || 'none';
+}
+
+const VERDICT_TEXT = { stable: 'Stable', backlogged: 'Backlogged', overloaded: 'Overloaded' } as const;
+
+/** The saturation verdict card: stable / backlogged / overloaded and why. */
+function verdictCard(runs: { label: string; summary?: Summary }[]): HTMLElement {
+  const card = el('div', 'card verdict');
+  card.dataset['testid'] = 'verdict';
+  card.append(el('div', 'card-label', 'Saturation'));
+  const shown = runs.filter((r) => r.summary?.saturation);
+  if (shown.length === 0) {
+    card.append(el('div', 'card-value', '–'));
+    return card;
+  }
+  for (const r of shown) {
+    const sat = r.summary!.saturation!;
+    const v = el('div', `card-value verdict-${sat.verdict}`, `${runs.length > 1 ? `${r.label} ` : ''}${VERDICT_TEXT[sat.verdict]}`);
+    v.dataset['verdict'] = sat.verdict;
+    v.title = sat.reason;
+    card.append(v);
+  }
+  if (shown.length === 1) card.append(el('div', 'card-sub', shown[0]!.summary!.saturation!.reason));
+  return card;
 }
 
 const CARDS: CardDef[] = [
@@ -33,9 +69,10 @@ const CARDS: CardDef[] = [
   },
   {
     label: 'Goodput',
-    value: (s) => s.goodput_requests_per_s,
+    value: (s) => s.goodput_requests_per_s ?? undefined,
     fmt: (v) => fmtRate(v, 'req/s'),
-    sub: () => 'meeting every SLO',
+    sub: (s) => `meeting the SLO: ${sloText(s)}`,
+    onlyWith: (s) => typeof s.goodput_requests_per_s === 'number',
   },
   { embed: true, label: 'Preemptions', value: (s) => s.preemptions, fmt: fmtCount, lowerIsBetter: true },
   { embed: true, label: 'Prefix cache hits', value: (s) => s.prefix_cache_hit_rate, fmt: fmtPct, sub: () => 'of prompt tokens' },
@@ -52,7 +89,9 @@ function el(tag: string, cls: string, text?: string): HTMLElement {
 export function renderCards(host: HTMLElement, runs: { label: string; summary?: Summary }[], measured?: Measured, compact = false): void {
   const frag = document.createDocumentFragment();
   const withSummary = runs.filter((r) => r.summary);
+  frag.append(verdictCard(runs));
   for (const def of compact ? CARDS.filter((c) => c.embed) : CARDS) {
+    if (def.onlyWith && !withSummary.some((r) => def.onlyWith!(r.summary!))) continue;
     const card = el('div', 'card');
     card.append(el('div', 'card-label', def.label));
     if (runs.length <= 1) {
@@ -80,9 +119,20 @@ export function renderCards(host: HTMLElement, runs: { label: string; summary?: 
   if (measured && !compact) {
     const card = el('div', 'card measured');
     card.title = measured.source;
-    card.append(el('div', 'card-label', 'Measured on real vLLM'));
-    card.append(el('div', 'card-value', `TTFT p50 ${fmtMs(measured.ttftMs.p50)}`));
-    card.append(el('div', 'card-sub', `E2E p50 ${fmtMs(measured.e2eMs.p50)} · TPOT ${fmtMs(measured.tpotMs.mean)}`));
+    card.dataset['testid'] = 'measured';
+    // Like with like: each measured figure beside the simulated figure of the same definition
+    // (TPOT mean against TPOT mean, not against ITL p50).
+    const sim = runs[0]?.summary;
+    card.append(el('div', 'card-label', 'Real vLLM vs simulated'));
+    const rows = el('div', 'card-rows measured-rows');
+    const row = (name: string, real: number | undefined, simulated: number | undefined) => {
+      rows.append(el('span', 'slot', name), el('span', 'val', `${fmtMs(real)} / ${fmtMs(simulated)}`), el('span', 'delta', sim ? fmtDelta(real, simulated) : ''));
+    };
+    row('TTFT p50', measured.ttftMs.p50, sim?.ttft_ms?.p50);
+    row('E2E p50', measured.e2eMs.p50, sim?.e2e_ms?.p50);
+    row('TPOT mean', measured.tpotMs.mean, sim?.tpot_ms?.mean);
+    card.append(rows);
+    card.append(el('div', 'card-sub', 'measured / simulated'));
     frag.append(card);
   }
   host.replaceChildren(frag);

@@ -36,6 +36,8 @@ export interface BlisSimulation {
   instanceNames(): string[];
   metricsText(instance: number): string;
   requestsCsv(): string;
+  /** A read-only snapshot of instance i's vLLM engine (JSON; "" for another engine kind). */
+  engineSnapshot(instance: number): string;
   reset(): void;
   delete(): void;
 }
@@ -44,6 +46,9 @@ export interface BlisModule {
   version(): string;
   samplerDigestHex(seed: number, draws: number): string;
   validateScenario(json: string): BlisDiagnostic[];
+  /** The resolved scenario with every default written out (the rules pack's engine-args
+   *  defaults included), as JSON text; "" when the document has errors. */
+  effectiveScenario(json: string): string;
   /** The built-in catalog's ids, sorted. */
   catalogIds(): { gpus: string[]; models: string[]; fabrics: string[] };
   /** A Hugging Face config.json as a catalog model entry (`blis catalog import`): the entry's
