@@ -177,6 +177,7 @@ ojson encode_pool(const Pool& p) {
   o["parallelism"] = {{"tp", p.parallelism.tp}, {"pp", p.parallelism.pp}, {"dp", p.parallelism.dp}};
   o["engine"] = {
       {"kind", p.engine.kind}, {"release", p.engine.release}, {"args", encode_args(p.engine.args)}};
+  if (p.cost_per_gpu_hour) o["cost_per_gpu_hour"] = *p.cost_per_gpu_hour;
   return o;
 }
 
