@@ -32,7 +32,7 @@ constexpr const char* kScenario = R"({
   "outputs": {"timeseries_interval_ms": 250, "per_request": true}
 })";
 
-constexpr const char* kGoldenDigest = "4c3845578073ca72";
+constexpr const char* kGoldenDigest = "3beefb9a39dad95c";
 
 TEST(GoldenDigest, SmallScenarioHasTheSameDigestNativelyAndInWasm) {
   Simulation sim;
