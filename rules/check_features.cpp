@@ -17,7 +17,7 @@ void check_lora(Context& c) {
   if (!a.enable_lora) {
     // vllm/engine/arg_utils.py create_engine_config builds a LoRAConfig only with enable_lora.
     // Values equal to the defaults say nothing (encode_scenario writes them out).
-    const bool loras = c.set.max_loras && a.max_loras != 1;
+    const bool loras = c.set.max_loras_unused && *c.set.max_loras_unused != 1;
     const bool rank = c.set.max_lora_rank && a.max_lora_rank != c.pack.max_lora_rank_default;
     const bool cpu = c.set.max_cpu_loras && a.max_cpu_loras != a.max_loras;
     for (const auto& [set, key] : {std::pair{loras, "max_loras"}, std::pair{rank, "max_lora_rank"},
@@ -31,11 +31,55 @@ void check_lora(Context& c) {
     c.error(c.ptr("max_cpu_loras"), std::to_string(a.max_cpu_loras) + ": max_cpu_loras (" +
                                         std::to_string(a.max_cpu_loras) +
                                         ") must be >= max_loras (" + std::to_string(a.max_loras) +
-                                        ")");
+                                        ").");
+  }
+  // vllm/engine/arg_utils.py create_engine_config: LoRA with speculative decoding needs a
+  // budget of max_num_seqs * (1 + k) tokens.
+  const auto& spec = a.speculative_config;
+  if (spec && spec->num_speculative_tokens > 0) {
+    const std::int64_t need = static_cast<std::int64_t>(a.max_num_seqs) *
+                              (static_cast<std::int64_t>(spec->num_speculative_tokens) + 1);
+    if (a.max_num_batched_tokens < need) {
+      c.error(c.ptr("max_num_batched_tokens"),
+              std::to_string(a.max_num_batched_tokens) +
+                  ": with LoRA and speculative decoding max_num_batched_tokens must be >= "
+                  "max_num_seqs * (num_speculative_tokens + 1) = " +
+                  std::to_string(need) +
+                  ". Consider increasing max_num_batched_tokens or decreasing "
+                  "num_speculative_tokens [" +
+                  c.vllm() + " EngineArgs.create_engine_config]");
+    }
   }
 }
 
-// vllm/config/vllm.py@000fc94b VllmConfig.__post_init__: the async_scheduling tri-state.
+// vllm/config/vllm.py VllmConfig._set_max_num_scheduled_tokens: with speculative decoding
+// the scheduler issues max_num_batched_tokens minus the drafter's extra slots
+// (max_num_new_slots_for_drafting: one per request for draft_model, none otherwise).
+void check_draft_slots(Context& c) {
+  const auto& a = c.args;
+  if (!a.speculative_config) return;
+  const std::int64_t slots = a.speculative_config->method == "draft_model" ? 1 : 0;
+  const std::int64_t scheduled =
+      static_cast<std::int64_t>(a.max_num_batched_tokens) - slots * a.max_num_seqs;
+  const std::string ptr = c.ptr("max_num_batched_tokens");
+  if (scheduled <= 0) {
+    c.error(ptr, std::to_string(a.max_num_batched_tokens) +
+                     ": max_num_scheduled_tokens is set to " + std::to_string(scheduled) +
+                     " based on the speculative decoding settings, which does not allow any "
+                     "tokens to be scheduled. Increase max_num_batched_tokens to accommodate the "
+                     "additional draft token slots, or decrease num_speculative_tokens or "
+                     "max_num_seqs. [" +
+                     c.vllm() + " VllmConfig._set_max_num_scheduled_tokens]");
+  } else if (scheduled < 8192) {
+    c.warning(ptr, std::to_string(a.max_num_batched_tokens) +
+                       ": max_num_scheduled_tokens is set to " + std::to_string(scheduled) +
+                       " based on the speculative decoding settings. This may lead to "
+                       "suboptimal performance. [" +
+                       c.vllm() + "]");
+  }
+}
+
+// vllm/config/vllm.py VllmConfig.__post_init__: the async_scheduling tri-state.
 void resolve_async(Context& c) {
   auto& a = c.args;
   const auto& spec = a.speculative_config;
@@ -56,7 +100,9 @@ void resolve_async(Context& c) {
     a.async_scheduling = false;
     return;
   }
-  if (spec_incompatible) {
+  // VllmConfig.__post_init__ with async_scheduling None.
+  if (spec && !spec->method.empty() &&
+      !contains(c.pack.async_auto_speculative_methods, spec->method)) {
     c.warning(c.ptr("speculative_config") + "/method",
               "async scheduling not supported with " + spec->method +
                   "-based speculative decoding and will be disabled [" + c.vllm() + "]");
@@ -83,7 +129,10 @@ void check_quantization(Context& c) {
                        c.vllm() + "]");
       return;
     }
-    if (c.pack.fp8_online_refused) {
+    if (c.pack.fp8_online == Fp8Online::kAccept) {
+      // fp8.py Fp8Config.get_quant_method: no serialized checkpoint -> online per tensor.
+      a.quantization = "fp8_per_tensor";
+    } else if (c.pack.fp8_online == Fp8Online::kRefuse) {
       // vllm/model_executor/layers/quantization/fp8.py@v0.31.0 Fp8Config.
       c.error(ptr, "\"fp8\" is not accepted by " + c.vllm() +
                        " for an unquantized checkpoint: online FP8 quantization is spelled "
@@ -114,6 +163,7 @@ void check_quantization(Context& c) {
 
 void check_features(Context& c) {
   check_lora(c);
+  check_draft_slots(c);
   resolve_async(c);
   check_quantization(c);
 }

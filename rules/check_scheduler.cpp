@@ -59,7 +59,7 @@ void check_model(Context& c) {
   }
 }
 
-// vllm/config/scheduler.py@1f8758d5 SchedulerConfig.verify_max_model_len.
+// vllm/config/scheduler.py SchedulerConfig.verify_max_model_len.
 void verify_max_model_len(Context& c) {
   const auto& a = c.args;
   const std::int64_t mml = a.max_model_len;
@@ -87,20 +87,21 @@ void verify_max_model_len(Context& c) {
                         n(static_cast<std::int64_t>(a.max_num_seqs) * mml) +
                         "). This may lead to unexpected behavior.");
   }
-  if (a.max_num_partial_prefills > 1) {
-    if (!a.enable_chunked_prefill) {
-      c.error(c.ptr("max_num_partial_prefills"),
-              n(a.max_num_partial_prefills) +
-                  ": chunked prefill must be enabled to set max_num_partial_prefills > 1.");
-    }
-    if (a.long_prefill_token_threshold > mml) {
-      c.error(c.ptr("long_prefill_token_threshold"),
-              n(a.long_prefill_token_threshold) + ": long_prefill_token_threshold (" +
-                  n(a.long_prefill_token_threshold) +
-                  ") cannot be greater than the max_model_len (" + n(mml) + ").");
-    }
+  // The threshold check: unconditional since PR #49244, before it only with concurrent
+  // partial prefills (which also needed chunked prefill).
+  const bool partial = c.pack.partial_prefills && a.max_num_partial_prefills > 1;
+  if (partial && !a.enable_chunked_prefill) {
+    c.error(c.ptr("max_num_partial_prefills"),
+            n(a.max_num_partial_prefills) +
+                ": chunked prefill must be enabled to set max_num_partial_prefills > 1.");
   }
-  if (a.max_long_partial_prefills > a.max_num_partial_prefills) {
+  if ((partial || !c.pack.partial_prefills) && a.long_prefill_token_threshold > mml) {
+    c.error(c.ptr("long_prefill_token_threshold"),
+            n(a.long_prefill_token_threshold) + ": long_prefill_token_threshold (" +
+                n(a.long_prefill_token_threshold) + ") cannot be greater than the max_model_len (" +
+                n(mml) + ").");
+  }
+  if (c.pack.partial_prefills && a.max_long_partial_prefills > a.max_num_partial_prefills) {
     c.error(c.ptr("max_long_partial_prefills"),
             n(a.max_long_partial_prefills) + ": max_long_partial_prefills (" +
                 n(a.max_long_partial_prefills) +
@@ -115,7 +116,7 @@ void check_scheduler(Context& c) {
   check_block_size(c);
   check_model(c);
   verify_max_model_len(c);
-  // vllm/config/cache.py@002f10e0: "kv_cache_memory_bytes (when not-None) ignores
+  // vllm/config/cache.py: "kv_cache_memory_bytes (when not-None) ignores
   // gpu_memory_utilization".
   if (c.args.kv_cache_memory_bytes && c.set.gpu_memory_utilization &&
       c.args.gpu_memory_utilization != c.pack.gpu_memory_utilization_default) {

@@ -47,7 +47,8 @@ void apply_defaults(Context& c) {
   }
   if (!c.set.gpu_memory_utilization)
     a.gpu_memory_utilization = c.pack.gpu_memory_utilization_default;
-  // vllm/config/model.py ModelConfig.get_and_verify_max_len: unset -> derived maximum.
+  // vllm/config/model.py _get_and_verify_max_len: unset, -1 or "auto" -> derived maximum
+  // (auto-fit shrinks it later, once the KV cache is known).
   if (!c.set.max_model_len && c.facts.model.known) {
     a.max_model_len =
         static_cast<std::int32_t>(std::min<std::int64_t>(c.facts.model.max_model_len, 2147483647));
@@ -77,6 +78,8 @@ void apply_defaults(Context& c) {
   if (a.max_num_partial_prefills > 1 && a.long_prefill_token_threshold == 0) {
     a.long_prefill_token_threshold = static_cast<std::int32_t>(a.max_model_len * 0.04);
   }
+  // A negative threshold (accepted before PR #44070) caps nothing: the engine takes it as 0.
+  if (a.long_prefill_token_threshold < 0) a.long_prefill_token_threshold = 0;
 
   // vllm/config/lora.py LoRAConfig: max_cpu_loras None -> max_loras.
   if (!c.set.max_cpu_loras) a.max_cpu_loras = a.max_loras;

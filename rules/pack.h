@@ -10,7 +10,7 @@
 namespace blis::rules {
 
 // Where a fact comes from: `file@commit Function` of vLLM as read, or a release pin.
-using Source = const char*;
+using Source = std::string;
 
 // One name in vLLM's KV-connector registry (KVConnectorFactory.register_connector).
 struct ConnectorInfo {
@@ -49,6 +49,36 @@ struct BlockSizeRule {
   std::int32_t default_value = 16;    // CacheConfig.DEFAULT_BLOCK_SIZE
 };
 
+// How a release treats `quantization: "fp8"` on an unquantized (bf16/fp16) checkpoint.
+enum class Fp8Online {
+  kAccept,     // Fp8Config without a serialized checkpoint quantizes online, per tensor
+  kWarnAlias,  // deprecated alias of fp8_per_tensor (warning)
+  kRefuse,     // refused; the release names fp8_per_tensor
+};
+
+// One engine argument as the release's config classes constrain it. read_args.cpp reads
+// numeric keys with these bounds, and docs/rules.md is generated from these rows, so the
+// check and its documentation are one table.
+struct ArgSpec {
+  std::string key;
+  std::string type;          // "int", "float", "bool", "string", "object"
+  std::string default_text;  // what vLLM fills in when the key is absent
+  std::string constraint;    // vLLM's own constraint, as written there
+  std::string expected;      // for messages: "an integer >= 1"
+  std::string source;        // file and class/function of vLLM
+  // Bounds for int and float keys (inclusive; `min_exclusive` for pydantic gt=).
+  std::int64_t int_min = 0, int_max = 0;
+  double float_min = 0, float_max = 0;
+  bool min_exclusive = false;
+  bool human_readable = false;  // vLLM's CLI parses it with human_readable_int
+};
+
+// An engine argument an older release had and this one does not.
+struct RemovedArg {
+  std::string key;
+  std::string note;  // e.g. "removed upstream on 2026-07-21 (PR #49244)"
+};
+
 // A rule the pack enforces, for docs/rules.md and for tests that every rule has a source.
 struct RuleInfo {
   std::string id;        // e.g. "scheduler.batched_tokens_below_model_len"
@@ -73,13 +103,27 @@ struct Pack {
   std::vector<std::string> kv_offloading_backends;     // KVOffloadingBackend Literal
   std::vector<std::string> kv_roles;                   // KVRole Literal
   std::vector<std::string> speculative_methods;        // SpeculativeMethod Literal
+  // MTP model types SpeculativeConfig replaces by "mtp" (with a deprecation warning).
+  std::vector<std::string> mtp_aliases;
+  // Methods that need no draft `model` (SpeculativeConfig.__post_init__ fills one in).
+  std::vector<std::string> speculative_methods_without_model;
   // Methods async scheduling works with (EagleModelTypes, NgramGPUTypes, draft_model, ...).
   std::vector<std::string> async_speculative_methods;
+  // Methods that leave an unset async_scheduling on (the same list at 8d9b52f7; before
+  // PR #48341, 2026-08-06, draft_model turned it off).
+  std::vector<std::string> async_auto_speculative_methods;
   // Methods that quantize an unquantized (bf16/fp16) checkpoint while loading it; every
   // other method needs a checkpoint quantized with it.
   std::vector<std::string> online_quantization_methods;
-  // "fp8" on an unquantized checkpoint is refused; the release names the replacement.
-  bool fp8_online_refused = false;
+  // `quantization: "fp8"` on an unquantized checkpoint.
+  Fp8Online fp8_online = Fp8Online::kAccept;
+  // SchedulerConfig.long_prefill_token_threshold Field(ge=0) and ModelConfig.max_logprobs
+  // Field(ge=-1) (PR #44070, 2026-06-30); without them a negative threshold caps nothing.
+  bool negative_threshold_refused = true;
+  // SchedulerConfig.max_num_partial_prefills / max_long_partial_prefills exist (removed
+  // upstream on 2026-07-21, PR #49244); with them the threshold <= max_model_len check
+  // applies only to concurrent partial prefills.
+  bool partial_prefills = false;
 
   double gpu_memory_utilization_default = 0.9;
   AsyncDefault async_scheduling_default = AsyncDefault::kAutoOn;
@@ -93,7 +137,19 @@ struct Pack {
   // vLLM engine arguments that exist in this release but BLIS Playground does not model.
   std::vector<std::string> unmodelled_args;
 
+  // Every engine argument BLIS Playground reads, with its constraint in this release.
+  std::vector<ArgSpec> args;
+  std::vector<RemovedArg> removed_args;
+
   std::vector<RuleInfo> rules;  // every check and default, with its source
+
+  // The row of `key` in `args`, or nullptr.
+  const ArgSpec* arg(const std::string& key) const {
+    for (const auto& a : args) {
+      if (a.key == key) return &a;
+    }
+    return nullptr;
+  }
 };
 
 }  // namespace blis::rules

@@ -2,6 +2,9 @@
 // declare (pydantic Field bounds and Literal types). Cross-field rules live in check_*.cpp.
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "rules/json_fields.h"
@@ -45,8 +48,9 @@ const std::vector<std::string>& accepted_arg_keys() {
 }
 
 const std::vector<std::string>& accepted_speculative_keys() {
-  static const std::vector<std::string> keys = {"method", "num_speculative_tokens",
-                                                "acceptance_rate", "model"};
+  static const std::vector<std::string> keys = {
+      "method", "num_speculative_tokens", "acceptance_rate",
+      "model",  "prompt_lookup_min",      "prompt_lookup_max"};
   return keys;
 }
 
@@ -65,26 +69,8 @@ const std::vector<std::string>& accepted_kv_transfer_keys() {
   return keys;
 }
 
-namespace detail {
-namespace {
-
-constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-
-// Keys that belong elsewhere in the scenario document.
-struct Misplaced {
-  const char* key;
-  const char* where;  // relative to the pool
-};
-constexpr Misplaced kMisplaced[] = {
-    {"tensor_parallel_size", "/parallelism/tp"},
-    {"pipeline_parallel_size", "/parallelism/pp"},
-    {"data_parallel_size", "/parallelism/dp"},
-    {"model", "/model"},
-};
-
 // Keys vLLM accepts that do not change what is simulated (naming, loading, logging).
-const std::vector<std::string>& ignored_args() {
+const std::vector<std::string>& ignored_arg_keys() {
   static const std::vector<std::string> keys = {"served_model_name",
                                                 "tokenizer",
                                                 "tokenizer_mode",
@@ -118,6 +104,24 @@ const std::vector<std::string>& ignored_args() {
   return keys;
 }
 
+namespace detail {
+namespace {
+
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+// Keys that belong elsewhere in the scenario document.
+struct Misplaced {
+  const char* key;
+  const char* where;  // relative to the pool
+};
+constexpr Misplaced kMisplaced[] = {
+    {"tensor_parallel_size", "/parallelism/tp"},
+    {"pipeline_parallel_size", "/parallelism/pp"},
+    {"data_parallel_size", "/parallelism/dp"},
+    {"model", "/model"},
+};
+
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
@@ -129,8 +133,15 @@ std::string pool_pointer(const Context& c) {
 void report_keys(Context& c, const json& args) {
   for (auto it = args.begin(); it != args.end(); ++it) {
     const std::string& key = it.key();
-    if (contains(accepted_arg_keys(), key)) continue;
     const std::string p = c.ptr(key);
+    const auto removed = std::find_if(c.pack.removed_args.begin(), c.pack.removed_args.end(),
+                                      [&](const RemovedArg& r) { return r.key == key; });
+    if (removed != c.pack.removed_args.end()) {
+      c.error(p, "unknown key: not an engine argument of " + c.vllm() + " (" + key + " was " +
+                     removed->note + ")");
+      continue;
+    }
+    if (contains(accepted_arg_keys(), key)) continue;
     bool handled = false;
     for (const auto& m : kMisplaced) {
       if (key == m.key) {
@@ -145,7 +156,15 @@ void report_keys(Context& c, const json& args) {
                      " but is not modelled by BLIS Playground; remove it");
       continue;
     }
-    if (contains(ignored_args(), key)) {
+    if (contains(ignored_arg_keys(), key)) {
+      // Ignored, but a value vLLM's config refuses is still refused.
+      if (const ArgSpec* spec = c.pack.arg(key); spec && spec->type == "int") {
+        FieldReader one(args, c.args_pointer, c.diags, {});
+        if (!one.integer(key, spec->int_min, spec->int_max,
+                         spec->expected + " [" + c.vllm() + ": " + spec->constraint + "]")) {
+          continue;
+        }
+      }
       c.warning(p, "\"" + key + "\" has no effect on what BLIS Playground simulates; ignored");
       continue;
     }
@@ -164,174 +183,184 @@ void set_int(std::optional<std::int64_t> v, T& out, bool* flag = nullptr) {
   if (flag) *flag = true;
 }
 
-void read_speculative(Context& c, FieldReader& r) {
-  const json* raw = r.raw("speculative_config");
-  if (!raw) return;
-  FieldReader s(*raw, c.ptr("speculative_config"), c.diags, accepted_speculative_keys(),
-                "an object (speculative_config)");
-  if (!s.valid()) return;
-  scenario::SpeculativeConfig sc;
-  const std::string refusal = "is not a speculative method of " + c.vllm();
-  if (auto m = s.choice("method", c.pack.speculative_methods, refusal)) {
-    sc.method = *m;
-  } else if (!s.has("method")) {
-    // vllm/config/speculative.py infers the method from a draft model; BLIS has no draft
-    // model to inspect, so the method must be named.
-    s.missing("method", "a speculative method (e.g. \"eagle3\", \"ngram\", \"mtp\")");
-  }
-  // vllm/config/speculative.py SpeculativeConfig.num_speculative_tokens: Field(gt=0).
-  if (auto n =
-          s.integer("num_speculative_tokens", 1, 1024, "an integer > 0 (draft tokens per step)")) {
-    sc.num_speculative_tokens = static_cast<std::int32_t>(*n);
-  } else if (!s.has("num_speculative_tokens")) {
-    // No draft model config to default from: vLLM requires it then.
-    s.missing("num_speculative_tokens", "an integer > 0 (draft tokens per step)");
-  }
-  if (auto a = s.number("acceptance_rate", 0.0, false, 1.0,
-                        "a probability in [0, 1] (per-draft-token acceptance)")) {
-    sc.acceptance_rate = *a;
-  }
-  if (s.has("model")) {
-    s.string("model", "a string (draft model id)");
-    s.warning("model",
-              "BLIS Playground does not run a draft model; acceptance comes from acceptance_rate");
-  }
-  s.report_unknown_keys();
-  c.args.speculative_config = sc;
+// "an integer >= 1 [vLLM 0.32.0: Field(ge=1)]": what the reader expects, with vLLM's rule.
+std::string expected_text(const Context& c, const ArgSpec& spec) {
+  return spec.expected + " [" + c.vllm() + ": " + spec.constraint + "]";
 }
 
-void read_kv_transfer(Context& c, FieldReader& r) {
-  const json* raw = r.raw("kv_transfer_config");
-  if (!raw) return;
-  FieldReader k(*raw, c.ptr("kv_transfer_config"), c.diags, accepted_kv_transfer_keys(),
-                "an object (kv_transfer_config)");
-  if (!k.valid()) return;
-  scenario::KvTransferConfig kt;
-  if (auto s = k.string("kv_connector", "a connector name (e.g. \"NixlConnector\")"))
-    kt.kv_connector = *s;
-  if (auto s = k.string("kv_role", "one of: \"kv_producer\", \"kv_consumer\", \"kv_both\""))
-    kt.kv_role = *s;
-  if (k.has("kv_connector_module_path")) {
-    k.error(
-        "kv_connector_module_path",
-        "out-of-tree connectors (kv_connector_module_path) are not modelled by BLIS Playground");
+// Reads `key` with the bounds of the pack's ArgSpec; messages carry vLLM's constraint.
+// A number written as a string ("16", " 0.5 "): vLLM's CLI (and pydantic's lax mode)
+// parses it with int() / float(), so it is that number. Anything else stays a string.
+std::optional<json> numeric_string(const json* v, bool integer) {
+  if (!v || !v->is_string()) return std::nullopt;
+  const std::string& t = v->get<std::string>();
+  if (t.empty() || t.size() > 40) return std::nullopt;
+  const char* begin = t.c_str();
+  char* end = nullptr;
+  if (integer) {
+    const auto n = parse_human_readable_int(t);
+    const auto last = t.find_last_not_of(" \t\r\n");
+    if (!n || last == std::string::npos || !std::isdigit(static_cast<unsigned char>(t[last])))
+      return std::nullopt;
+    return json(*n);
   }
-  if (auto dev = k.string("kv_buffer_device", "\"cuda\"")) {
-    if (*dev != "cuda") {
-      k.error("kv_buffer_device",
-              "\"" + *dev +
-                  "\": a host-side KV buffer is not modelled by BLIS Playground "
-                  "(modelled: \"cuda\")");
-    }
-  }
-  // Transport plumbing that does not change scheduling: type-checked, otherwise unused.
-  k.string("engine_id");
-  k.string("kv_ip");
-  k.integer("kv_port", 0, 65535, "a port number in [0, 65535]");
-  k.integer("kv_rank", 0, kInt32Max, "an integer >= 0");
-  k.integer("kv_parallel_size", 1, kInt32Max, "an integer >= 1");
-  k.number("kv_buffer_size", 0.0, false, 1e18, "a number of bytes >= 0");
-  if (const json* extra = k.raw("kv_connector_extra_config")) {
-    // vLLM passes this dict to the connector unchecked; only OffloadingConnector's keys
-    // change what BLIS simulates.
-    FieldReader e(*extra, k.pointer("kv_connector_extra_config"), c.diags,
-                  {"cpu_bytes_to_use", "block_size"}, "an object");
-    if (e.valid()) {
-      if (auto b = e.integer("cpu_bytes_to_use", 1, kInt64Max, "a number of bytes >= 1", true)) {
-        kt.cpu_bytes_to_use = *b;
-      }
-      if (auto b =
-              e.integer("block_size", 1, kInt32Max, "an integer >= 1 (tokens per CPU block)")) {
-        kt.offload_block_size = static_cast<std::int32_t>(*b);
-      }
-      for (auto it = extra->begin(); it != extra->end(); ++it) {
-        if (it.key() == "cpu_bytes_to_use" || it.key() == "block_size") continue;
-        e.warning(it.key(), "not modelled by BLIS Playground; ignored");
-      }
-    }
-  }
-  k.report_unknown_keys();
-  c.args.kv_transfer_config = kt;
+  const double d = std::strtod(begin, &end);
+  while (end && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')) ++end;
+  if (end == begin || !end || *end != '\0' || !std::isfinite(d)) return std::nullopt;
+  return json(d);
 }
 
-}  // namespace
+// Reads `key` with the bounds of the pack's ArgSpec; messages carry vLLM's constraint.
+std::optional<std::int64_t> read_int(Context& c, FieldReader& r, const std::string& key) {
+  const ArgSpec* spec = c.pack.arg(key);
+  if (!spec) return std::nullopt;
+  if (!spec->human_readable) {
+    if (auto n = numeric_string(r.raw(key), true)) {
+      const json one = {{key, *n}};
+      FieldReader nr(one, r.pointer(), c.diags, {});
+      return nr.integer(key, spec->int_min, spec->int_max, expected_text(c, *spec));
+    }
+  }
+  return r.integer(key, spec->int_min, spec->int_max, expected_text(c, *spec),
+                   spec->human_readable);
+}
 
-void read_args(Context& c, const json& args) {
-  FieldReader r(args, c.args_pointer, c.diags, accepted_arg_keys(),
-                "an object (vLLM engine arguments)");
-  if (!r.valid()) return;
-  report_keys(c, args);
+std::optional<double> read_float(Context& c, FieldReader& r, const std::string& key) {
+  const ArgSpec* spec = c.pack.arg(key);
+  if (!spec) return std::nullopt;
+  if (auto d = numeric_string(r.raw(key), false)) {
+    const json one = {{key, *d}};
+    FieldReader nr(one, r.pointer(), c.diags, {});
+    return nr.number(key, spec->float_min, spec->min_exclusive, spec->float_max,
+                     expected_text(c, *spec));
+  }
+  return r.number(key, spec->float_min, spec->min_exclusive, spec->float_max,
+                  expected_text(c, *spec));
+}
+
+// vllm/config/model.py ModelConfig.max_model_len Field(ge=-1); -1 / "auto" (any case, via
+// human_readable_int_or_auto) fit it to memory; validate_model_config_after refuses 0.
+void read_max_model_len(Context& c, FieldReader& r) {
+  const json* v = r.raw("max_model_len");
+  if (!v) return;
+  if (v->is_string()) {
+    std::string t = v->get<std::string>();
+    const auto b = t.find_first_not_of(" \t\r\n");
+    const auto e = t.find_last_not_of(" \t\r\n");
+    t = b == std::string::npos ? std::string() : t.substr(b, e - b + 1);
+    for (auto& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (t == "auto") {
+      c.set.max_model_len_auto = true;
+      return;
+    }
+  }
+  const auto n = read_int(c, r, "max_model_len");
+  if (!n) return;
+  if (*n == -1) {
+    c.set.max_model_len_auto = true;
+  } else if (*n == 0) {
+    c.error(c.ptr("max_model_len"),
+            "0: max_model_len must be a positive integer, got int: 0 [" + c.vllm() +
+                " ModelConfig.validate_model_config_after]; -1 or \"auto\" fits it to memory");
+  } else {
+    c.args.max_model_len = static_cast<std::int32_t>(*n);
+    c.set.max_model_len = true;
+  }
+}
+
+void read_scheduler(Context& c, FieldReader& r) {
   auto& a = c.args;
-
-  if (const json* v = r.raw("max_model_len")) {
-    // vllm/engine/arg_utils.py: "auto" / -1 fit max_model_len to memory in newer lines.
-    if ((v->is_string() && v->get<std::string>() == "auto") ||
-        (v->is_number_integer() && v->get<std::int64_t>() == -1)) {
-      c.error(c.ptr("max_model_len"),
-              show(*v) +
-                  ": fitting max_model_len to memory is not modelled by BLIS "
-                  "Playground; give a number of tokens");
-    } else {
-      set_int(r.integer("max_model_len", 1, kInt32Max, "an integer >= 1 (tokens)", true),
-              a.max_model_len, &c.set.max_model_len);
-    }
-  }
-  // vllm/config/scheduler.py@1f8758d5: Field(ge=1) on both.
-  set_int(r.integer("max_num_seqs", 1, kInt32Max, "an integer >= 1"), a.max_num_seqs,
-          &c.set.max_num_seqs);
-  set_int(
-      r.integer("max_num_batched_tokens", 1, kInt32Max, "an integer >= 1 (tokens per step)", true),
-      a.max_num_batched_tokens, &c.set.max_num_batched_tokens);
+  set_int(read_int(c, r, "max_num_seqs"), a.max_num_seqs, &c.set.max_num_seqs);
+  set_int(read_int(c, r, "max_num_batched_tokens"), a.max_num_batched_tokens,
+          &c.set.max_num_batched_tokens);
   if (auto b = r.boolean("enable_chunked_prefill")) {
     a.enable_chunked_prefill = *b;
     c.set.enable_chunked_prefill = true;
   }
+  if (auto t = read_int(c, r, "long_prefill_token_threshold")) {
+    a.long_prefill_token_threshold = static_cast<std::int32_t>(*t);
+    c.set.long_prefill_token_threshold = true;
+    if (*t < 0) {
+      // Before SchedulerConfig's Field(ge=0) (PR #44070) a negative cap was never hit
+      // (Scheduler.schedule caps only when 0 < threshold); defaults.cpp makes it 0.
+      c.warning(c.ptr("long_prefill_token_threshold"),
+                "a negative threshold caps nothing in vLLM's scheduler (same as 0)");
+    }
+  }
+  if (c.pack.partial_prefills) {
+    set_int(read_int(c, r, "max_num_partial_prefills"), a.max_num_partial_prefills);
+    set_int(read_int(c, r, "max_long_partial_prefills"), a.max_long_partial_prefills);
+  }
+  const std::string refusal = "is not accepted by " + c.vllm();
+  if (auto s = r.choice("scheduling_policy", c.pack.scheduling_policies, refusal))
+    a.scheduling_policy = *s;
+  if (auto b = r.boolean("async_scheduling")) c.set.async_scheduling = *b;
+  if (auto b = r.boolean("scheduler_reserve_full_isl")) a.scheduler_reserve_full_isl = *b;
+}
+
+void read_cache(Context& c, FieldReader& r) {
+  auto& a = c.args;
   if (auto b = r.boolean("enable_prefix_caching")) {
     a.enable_prefix_caching = *b;
     c.set.enable_prefix_caching = true;
   }
   // Block size: pydantic gt=0 here; the backend rule is checked in check_scheduler.cpp.
-  set_int(r.integer("block_size", 1, kInt32Max, "an integer > 0 (tokens per KV block)"),
-          a.block_size, &c.set.block_size);
-  if (auto g = r.number("gpu_memory_utilization", 0.0, true, 1.0, "a fraction in (0, 1]")) {
+  set_int(read_int(c, r, "block_size"), a.block_size, &c.set.block_size);
+  if (auto g = read_float(c, r, "gpu_memory_utilization")) {
     a.gpu_memory_utilization = *g;
     c.set.gpu_memory_utilization = true;
   }
-  if (auto b = r.integer("kv_cache_memory_bytes", 1, kInt64Max, "a number of bytes >= 1", true)) {
-    a.kv_cache_memory_bytes = *b;
-  }
-  // vLLM has no bound here, but KV-cache initialisation fails with no block at all.
-  if (auto b = r.integer("num_gpu_blocks_override", 1, kInt64Max,
-                         "an integer >= 1 (vLLM cannot start with no KV block)")) {
-    a.num_gpu_blocks_override = *b;
-  }
+  // vllm/v1/worker/gpu_worker.py determine_available_memory tests it for truth: 0 = unset.
+  if (auto b = read_int(c, r, "kv_cache_memory_bytes"); b && *b > 0) a.kv_cache_memory_bytes = *b;
+  if (auto b = read_int(c, r, "num_gpu_blocks_override")) a.num_gpu_blocks_override = *b;
   const std::string refusal = "is not accepted by " + c.vllm();
   if (auto s = r.choice("kv_cache_dtype", c.pack.kv_cache_dtypes, refusal)) a.kv_cache_dtype = *s;
-  if (auto s = r.choice("dtype", c.pack.dtypes, refusal)) a.dtype = *s;
-  if (auto s = r.choice("quantization", c.pack.quantization_methods, refusal)) a.quantization = *s;
-  if (auto t = r.integer("long_prefill_token_threshold", std::numeric_limits<std::int32_t>::min(),
-                         kInt32Max, "an integer (tokens; 0 = no cap)")) {
-    a.long_prefill_token_threshold = static_cast<std::int32_t>(*t);
-    c.set.long_prefill_token_threshold = true;
-    if (*t < 0) {
-      c.warning(c.ptr("long_prefill_token_threshold"),
-                "a negative threshold caps nothing in vLLM's scheduler (same as 0)");
-    }
-  }
-  set_int(r.integer("max_num_partial_prefills", 1, kInt32Max, "an integer >= 1"),
-          a.max_num_partial_prefills);
-  set_int(r.integer("max_long_partial_prefills", 1, kInt32Max, "an integer >= 1"),
-          a.max_long_partial_prefills);
-  if (auto s = r.choice("scheduling_policy", c.pack.scheduling_policies, refusal))
-    a.scheduling_policy = *s;
-  if (auto b = r.boolean("async_scheduling")) c.set.async_scheduling = *b;
-  if (auto b = r.boolean("scheduler_reserve_full_isl")) a.scheduler_reserve_full_isl = *b;
   if (auto s = r.choice("prefix_caching_hash_algo", c.pack.prefix_caching_hash_algos, refusal)) {
     a.prefix_caching_hash_algo = *s;
   }
+  // vllm/config/cache.py: kv_offloading_size float | None (GiB, total over TP ranks).
+  if (auto g = read_float(c, r, "kv_offloading_size")) c.set.kv_offloading_size = *g;
+  if (auto s = r.choice("kv_offloading_backend", c.pack.kv_offloading_backends, refusal)) {
+    c.set.kv_offloading_backend = *s;
+  }
+}
+
+void read_model(Context& c, FieldReader& r) {
+  auto& a = c.args;
+  read_max_model_len(c, r);
+  const std::string refusal = "is not accepted by " + c.vllm();
+  if (auto s = r.choice("dtype", c.pack.dtypes, refusal)) a.dtype = *s;
+  // ModelConfig.validate_quantization_before lower-cases the method before the check.
+  if (const json* q = r.raw("quantization"); q && q->is_string()) {
+    std::string lower = q->get<std::string>();
+    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (std::find(c.pack.quantization_methods.begin(), c.pack.quantization_methods.end(), lower) !=
+        c.pack.quantization_methods.end()) {
+      a.quantization = lower;
+    } else {
+      r.choice("quantization", c.pack.quantization_methods, refusal);
+    }
+  } else if (q) {
+    r.choice("quantization", c.pack.quantization_methods, refusal);
+  }
+  if (auto b = r.boolean("enforce_eager")) a.enforce_eager = *b;
+  if (auto s = r.choice("performance_mode", c.pack.performance_modes, refusal))
+    a.performance_mode = *s;
+}
+
+void read_lora(Context& c, FieldReader& r) {
+  auto& a = c.args;
   if (auto b = r.boolean("enable_lora")) a.enable_lora = *b;
-  // vllm/config/lora.py: max_loras Field(ge=1); max_lora_rank MaxLoRARanks literal.
-  set_int(r.integer("max_loras", 1, kInt32Max, "an integer >= 1"), a.max_loras, &c.set.max_loras);
+  // vllm/config/lora.py LoRAConfig.max_loras Field(ge=1): checked only when enable_lora
+  // builds a LoRAConfig (EngineArgs.create_engine_config); otherwise any integer.
+  if (a.enable_lora) {
+    set_int(read_int(c, r, "max_loras"), a.max_loras, &c.set.max_loras);
+  } else if (auto m = r.integer("max_loras", std::numeric_limits<std::int32_t>::min(), kInt32Max,
+                                "an integer")) {
+    c.set.max_loras = true;
+    c.set.max_loras_unused = *m;
+  }
+  // MaxLoRARanks is a Literal: the CLI's choices check it with or without enable_lora.
   if (const json* v = r.raw("max_lora_rank")) {
     std::vector<std::string> ranks;
     for (auto x : c.pack.max_lora_ranks) ranks.push_back(std::to_string(x));
@@ -341,28 +370,32 @@ void read_args(Context& c, const json& args) {
                            : c.pack.max_lora_ranks.end();
     if (it == c.pack.max_lora_ranks.end()) {
       c.error(c.ptr("max_lora_rank"),
-              show(*v) + " " + refusal + " (accepted: " + join(ranks) + ")");
+              show(*v) + " is not accepted by " + c.vllm() + " (accepted: " + join(ranks) + ")");
     } else {
       a.max_lora_rank = *it;
       c.set.max_lora_rank = true;
     }
   }
-  if (auto m = r.integer("max_cpu_loras", 1, kInt32Max, "an integer >= 1")) {
+  // create_engine_config passes max_cpu_loras only when > 0; None becomes max_loras.
+  if (auto m = read_int(c, r, "max_cpu_loras"); m && *m > 0) {
     a.max_cpu_loras = static_cast<std::int32_t>(*m);
     c.set.max_cpu_loras = true;
   }
-  if (auto b = r.boolean("enforce_eager")) a.enforce_eager = *b;
-  if (auto s = r.choice("performance_mode", c.pack.performance_modes, refusal))
-    a.performance_mode = *s;
+}
+
+}  // namespace
+
+void read_args(Context& c, const json& args) {
+  FieldReader r(args, c.args_pointer, c.diags, accepted_arg_keys(),
+                "an object (vLLM engine arguments)");
+  if (!r.valid()) return;
+  report_keys(c, args);
+  read_model(c, r);
+  read_scheduler(c, r);
+  read_cache(c, r);
+  read_lora(c, r);
   read_speculative(c, r);
   read_kv_transfer(c, r);
-  // vllm/config/cache.py@002f10e0: kv_offloading_size float | None (GiB, total over TP ranks).
-  if (auto g = r.number("kv_offloading_size", 0.0, true, 1e9, "a size in GiB > 0")) {
-    c.set.kv_offloading_size = *g;
-  }
-  if (auto s = r.choice("kv_offloading_backend", c.pack.kv_offloading_backends, refusal)) {
-    c.set.kv_offloading_backend = *s;
-  }
 }
 
 }  // namespace detail

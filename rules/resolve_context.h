@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "rules/json_fields.h"
 #include "rules/rules.h"
 
 namespace blis::rules::detail {
@@ -11,6 +12,7 @@ namespace blis::rules::detail {
 // What the user wrote explicitly (vLLM's rules often apply only to explicit values).
 struct Explicit {
   bool max_model_len = false;
+  bool max_model_len_auto = false;  // -1 or "auto": fit to the KV cache after the checks
   bool block_size = false;
   bool max_num_batched_tokens = false;
   bool max_num_seqs = false;
@@ -19,6 +21,7 @@ struct Explicit {
   bool gpu_memory_utilization = false;
   bool long_prefill_token_threshold = false;
   bool max_loras = false;
+  std::optional<std::int64_t> max_loras_unused;  // read without enable_lora (not checked)
   bool max_lora_rank = false;
   bool max_cpu_loras = false;
   std::optional<bool> async_scheduling;
@@ -47,6 +50,9 @@ struct Context {
 
 // rules/read_args.cpp: typed reading of every key (pydantic-level constraints).
 void read_args(Context& c, const nlohmann::json& args);
+// rules/read_nested.cpp: speculative_config and kv_transfer_config.
+void read_speculative(Context& c, FieldReader& r);
+void read_kv_transfer(Context& c, FieldReader& r);
 // rules/defaults.cpp: defaults that depend on the model, the GPU and other arguments.
 void apply_defaults(Context& c);
 // rules/check_scheduler.cpp: SchedulerConfig.verify_max_model_len and model checks.

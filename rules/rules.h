@@ -57,6 +57,10 @@ struct DeploymentFacts {
 struct Resolved {
   scenario::VllmArgs args;
   Diagnostics diagnostics;  // pointers are rooted at `args_pointer`
+  // max_model_len was -1 or "auto": args.max_model_len holds the model's derived maximum
+  // (what vLLM's config checks see), and the caller, which knows the KV cache, fits it as
+  // vllm/v1/core/kv_cache_utils.py _auto_fit_max_model_len does.
+  bool auto_fit_max_model_len = false;
 };
 
 // Resolves `args` (the pool's raw engine.args object; null/absent = {}) against `pack`.
@@ -68,5 +72,11 @@ Resolved resolve_engine_args(const Pack& pack, const nlohmann::json& args,
 const std::vector<std::string>& accepted_arg_keys();
 const std::vector<std::string>& accepted_speculative_keys();
 const std::vector<std::string>& accepted_kv_transfer_keys();
+// Keys vLLM has that change nothing BLIS Playground simulates (a warning, then ignored).
+const std::vector<std::string>& ignored_arg_keys();
+
+// docs/rules.md, generated from the packs (`blis rules --markdown`; tests/rules holds the
+// checked-in file to it).
+std::string rules_markdown();
 
 }  // namespace blis::rules

@@ -4,6 +4,7 @@
 // slot: key = (seq << 32) | slot, where seq is the workload's request number.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "cluster/workload/workload.h"
@@ -19,13 +20,15 @@ struct RequestRecord {
   engine::RequestKey key = 0;
   std::int32_t instance = -1;          // the instance serving it now (P/D: prefill, then decode)
   std::int32_t prefill_instance = -1;  // P/D: the prefill instance (holds the KV until read)
-  std::uint8_t pd_stage = 0;           // 0 unified, 1 at the prefill pool, 2 at the decode pool
-  SimTime sent = kUnset;               // the client sent it (arrival at the server)
-  SimTime engine_arrival = kUnset;     // it reached EngineCore (after HTTP + tokenization)
-  SimTime first_scheduled = kUnset;    // first forward pass that included it
-  SimTime first_token = kUnset;        // the client received the first output token
-  SimTime last_token = kUnset;         // ... the latest one
-  SimTime finish = kUnset;             // ... the last one (or the abort)
+  // P/D: the kv_transfer_params P returned with its finishing output (where D reads).
+  std::optional<engine::KvTransferParams> pd_params;
+  std::uint8_t pd_stage = 0;         // 0 unified, 1 at the prefill pool, 2 at the decode pool
+  SimTime sent = kUnset;             // the client sent it (arrival at the server)
+  SimTime engine_arrival = kUnset;   // it reached EngineCore (after HTTP + tokenization)
+  SimTime first_scheduled = kUnset;  // first forward pass that included it
+  SimTime first_token = kUnset;      // the client received the first output token
+  SimTime last_token = kUnset;       // ... the latest one
+  SimTime finish = kUnset;           // ... the last one (or the abort)
   std::int32_t output_tokens = 0;
   std::int32_t cached_tokens = 0;
   std::int32_t preemptions = 0;

@@ -365,10 +365,12 @@ void Simulation::State::on_engine_arrival(std::uint32_t instance, engine::Reques
     spec.eos_at_output = 0;
     spec.kv_transfer = engine::KvTransferParams{true, false, -1, 0};
   } else if (rec->pd_stage == 2) {
-    // The original request, with the kv_transfer_params P returned (do_remote_prefill).
-    spec.kv_transfer =
-        engine::KvTransferParams{false, true, rec->prefill_instance,
-                                 static_cast<std::int32_t>(rec->gen.prompt_token_ids.size())};
+    // The original request, with the kv_transfer_params P returned (do_remote_prefill, its
+    // blocks and endpoint; nixl/pull_scheduler.py request_finished).
+    spec.kv_transfer = rec->pd_params.value_or(engine::KvTransferParams{});
+    spec.kv_transfer->do_remote_prefill = true;
+    spec.kv_transfer->do_remote_decode = false;
+    spec.kv_transfer->remote_instance = rec->prefill_instance;
   }
   // vllm entrypoints/openai/serving_engine.py OpenAIServing._validate_input: the API server
   // answers 400 when the prompt and max_tokens together exceed max_model_len ("'max_tokens'
@@ -382,6 +384,13 @@ void Simulation::State::on_engine_arrival(std::uint32_t instance, engine::Reques
   }
   rec->engine_arrival = now;
   inst.engine().add_request(std::move(spec), now);
+  if (rec->pd_stage == 2 && rec->prefill_instance >= 0) {
+    // D tracks the request for lease-renewal heartbeats to P (base_scheduler.py
+    // on_new_request): from now on P's lease on the blocks is renewed until D reads them.
+    Instance& p = *instances[static_cast<std::size_t>(rec->prefill_instance)];
+    p.engine().remote_heartbeat(key, now);
+    publish(p);
+  }
   publish(inst);
   kick(inst);
 }
@@ -438,7 +447,7 @@ void Simulation::State::on_engine_wake(std::uint32_t instance, SimTime at) {
   Instance& inst = *instances[instance];
   if (at != inst.wake_at) return;  // superseded
   inst.wake_at = kSimTimeNever;
-  inst.engine().poll(now);  // e.g. NIXL's abort timeout of held blocks
+  inst.engine().poll(now);  // e.g. the NIXL lease of held blocks
   publish(inst);
   kick(inst);
 }
@@ -537,7 +546,10 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
       // The prefill leg: its one token goes to the proxy, not to the client.
       if (p.finish == engine::FinishReason::kNone) continue;
       rec->engine_done = true;
-      if (p.finish == engine::FinishReason::kLength) {
+      // LENGTH_CAPPED and STOPPED both hold the blocks and return kv_transfer_params.
+      if (p.kv_transfer_params &&
+          (p.finish == engine::FinishReason::kLength || p.finish == engine::FinishReason::kStop)) {
+        rec->pd_params = p.kv_transfer_params;
         hand_off_to_decode(*rec, visible);
       } else {
         // No kv_transfer_params came back: the proxy fails the request.

@@ -207,10 +207,13 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
   // Prefill and decode pools hand KV over with NIXL (the rules pack sets their
   // kv_transfer_config to NixlConnector, kv_both, unless the scenario names it).
   if (pool.role == "prefill" || pool.role == "decode") {
-    eng->own_connector(
-        std::make_unique<vllm::NixlConnector>(instance, pool.engine.args.block_size));
-    // KVConnectorProm registers NixlPromMetrics' families (metrics/*.prom).
-    eng->metrics().set_connector(vllm::metrics::ConnectorMetrics::kNixl);
+    vllm::NixlConfig nc;
+    nc.instance = instance;
+    nc.block_size = pool.engine.args.block_size;
+    nc.engine_id = "instance-" + std::to_string(instance);
+    nc.tp_size = pool.parallelism.tp;
+    // The engine registers NixlPromMetrics' families with it (metrics/*.prom).
+    eng->own_connector(std::make_unique<vllm::NixlConnector>(nc));
     return eng;
   }
   // CPU offload (kv_offloading_size, or kv_transfer_config naming OffloadingConnector; the
@@ -219,17 +222,18 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
   if (kt && kt->kv_connector == "OffloadingConnector") {
     vllm::OffloadingConfig oc;
     oc.gpu_block_size = pool.engine.args.block_size;
-    oc.offload_block_size = kt->offload_block_size.value_or(oc.gpu_block_size);
-    oc.max_num_seqs = pool.engine.args.max_num_seqs;
+    const std::int32_t offload_block_size = kt->offload_block_size.value_or(oc.gpu_block_size);
+    // OffloadingSpec: blocks_per_chunk = offloaded block size / GPU block size (the rules
+    // pack checked that it divides).
+    oc.blocks_per_chunk = std::max(1, offload_block_size / oc.gpu_block_size);
+    oc.enable_prefix_caching = pool.engine.args.enable_prefix_caching;
     // cpu_bytes_to_use is the total over the instance's GPUs; one offload block holds every
     // GPU's share of offload_block_size tokens.
     const std::int64_t gpus = static_cast<std::int64_t>(pool.parallelism.tp) * pool.parallelism.pp;
-    const std::int64_t block_bytes =
-        res.kv_bytes_per_block * gpus * (oc.offload_block_size / oc.gpu_block_size);
+    const std::int64_t block_bytes = res.kv_bytes_per_block * gpus * oc.blocks_per_chunk;
     oc.num_cpu_blocks = block_bytes > 0 ? kt->cpu_bytes_to_use.value_or(0) / block_bytes : 0;
+    // The engine registers OffloadPromMetrics' families with it (metrics/*.prom).
     eng->own_connector(std::make_unique<vllm::OffloadingConnector>(oc));
-    // KVConnectorProm registers OffloadPromMetrics' families (metrics/*.prom).
-    eng->metrics().set_connector(vllm::metrics::ConnectorMetrics::kOffloading);
   }
   return eng;
 }

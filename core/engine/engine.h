@@ -31,6 +31,18 @@ struct KvTransferParams {
   bool do_remote_prefill = false;  // this (decode) instance pulls the KV from a prefiller
   std::int32_t remote_instance = -1;
   std::int32_t remote_num_tokens = 0;  // tokens whose KV the remote side holds
+  // The rest of the dict the prefiller returns (nixl/pull_scheduler.py request_finished):
+  // the remote blocks (one KV group) and the endpoint. A decoder pulls only when the block
+  // list is non-empty and every endpoint field is present (update_state_after_alloc).
+  std::vector<std::int32_t> remote_block_ids;
+  std::optional<std::string> remote_engine_id;
+  std::optional<std::string> remote_request_id;
+  std::optional<std::string> remote_host;
+  std::optional<std::int32_t> remote_port;
+  std::optional<std::int32_t> tp_size;
+  bool has_remote_endpoint() const {
+    return remote_engine_id && remote_request_id && remote_host && remote_port;
+  }
 };
 
 struct RequestSpec {
@@ -90,6 +102,9 @@ struct RequestProgress {
   std::int32_t num_output_tokens = 0;  // total so far
   std::int32_t num_cached_tokens = 0;  // prefix-cache hit at first admission (-1 unknown)
   std::int32_t num_preemptions = 0;
+  // The kv_transfer_params the connector returned when the request finished (NIXL prefill
+  // side: where the decoder reads the blocks), carried on its finishing output.
+  std::optional<KvTransferParams> kv_transfer_params;
 };
 
 // What a KV transfer moves (the connector that asked for it).
@@ -169,7 +184,10 @@ class Engine {
   // P/D, prefill side: the decode instance finished reading request `key`'s blocks (NIXL's
   // notification), so the blocks this engine held for it can be freed.
   virtual void remote_read_done(RequestKey key, SimTime now) {}
-  // Applies what fell due by `now` by itself (e.g. NIXL's abort timeout of held blocks).
+  // P/D, prefill side: the decoder holding request `key` renews the lease on its blocks
+  // (NIXL heartbeats, sent while the decoder waits to read them).
+  virtual void remote_heartbeat(RequestKey key, SimTime now) {}
+  // Applies what fell due by `now` by itself (e.g. the NIXL lease of held blocks).
   virtual void poll(SimTime now) {}
 
   // The earliest instant the engine needs to be called again by itself (a delayed free, a

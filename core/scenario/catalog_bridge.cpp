@@ -1,6 +1,7 @@
 #include "scenario/catalog_bridge.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "catalog/closest_ids.h"
 #include "kernel/deployment.h"
@@ -33,6 +34,104 @@ std::string kernel_dtype(const std::string& dtype) {
   if (dtype == "half") return "float16";
   if (dtype == "float") return "float32";
   return dtype;
+}
+
+// The KV bytes vLLM plans with: override * bytes per block when num_gpu_blocks_override is
+// set (vllm/v1/core/kv_cache_utils.py get_kv_cache_configs), else the profiled memory.
+std::int64_t planned_kv_bytes(const kernel::Deployment& d, const kernel::KvCapacity& k) {
+  if (!d.num_gpu_blocks_override) return k.available_kv_bytes;
+  const std::int64_t blocks = *d.num_gpu_blocks_override;
+  if (k.bytes_per_block > 0 &&
+      blocks > std::numeric_limits<std::int64_t>::max() / k.bytes_per_block)
+    return std::numeric_limits<std::int64_t>::max();
+  return blocks * k.bytes_per_block;
+}
+
+// vllm/v1/core/kv_cache_utils.py _auto_fit_max_model_len: the largest max_model_len whose
+// one request fits the planned KV memory (bisection, as _estimate_max_model_len_from_groups),
+// at most the derived maximum. Sets d.max_model_len; false (error reported) when not even
+// one token fits.
+bool auto_fit_max_model_len(kernel::Deployment& d, const kernel::KvCapacity& k,
+                            const std::string& args_ptr, const std::string& release,
+                            DecodeContext& c) {
+  const std::int64_t avail = planned_kv_bytes(d, k);
+  std::int64_t fitted = k.estimated_max_model_len;
+  if (d.num_gpu_blocks_override) {
+    // The kernel's estimate is against the profiled memory; bisect against the override's.
+    const auto needed = [&](std::int64_t len) {
+      kernel::Deployment probe = d;
+      probe.max_model_len = len;
+      return kernel::kv_capacity(probe).kv_bytes_for_max_model_len;
+    };
+    std::int64_t lo = 0, hi = d.effective_max_model_len();
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo + 1) / 2;
+      if (needed(mid) <= avail) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    fitted = lo;
+  }
+  if (avail <= 0 || fitted <= 0) {
+    c.diags.push_back({args_ptr + "/max_model_len",
+                       "auto: Cannot auto-fit max_model_len: not enough GPU memory available to "
+                       "serve even a single token. Try increasing `gpu_memory_utilization`. [" +
+                           release + " _auto_fit_max_model_len]"});
+    return false;
+  }
+  d.max_model_len = std::min<std::int64_t>(fitted, d.effective_max_model_len());
+  return true;
+}
+
+// num_gpu_blocks_override: vLLM plans against override * bytes per block, so the KV cache
+// must hold one max_model_len request in that many blocks (_check_enough_kv_cache_memory);
+// and block 0 is the null block (vllm/v1/core/block_pool.py BlockPool), so one block holds
+// nothing.
+bool check_blocks_override(const kernel::Deployment& d, const kernel::KvCapacity& k,
+                           const std::string& args_ptr, const std::string& release,
+                           DecodeContext& c) {
+  if (!d.num_gpu_blocks_override) return true;
+  const std::int64_t blocks = *d.num_gpu_blocks_override;
+  const std::string ptr = args_ptr + "/num_gpu_blocks_override";
+  const std::int64_t avail = planned_kv_bytes(d, k);
+  const std::int64_t needed = k.kv_bytes_for_max_model_len;
+  if (needed > avail) {
+    const std::int64_t per_request =
+        k.bytes_per_block > 0 ? (needed + k.bytes_per_block - 1) / k.bytes_per_block : 0;
+    c.diags.push_back(
+        {ptr, std::to_string(blocks) +
+                  ": To serve at least one request with the model's max seq "
+                  "len (" +
+                  std::to_string(d.effective_max_model_len()) + "), " +
+                  std::to_string(per_request) + " KV blocks are needed, more than the " +
+                  std::to_string(blocks) +
+                  " of num_gpu_blocks_override. Try increasing num_gpu_blocks_override or "
+                  "decreasing `max_model_len` [" +
+                  release + " _check_enough_kv_cache_memory]"});
+    return false;
+  }
+  return true;
+}
+
+// Block 0 is the null block (vllm/v1/core/block_pool.py BlockPool.__init__ takes it from
+// the free queue), so one max_model_len request must fit in the other blocks; the engine
+// refuses to start otherwise, and the decoder says so first.
+bool null_block_leaves_room(const kernel::Deployment& d, const kernel::KvCapacity& k,
+                            const std::string& args_ptr, DecodeContext& c) {
+  const std::int64_t usable = k.num_gpu_blocks - 1;
+  const std::int64_t len = d.effective_max_model_len();
+  if (usable * d.block_size >= len) return true;
+  c.diags.push_back(
+      {args_ptr + (d.num_gpu_blocks_override ? "/num_gpu_blocks_override" : "/max_model_len"),
+       std::to_string(d.num_gpu_blocks_override ? *d.num_gpu_blocks_override : len) + ": " +
+           std::to_string(std::max<std::int64_t>(usable, 0)) + " usable KV blocks of " +
+           std::to_string(d.block_size) +
+           " tokens (block 0 is the null block) cannot hold one "
+           "request of max_model_len (" +
+           std::to_string(len) + " tokens)"});
+  return false;
 }
 
 }  // namespace
@@ -109,10 +208,10 @@ rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& poo
   return f;
 }
 
-void check_fit(const Pool& pool, const std::string& pool_pointer,
-               const rules::DeploymentFacts& facts, DecodeContext& c) {
+void check_fit(Pool& pool, const std::string& pool_pointer, const rules::DeploymentFacts& facts,
+               bool auto_fit, DecodeContext& c) {
   if (!facts.hardware.known || !facts.model.known) return;
-  const VllmArgs& a = pool.engine.args;
+  VllmArgs& a = pool.engine.args;
   const std::string args_ptr = pool_pointer + "/engine/args";
   const std::string release = "vLLM " + pool.engine.release;
   kernel::Deployment d;
@@ -163,8 +262,26 @@ void check_fit(const Pool& pool, const std::string& pool_pointer,
   }
   if (has_errors(invalid)) return;
 
-  const kernel::KvCapacity k = kernel::kv_capacity(d);
-  if (k.fits) return;
+  kernel::KvCapacity k = kernel::kv_capacity(d);
+  const bool weights_fit = k.weights_bytes <= k.total_memory_bytes;
+  if (auto_fit && weights_fit) {
+    if (!auto_fit_max_model_len(d, k, args_ptr, release, c)) return;
+    k = kernel::kv_capacity(d);
+    // The longest request that truly fits leaves the null block out.
+    const std::int64_t room = (k.num_gpu_blocks - 1) * d.block_size;
+    if (k.fits && room < d.max_model_len && room > 0) {
+      d.max_model_len = room;
+      k = kernel::kv_capacity(d);
+    }
+    a.max_model_len = static_cast<std::int32_t>(d.max_model_len);
+  }
+  if (weights_fit && !check_blocks_override(d, k, args_ptr, release, c)) return;
+  // The kernel also checks the profiled memory when num_gpu_blocks_override is set (vLLM
+  // plans against the override alone); it cannot price a cache it finds no room for.
+  if (k.fits) {
+    null_block_leaves_room(d, k, args_ptr, c);
+    return;
+  }
   std::string ptr;
   if (k.weights_bytes > k.total_memory_bytes) {
     ptr = pool_pointer + "/parallelism/tp";

@@ -26,9 +26,11 @@ rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& poo
                                         DecodeContext& c);
 
 // After the pool's engine.args resolved without error: what the kernel cannot model, and
-// whether vLLM would start (weights fit the GPU at this tp/pp; the KV cache holds one
-// max_model_len sequence).
-void check_fit(const Pool& pool, const std::string& pool_pointer,
-               const rules::DeploymentFacts& facts, DecodeContext& c);
+// whether vLLM would start (weights fit the GPU at this tp/pp; the KV cache, or
+// num_gpu_blocks_override blocks of it, holds one max_model_len sequence). With
+// `auto_fit` (max_model_len -1 / "auto") the pool's max_model_len is first fitted to the
+// KV cache as vLLM does.
+void check_fit(Pool& pool, const std::string& pool_pointer, const rules::DeploymentFacts& facts,
+               bool auto_fit, DecodeContext& c);
 
 }  // namespace blis::scenario::detail

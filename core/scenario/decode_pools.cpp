@@ -123,7 +123,7 @@ void resolve_pools(const json& pools_json, Scenario& s, DecodeContext& c) {
     const bool pool_ok =
         std::none_of(c.diags.begin() + static_cast<std::ptrdiff_t>(before), c.diags.end(),
                      [](const Diagnostic& d) { return d.severity == Severity::kError; });
-    if (pool_ok) check_fit(pool, ptr, facts, c);
+    if (pool_ok) check_fit(pool, ptr, facts, resolved.auto_fit_max_model_len, c);
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/rules.h"
 #include "scenario/scenario_encode.h"
 
 namespace blis::scenario {
@@ -116,7 +117,7 @@ ojson encode_client(const Client& c) {
   return o;
 }
 
-ojson encode_args(const VllmArgs& a) {
+ojson encode_args(const VllmArgs& a, const std::string& release) {
   ojson o;
   o["max_model_len"] = a.max_model_len;
   o["max_num_seqs"] = a.max_num_seqs;
@@ -131,8 +132,12 @@ ojson encode_args(const VllmArgs& a) {
   o["dtype"] = a.dtype;
   o["quantization"] = str_or_null(a.quantization);
   o["long_prefill_token_threshold"] = a.long_prefill_token_threshold;
-  o["max_num_partial_prefills"] = a.max_num_partial_prefills;
-  o["max_long_partial_prefills"] = a.max_long_partial_prefills;
+  // Only where the release has them (0.32.0 removed them: vLLM PR #49244).
+  const rules::Pack* pack = rules::find_pack(release);
+  if (!pack || pack->partial_prefills) {
+    o["max_num_partial_prefills"] = a.max_num_partial_prefills;
+    o["max_long_partial_prefills"] = a.max_long_partial_prefills;
+  }
   o["scheduling_policy"] = a.scheduling_policy;
   o["async_scheduling"] = a.async_scheduling;
   o["scheduler_reserve_full_isl"] = a.scheduler_reserve_full_isl;
@@ -148,6 +153,7 @@ ojson encode_args(const VllmArgs& a) {
     o["speculative_config"] = {{"method", s.method},
                                {"num_speculative_tokens", s.num_speculative_tokens},
                                {"acceptance_rate", s.acceptance_rate}};
+    if (!s.model.empty()) o["speculative_config"]["model"] = s.model;
   } else {
     o["speculative_config"] = nullptr;
   }
@@ -175,8 +181,9 @@ ojson encode_pool(const Pool& p) {
   o["hardware"] = p.hardware;
   o["model"] = p.model;
   o["parallelism"] = {{"tp", p.parallelism.tp}, {"pp", p.parallelism.pp}, {"dp", p.parallelism.dp}};
-  o["engine"] = {
-      {"kind", p.engine.kind}, {"release", p.engine.release}, {"args", encode_args(p.engine.args)}};
+  o["engine"] = {{"kind", p.engine.kind},
+                 {"release", p.engine.release},
+                 {"args", encode_args(p.engine.args, p.engine.release)}};
   if (p.cost_per_gpu_hour) o["cost_per_gpu_hour"] = *p.cost_per_gpu_hour;
   return o;
 }

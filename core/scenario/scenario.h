@@ -103,6 +103,7 @@ struct SpeculativeConfig {
   std::string method;  // e.g. "eagle", "ngram", "mtp"
   std::int32_t num_speculative_tokens = 0;
   double acceptance_rate = 0.7;  // per-draft-token acceptance probability
+  std::string model;             // the draft model vLLM would load ("" = none); not run
 };
 
 struct KvTransferConfig {

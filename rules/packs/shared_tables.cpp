@@ -1,18 +1,22 @@
 #include "rules/packs/shared_tables.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace blis::rules::packs {
 
 Pack shared_v029_to_v032() {
   Pack p;
 
-  // vllm/config/cache.py@002f10e0 CacheConfig.block_size: `int = Field(default=None, gt=0)`,
+  // vllm/config/cache.py CacheConfig.block_size: `int = Field(default=None, gt=0)`,
   // None -> DEFAULT_BLOCK_SIZE = 16 (_apply_block_size_default). The CUDA attention
   // backends then take only multiples of 16 (FlashAttentionBackend / TritonAttentionBackend
   // .supports_block_size: block_size % 16 == 0, get_supported_kernel_block_sizes ->
   // [MultipleOf(16)]); with no backend left the selector raises.
   p.block_size = {{}, 16, 16};
 
-  // vllm/config/cache.py@002f10e0 CacheDType.
+  // vllm/config/cache.py CacheDType at 8d9b52f7. (nvfp4_ds_mla and nvfp4_4over6, which
+  // an index copy listed, were never in upstream's CacheDType: `git log -S` finds no commit.)
   p.kv_cache_dtypes = {"auto",
                        "float16",
                        "bfloat16",
@@ -21,7 +25,6 @@ Pack shared_v029_to_v032() {
                        "fp8_e5m2",
                        "fp8_inc",
                        "fp8_ds_mla",
-                       "nvfp4_ds_mla",
                        "turboquant_k8v4",
                        "turboquant_4bit_nc",
                        "turboquant_k3v4_nc",
@@ -29,16 +32,16 @@ Pack shared_v029_to_v032() {
                        "int4_per_token_head",
                        "int8_per_token_head",
                        "fp8_per_token_head",
-                       "nvfp4",
-                       "nvfp4_4over6"};
-  // vllm/config/cache.py@002f10e0 PrefixCachingHashAlgo.
+                       "nvfp4"};
+  // vllm/config/cache.py PrefixCachingHashAlgo.
   p.prefix_caching_hash_algos = {"sha256", "sha256_cbor", "xxhash", "xxhash_cbor"};
-  // vllm/config/scheduler.py@1f8758d5 SchedulerPolicy.
+  // vllm/config/scheduler.py SchedulerPolicy.
   p.scheduling_policies = {"fcfs", "priority"};
-  // vllm/config/model.py ModelDType (index text idx:69165789532).
+  // vllm/config/model.py ModelDType.
   p.dtypes = {"auto", "half", "float16", "bfloat16", "float", "float32"};
-  // vllm/model_executor/layers/quantization/__init__.py QuantizationMethods: union of the
-  // two newest literals in the index (idx:54655195330, idx:58475535266).
+  // vllm/model_executor/layers/quantization/__init__.py QuantizationMethods at 8d9b52f7
+  // (gguf moved to a plugin in PR #39612, 2026-06-12; cpu_awq merged into awq_marlin in
+  // PR #43841, 2026-05-28: the older packs keep both).
   p.quantization_methods = {"awq",
                             "auto_awq",
                             "fp8",
@@ -48,7 +51,6 @@ Pack shared_v029_to_v032() {
                             "modelopt_fp4",
                             "modelopt_mxfp8",
                             "modelopt_mixed",
-                            "gguf",
                             "auto_gptq",
                             "gptq",
                             "gptq_marlin",
@@ -64,7 +66,6 @@ Pack shared_v029_to_v032() {
                             "mxfp4",
                             "gpt_oss_mxfp4",
                             "deepseek_v4_fp8",
-                            "cpu_awq",
                             "online",
                             "fp8_per_tensor",
                             "fp8_per_block",
@@ -80,19 +81,19 @@ Pack shared_v029_to_v032() {
       "fp8_per_tensor",  "fp8_per_block", "fp8_per_channel", "int8_per_channel_weight_only",
       "nvfp4_per_token", "mxfp8",         "online",          "bitsandbytes",
       "experts_int8",    "inc",           "torchao"};
-  // vllm/config/lora.py MaxLoRARanks (pinned at v0.26.0 by idx:63623082014; same literal in
-  // every newer copy in the index).
+  // vllm/config/lora.py MaxLoRARanks; LoRAConfig.max_lora_rank = 16.
   p.max_lora_ranks = {1, 8, 16, 32, 64, 128, 256, 320, 512};
   p.max_lora_rank_default = 16;
-  // vllm/config/vllm.py PerformanceMode (idx:66028953566).
+  // vllm/config/vllm.py PerformanceMode.
   p.performance_modes = {"balanced", "interactivity", "throughput"};
-  // vllm/config/cache.py@002f10e0 KVOffloadingBackend.
+  // vllm/config/cache.py KVOffloadingBackend.
   p.kv_offloading_backends = {"native", "lmcache"};
-  // vllm/config/kv_transfer.py@007c643b KVRole.
+  // vllm/config/kv_transfer.py KVRole.
   p.kv_roles = {"kv_producer", "kv_consumer", "kv_both"};
 
-  // vllm/config/speculative.py SpeculativeMethod with EagleModelTypes (MTP types, dflash),
-  // NgramGPUTypes and DSparkModelTypes (idx:57350804838, the newest copy in the index).
+  // vllm/config/speculative.py SpeculativeMethod at 8d9b52f7 with EagleModelTypes (MTP
+  // types, dflash), NgramGPUTypes and DSparkModelTypes. (hy_v4_mtp and glm5_next_mtp, which
+  // an index copy listed, were never in upstream's MTPModelTypes: `git log -S` finds none.)
   const std::vector<std::string> mtp = {"deepseek_mtp",
                                         "mimo_mtp",
                                         "mimo_v2_mtp",
@@ -114,10 +115,8 @@ Pack shared_v029_to_v032() {
                                         "pangu_ultra_moe_mtp",
                                         "step3p5_mtp",
                                         "hy_v3_mtp",
-                                        "hy_v4_mtp",
                                         "gemma4_mtp",
-                                        "inkling_mtp",
-                                        "glm5_next_mtp"};
+                                        "inkling_mtp"};
   std::vector<std::string> eagle = {"eagle", "eagle3", "extract_hidden_states"};
   eagle.insert(eagle.end(), mtp.begin(), mtp.end());
   eagle.push_back("dflash");
@@ -126,29 +125,42 @@ Pack shared_v029_to_v032() {
   p.speculative_methods.insert(p.speculative_methods.end(), eagle.begin(), eagle.end());
   p.speculative_methods.push_back("ngram_gpu");
   p.speculative_methods.push_back("dspark");
-  // vllm/config/vllm.py@000fc94b VllmConfig.__post_init__: async scheduling works with
+  // vllm/config/vllm.py VllmConfig.__post_init__: async scheduling works with
   // EagleModelTypes, NgramGPUTypes, "draft_model" and "dspark".
   p.async_speculative_methods = eagle;
   p.async_speculative_methods.push_back("ngram_gpu");
   p.async_speculative_methods.push_back("draft_model");
   p.async_speculative_methods.push_back("dspark");
+  p.async_auto_speculative_methods = p.async_speculative_methods;
+  // SpeculativeConfig.__post_init__: without a model, mtp and dspark use the target's
+  // checkpoint and ngram, ngram_gpu, suffix, extract_hidden_states need none; every other
+  // method raises "num_speculative_tokens was provided but without speculative model".
+  p.speculative_methods_without_model = {"mtp",       "dspark", "ngram",
+                                         "ngram_gpu", "suffix", "extract_hidden_states"};
+  // SpeculativeConfig.__post_init__: every MTP model type but "mtp" is replaced by "mtp".
+  p.mtp_aliases = mtp;
+  p.mtp_aliases.erase(std::remove(p.mtp_aliases.begin(), p.mtp_aliases.end(), "mtp"),
+                      p.mtp_aliases.end());
 
-  // vllm/config/cache.py: Field(default=0.92, gt=0, le=1) at 002f10e0; third-party copies
-  // pin 0.92 at v0.25.0 (idx:67514956263) and v0.30.0 (idx:70976838443).
+  // vllm/config/cache.py CacheConfig.gpu_memory_utilization: Field(default=0.92, gt=0, le=1).
   p.gpu_memory_utilization_default = 0.92;
-  // vllm/config/scheduler.py@1f8758d5 `async_scheduling: bool = Field(default=None)`,
-  // resolved in vllm/config/vllm.py@000fc94b; None -> True pinned at v0.30.0
-  // (idx:68443118723).
+  // vllm/config/scheduler.py `async_scheduling: bool | None = None`, resolved in
+  // vllm/config/vllm.py VllmConfig.__post_init__ (None -> True unless incompatible).
   p.async_scheduling_default = AsyncDefault::kAutoOn;
-  // vllm/engine/arg_utils.py@002f10e0 EngineArgs.get_batch_defaults, OPENAI_API_SERVER.
-  p.batch_defaults = {{160.0, "", 16384, 1024}, {70.0, "a100", 8192, 1024}, {0.0, "", 2048, 256}};
-  // vllm/config/scheduler.py@1f8758d5 DEFAULT_MAX_NUM_BATCHED_TOKENS / DEFAULT_MAX_NUM_SEQS.
+  // 8d9b52f7: Fp8Config without a serialized checkpoint uses Fp8PerTensorOnlineLinearMethod
+  // (vllm/model_executor/layers/quantization/fp8.py Fp8Config.get_quant_method).
+  p.fp8_online = Fp8Online::kAccept;
+  p.negative_threshold_refused = true;
+  p.partial_prefills = false;
+  // vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, OPENAI_API_SERVER: >= 70 GiB and
+  // not A100 8192/1024, otherwise 2048/256. (A ">= 160 GiB: 16384" row an index copy had was
+  // never upstream: `git log -S'160 * GiB'` finds no commit.)
+  p.batch_defaults = {{70.0, "a100", 8192, 1024}, {0.0, "", 2048, 256}};
+  // vllm/config/scheduler.py DEFAULT_MAX_NUM_BATCHED_TOKENS / DEFAULT_MAX_NUM_SEQS.
   p.scheduler_default_max_num_batched_tokens = 2048;
   p.scheduler_default_max_num_seqs = 128;
 
-  // vllm/distributed/kv_transfer/kv_connector/factory.py, registration list of the newest
-  // copies in the index (idx:61709974063, idx:61488935776). NixlPushConnector landed in
-  // PR #35264 (June 2026) and is confirmed in the v0.27.1 tag by ai-dynamo/dynamo#13327.
+  // vllm/distributed/kv_transfer/kv_connector/factory.py: the registration list, in order.
   p.connectors = {{"ExampleConnector", false},
                   {"ExampleHiddenStatesConnector", false},
                   {"LMCacheConnectorV1", false},
@@ -166,13 +178,13 @@ Pack shared_v029_to_v032() {
                   {"SimpleCPUOffloadConnector", false},
                   {"HF3FSKVConnector", false}};
   p.removed_connectors = {
-      {"P2pNcclConnector", "vLLM removed P2pNcclConnector in PR #44854 (June 2026, before 0.23)"},
+      {"P2pNcclConnector", "vLLM removed P2pNcclConnector in PR #44854 (2026-06-08)"},
       {"SharedStorageConnector",
-       "vLLM renamed SharedStorageConnector to ExampleConnector (factory.py registration list)"},
-      {"PyNcclConnector", "vLLM removed the V0 PyNcclConnector (PR #24151, September 2025)"},
+       "vLLM renamed SharedStorageConnector to ExampleConnector (PR #30201, 2025-12-08)"},
+      {"PyNcclConnector", "vLLM removed the V0 PyNcclConnector (PR #21785, 2025-08-04)"},
   };
 
-  // EngineArgs fields (vllm/engine/arg_utils.py@002f10e0) that change what vLLM does but
+  // EngineArgs fields (vllm/engine/arg_utils.py) that change what vLLM does but
   // that BLIS Playground does not simulate. Setting one is an error, not silence.
   p.unmodelled_args = {"cpu_offload_gb",
                        "compilation_config",
@@ -217,95 +229,134 @@ Pack shared_v029_to_v032() {
                        "spec_model",
                        "spec_tokens"};
 
+  p.args = arg_specs_8d9b52f7();
+  for (auto& a : speculative_arg_specs()) p.args.push_back(std::move(a));
+  p.removed_args = {
+      {"max_num_partial_prefills", "removed upstream on 2026-07-21 (PR #49244)"},
+      {"max_long_partial_prefills", "removed upstream on 2026-07-21 (PR #49244)"},
+  };
+
+  // Sources are files of upstream vLLM at 8d9b52f7 unless a row names another commit.
   p.rules = {
       {"args.block_size", "error",
        "block_size must be > 0 and a multiple of 16 (the CUDA attention backends' kernel block "
        "size)",
-       "vllm/config/cache.py@002f10e0 CacheConfig.block_size; "
+       "vllm/config/cache.py CacheConfig.block_size Field(gt=0); "
        "vllm/v1/attention/backends/flash_attn.py FlashAttentionBackend.supports_block_size"},
       {"args.gpu_memory_utilization", "error", "gpu_memory_utilization must be in (0, 1]",
-       "vllm/config/cache.py@002f10e0 CacheConfig.gpu_memory_utilization Field(gt=0, le=1)"},
+       "vllm/config/cache.py CacheConfig.gpu_memory_utilization Field(gt=0, le=1)"},
       {"args.literals", "error",
        "kv_cache_dtype, prefix_caching_hash_algo, scheduling_policy, dtype, quantization, "
        "max_lora_rank, performance_mode, kv_offloading_backend take only the release's literal "
-       "values",
-       "vllm/config/cache.py@002f10e0, config/scheduler.py@1f8758d5, config/model.py, "
-       "config/lora.py, model_executor/layers/quantization/__init__.py"},
+       "values (quantization is lower-cased first)",
+       "vllm/config/cache.py, config/scheduler.py, config/model.py "
+       "(validate_quantization_before), config/lora.py, config/vllm.py, "
+       "model_executor/layers/quantization/__init__.py"},
       {"args.positive_ints", "error",
-       "max_num_seqs, max_num_batched_tokens, max_num_partial_prefills, "
-       "max_long_partial_prefills, max_loras must be >= 1",
-       "vllm/config/scheduler.py@1f8758d5 Field(ge=1); vllm/config/lora.py Field(ge=1)"},
+       "max_num_seqs, max_num_batched_tokens and (with enable_lora) max_loras must be >= 1",
+       "vllm/config/scheduler.py Field(ge=1); vllm/config/lora.py LoRAConfig.max_loras "
+       "Field(ge=1)"},
+      {"args.max_model_len", "error",
+       "max_model_len: Field(ge=-1); 0 is refused (must be a positive integer); -1 and \"auto\" "
+       "fit it to memory",
+       "vllm/config/model.py ModelConfig.max_model_len, validate_model_config_after; "
+       "vllm/utils/argparse_utils.py human_readable_int_or_auto"},
+      {"args.max_logprobs", "error", "max_logprobs must be >= -1 (-1 = no cap)",
+       "vllm/config/model.py ModelConfig.max_logprobs Field(ge=-1)"},
       {"default.max_model_len", "default", "max_model_len defaults to the model's derived maximum",
-       "vllm/config/model.py ModelConfig.get_and_verify_max_len"},
+       "vllm/config/model.py _get_and_verify_max_len"},
+      {"default.max_model_len_auto", "default",
+       "max_model_len -1 / \"auto\": the derived maximum while the config is built, then the "
+       "largest length whose one request fits the KV cache (bisection), or an error when not even "
+       "one token fits",
+       "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs, _auto_fit_max_model_len, "
+       "_estimate_max_model_len_from_groups"},
       {"model.max_model_len_above_derived", "error",
        "max_model_len above the model's derived maximum is refused (VLLM_ALLOW_LONG_MAX_MODEL_LEN "
        "is not modelled)",
-       "vllm/config/model.py ModelConfig.get_and_verify_max_len"},
+       "vllm/config/model.py _get_and_verify_max_len"},
       {"model.tp_divides_heads", "error",
        "the number of attention heads must be divisible by tensor_parallel_size",
        "vllm/config/model.py ModelConfig.verify_with_parallel_config"},
       {"default.batch", "default",
-       "max_num_batched_tokens / max_num_seqs unset: >= 160 GiB GPUs 16384/1024; >= 70 GiB and "
-       "not A100 8192/1024; otherwise 2048/256 (OPENAI_API_SERVER usage context)",
-       "vllm/engine/arg_utils.py@002f10e0 EngineArgs.get_batch_defaults"},
+       "max_num_batched_tokens / max_num_seqs unset: >= 70 GiB and not A100 8192/1024; "
+       "otherwise 2048/256 (OPENAI_API_SERVER usage context)",
+       "vllm/engine/arg_utils.py EngineArgs.get_batch_defaults"},
       {"default.performance_mode_throughput", "default",
        "performance_mode=throughput doubles the unset max_num_batched_tokens and max_num_seqs",
-       "vllm/engine/arg_utils.py@002f10e0 "
-       "EngineArgs._set_default_max_num_seqs_and_batched_tokens_args"},
+       "vllm/engine/arg_utils.py EngineArgs._set_default_max_num_seqs_and_batched_tokens_args"},
       {"default.batch_no_chunking", "default",
        "with chunked prefill off and max_num_batched_tokens unset, max_num_batched_tokens = "
        "max(max_model_len, default)",
-       "vllm/engine/arg_utils.py@002f10e0 "
-       "EngineArgs._set_default_max_num_seqs_and_batched_tokens_args"},
+       "vllm/engine/arg_utils.py EngineArgs._set_default_max_num_seqs_and_batched_tokens_args"},
       {"default.chunked_prefix", "default",
        "enable_chunked_prefill and enable_prefix_caching unset -> True for generative decoder "
        "models",
-       "vllm/engine/arg_utils.py@002f10e0 "
+       "vllm/engine/arg_utils.py "
        "EngineArgs._set_default_chunked_prefill_and_prefix_caching_args"},
       {"default.gpu_memory_utilization", "default", "gpu_memory_utilization defaults to 0.92",
-       "vllm/config/cache.py@002f10e0; pinned at v0.25.0 and v0.30.0 by third-party copies"},
-      {"default.long_prefill_token_threshold", "default",
-       "max_num_partial_prefills > 1 and threshold 0 -> int(max_model_len * 0.04)",
-       "vllm/config/scheduler.py@1f8758d5 SchedulerConfig.__post_init__"},
+       "vllm/config/cache.py CacheConfig.gpu_memory_utilization"},
       {"scheduler.batched_tokens_below_model_len", "error",
        "chunked prefill off and max_num_batched_tokens < max_model_len",
-       "vllm/config/scheduler.py@1f8758d5 SchedulerConfig.verify_max_model_len"},
+       "vllm/config/scheduler.py SchedulerConfig.verify_max_model_len"},
       {"scheduler.batched_tokens_below_seqs", "error", "max_num_batched_tokens < max_num_seqs",
-       "vllm/config/scheduler.py@1f8758d5 SchedulerConfig.verify_max_model_len"},
+       "vllm/config/scheduler.py SchedulerConfig.verify_max_model_len"},
       {"scheduler.batched_tokens_above_capacity", "warning",
        "max_num_batched_tokens > max_num_seqs * max_model_len",
-       "vllm/config/scheduler.py@1f8758d5 SchedulerConfig.verify_max_model_len"},
-      {"scheduler.partial_prefills_need_chunking", "error",
-       "max_num_partial_prefills > 1 needs chunked prefill",
-       "vllm/config/scheduler.py@1f8758d5 SchedulerConfig.verify_max_model_len"},
+       "vllm/config/scheduler.py SchedulerConfig.verify_max_model_len"},
+      {"scheduler.threshold_nonnegative", "error", "long_prefill_token_threshold must be >= 0",
+       "vllm/config/scheduler.py SchedulerConfig.long_prefill_token_threshold Field(ge=0) "
+       "(PR #44070, 2026-06-30)"},
       {"scheduler.threshold_above_model_len", "error",
-       "max_num_partial_prefills > 1 and long_prefill_token_threshold > max_model_len",
-       "vllm/config/scheduler.py@1f8758d5 SchedulerConfig.verify_max_model_len"},
-      {"scheduler.long_above_partial", "error",
-       "max_long_partial_prefills > max_num_partial_prefills",
-       "vllm/config/scheduler.py@1f8758d5 SchedulerConfig.verify_max_model_len"},
+       "long_prefill_token_threshold > max_model_len",
+       "vllm/config/scheduler.py SchedulerConfig.verify_max_model_len"},
       {"async.default", "default",
        "async_scheduling unset -> True, unless a speculative method outside EAGLE/MTP/draft "
        "model/ngram_gpu/dspark is configured (then False, with a warning)",
-       "vllm/config/vllm.py@000fc94b VllmConfig.__post_init__"},
+       "vllm/config/vllm.py VllmConfig.__post_init__"},
       {"async.speculative", "error",
        "async_scheduling=true with a speculative method outside EAGLE/MTP/draft model/"
        "ngram_gpu/dspark",
-       "vllm/config/vllm.py@000fc94b VllmConfig.__post_init__"},
+       "vllm/config/vllm.py VllmConfig.__post_init__"},
       {"lora.max_cpu_loras", "error", "max_cpu_loras < max_loras",
        "vllm/config/lora.py LoRAConfig._validate_lora_config"},
+      {"lora.max_cpu_loras_unset", "default", "max_cpu_loras <= 0 or unset -> max_loras",
+       "vllm/engine/arg_utils.py EngineArgs.create_engine_config; vllm/config/lora.py "
+       "LoRAConfig._validate_lora_config"},
+      {"lora.speculative_budget", "error",
+       "LoRA with speculative decoding needs max_num_batched_tokens >= max_num_seqs * "
+       "(num_speculative_tokens + 1)",
+       "vllm/engine/arg_utils.py EngineArgs.create_engine_config"},
       {"lora.unused", "warning", "LoRA options without enable_lora have no effect",
        "vllm/engine/arg_utils.py EngineArgs.create_engine_config (lora_config only when "
        "enable_lora)"},
-      {"speculative.num_tokens", "error", "num_speculative_tokens must be > 0",
-       "vllm/config/speculative.py SpeculativeConfig.num_speculative_tokens Field(gt=0)"},
+      {"speculative.num_tokens", "error",
+       "num_speculative_tokens must be > 0 and is required (suffix defaults it to 24)",
+       "vllm/config/speculative.py SpeculativeConfig.num_speculative_tokens Field(gt=0), "
+       "_verify_args, _validate_suffix_decoding"},
       {"speculative.method", "error",
        "method must be one of the release's SpeculativeMethod values",
        "vllm/config/speculative.py SpeculativeMethod"},
+      {"speculative.method_inferred", "default",
+       "method unset: custom_class for a dotted class path, ngram for model \"ngram\", else "
+       "draft_model, which eagle-/eagle3/dflash/dspark in the model name turn into those",
+       "vllm/config/speculative.py SpeculativeConfig.__post_init__"},
+      {"speculative.mtp_alias", "warning",
+       "an MTP model type as method is deprecated and replaced with mtp",
+       "vllm/config/speculative.py SpeculativeConfig.__post_init__"},
+      {"speculative.model_required", "error",
+       "eagle, eagle3, dflash, draft_model, medusa, mlp_speculator and custom_class need a "
+       "draft model: num_speculative_tokens was provided but without speculative model",
+       "vllm/config/speculative.py SpeculativeConfig.__post_init__"},
+      {"speculative.draft_slots", "error",
+       "draft_model adds one slot per request: max_num_batched_tokens - max_num_seqs must leave "
+       "max_num_scheduled_tokens > 0 (a warning below 8192)",
+       "vllm/config/vllm.py VllmConfig._set_max_num_scheduled_tokens; vllm/config/"
+       "speculative.py SpeculativeConfig.max_num_new_slots_for_drafting"},
       {"kv_transfer.role", "error", "kv_role outside kv_producer/kv_consumer/kv_both",
-       "vllm/config/kv_transfer.py@007c643b KVTransferConfig.__post_init__"},
+       "vllm/config/kv_transfer.py KVTransferConfig.__post_init__"},
       {"kv_transfer.role_required", "error", "kv_connector set without kv_role",
-       "vllm/config/kv_transfer.py@007c643b KVTransferConfig.__post_init__"},
+       "vllm/config/kv_transfer.py KVTransferConfig.__post_init__"},
       {"kv_transfer.connector", "error",
        "kv_connector not registered in the release: Unsupported connector type",
        "vllm/distributed/kv_transfer/kv_connector/factory.py "
@@ -315,12 +366,12 @@ Pack shared_v029_to_v032() {
        "BLIS Playground"},
       {"kv_transfer.offloading_block_size", "error",
        "OffloadingConnector block_size must be a multiple of the GPU block_size",
-       "vllm/distributed/kv_transfer/kv_connector/v1/offloading_connector.py@0072b0b7 "
+       "vllm/distributed/kv_transfer/kv_connector/v1/offloading_connector.py "
        "OffloadingConnectorScheduler.__init__"},
       {"kv_transfer.offloading_size", "default",
        "kv_offloading_size (GiB) with backend native -> OffloadingConnector, kv_role kv_both, "
        "cpu_bytes_to_use = size * 2^30; it replaces any kv_connector given",
-       "vllm/config/vllm.py@000fc94b VllmConfig._post_init_kv_transfer_config"},
+       "vllm/config/vllm.py VllmConfig._post_init_kv_transfer_config"},
       {"quantization.checkpoint", "error",
        "a method other than the online ones needs a checkpoint quantized with it; a quantized "
        "checkpoint refuses a different method (its _marlin kernel variant aside)",
@@ -331,9 +382,121 @@ Pack shared_v029_to_v032() {
        "vllm/platforms/cuda.py CudaPlatform.check_and_update_config"},
       {"kv_cache_memory_bytes.overrides", "warning",
        "kv_cache_memory_bytes set: gpu_memory_utilization is ignored",
-       "vllm/config/cache.py@002f10e0 CacheConfig.kv_cache_memory_bytes"},
+       "vllm/config/cache.py CacheConfig.kv_cache_memory_bytes"},
+      {"kv_cache_memory_bytes.zero", "default",
+       "kv_cache_memory_bytes 0 is treated as unset (the KV cache is sized from "
+       "gpu_memory_utilization)",
+       "vllm/v1/worker/gpu_worker.py Worker.determine_available_memory"},
+      {"kv_cache.num_gpu_blocks_override", "error",
+       "num_gpu_blocks_override blocks must hold one max_model_len request, and so must the "
+       "blocks other than the null block (checked by the scenario decoder with the KV layout "
+       "of the model and GPU)",
+       "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs, _check_enough_kv_cache_memory; "
+       "vllm/v1/core/block_pool.py BlockPool (null block)"},
+      {"args.removed", "error",
+       "an argument the release removed is an unknown key (max_num_partial_prefills, "
+       "max_long_partial_prefills: PR #49244, 2026-07-21)",
+       "vllm/config/scheduler.py, vllm/engine/arg_utils.py"},
   };
   return p;
+}
+
+}  // namespace blis::rules::packs
+
+namespace blis::rules::packs {
+
+namespace {
+
+void drop_rule(Pack& p, const std::string& id) {
+  p.rules.erase(
+      std::remove_if(p.rules.begin(), p.rules.end(), [&](const RuleInfo& r) { return r.id == id; }),
+      p.rules.end());
+}
+
+ArgSpec* find_arg(Pack& p, const std::string& key) {
+  for (auto& a : p.args) {
+    if (a.key == key) return &a;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void keep_partial_prefills(Pack& p) {
+  // Written from index copies that predate PR #44070 (2026-06-30) and PR #49244
+  // (2026-07-21); the history has no release tags that would date them otherwise.
+  p.partial_prefills = true;
+  p.negative_threshold_refused = false;
+  p.removed_args.clear();
+  // gguf (plugin since PR #39612, 2026-06-12) and cpu_awq (merged into awq_marlin by
+  // PR #43841, 2026-05-28) are still built in.
+  // Before PR #48341 (2026-08-06, a day before 8d9b52f7; releases are cut every two
+  // weeks, RELEASE.md) an unset async_scheduling turned off with draft_model.
+  p.async_auto_speculative_methods.erase(
+      std::remove(p.async_auto_speculative_methods.begin(), p.async_auto_speculative_methods.end(),
+                  "draft_model"),
+      p.async_auto_speculative_methods.end());
+  p.quantization_methods.push_back("gguf");
+  p.quantization_methods.push_back("cpu_awq");
+
+  ArgSpec* t = find_arg(p, "long_prefill_token_threshold");
+  t->constraint =
+      "int (a negative value caps nothing); <= max_model_len with "
+      "max_num_partial_prefills > 1";
+  t->expected = "an integer (tokens; 0 = no cap)";
+  t->int_min = std::numeric_limits<std::int32_t>::min();
+  t->source =
+      "vllm/config/scheduler.py SchedulerConfig (before PR #44070) .__post_init__, "
+      "verify_max_model_len";
+  ArgSpec* lp = find_arg(p, "max_logprobs");
+  lp->constraint =
+      "int, unchecked (before PR #44070); no effect on what BLIS Playground "
+      "simulates";
+  lp->expected = "an integer";
+  lp->int_min = std::numeric_limits<std::int64_t>::min();
+  for (const std::string key : {"max_num_partial_prefills", "max_long_partial_prefills"}) {
+    const bool long_key = key == "max_long_partial_prefills";
+    p.args.push_back(
+        {key, "int", "1",
+         long_key ? "Field(ge=1); <= max_num_partial_prefills"
+                  : "Field(ge=1); > 1 needs chunked prefill",
+         "an integer >= 1",
+         "vllm/config/scheduler.py SchedulerConfig." + key + " (removed by PR #49244, 2026-07-21)",
+         1, std::numeric_limits<std::int32_t>::max()});
+  }
+
+  for (auto& r : p.rules) {
+    if (r.id == "async.default") {
+      r.summary =
+          "async_scheduling unset -> True, unless a speculative method outside "
+          "EAGLE/MTP/ngram_gpu/dspark is configured (then False, with a warning)";
+      r.source = "vllm/config/vllm.py VllmConfig.__post_init__ (before PR #48341)";
+    }
+  }
+  drop_rule(p, "scheduler.threshold_nonnegative");
+  drop_rule(p, "args.max_logprobs");
+  drop_rule(p, "args.removed");
+  const std::string verify =
+      "vllm/config/scheduler.py SchedulerConfig.verify_max_model_len "
+      "(before PR #49244)";
+  for (auto& r : p.rules) {
+    if (r.id == "scheduler.threshold_above_model_len") {
+      r.summary = "max_num_partial_prefills > 1 and long_prefill_token_threshold > max_model_len";
+      r.source =
+          "vllm/config/scheduler.py SchedulerConfig.verify_max_model_len (before "
+          "PR #49244)";
+    }
+  }
+  p.rules.push_back({"args.partial_prefills", "error",
+                     "max_num_partial_prefills and max_long_partial_prefills must be >= 1",
+                     "vllm/config/scheduler.py Field(ge=1) (before PR #49244)"});
+  p.rules.push_back({"scheduler.partial_prefills_need_chunking", "error",
+                     "max_num_partial_prefills > 1 needs chunked prefill", verify});
+  p.rules.push_back({"scheduler.long_above_partial", "error",
+                     "max_long_partial_prefills > max_num_partial_prefills", verify});
+  p.rules.push_back({"default.long_prefill_token_threshold", "default",
+                     "max_num_partial_prefills > 1 and threshold 0 -> int(max_model_len * 0.04)",
+                     "vllm/config/scheduler.py SchedulerConfig.__post_init__ (before PR #49244)"});
 }
 
 }  // namespace blis::rules::packs

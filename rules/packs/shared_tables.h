@@ -1,8 +1,8 @@
 #pragma once
 // Tables that the 0.29.x, 0.31.0 and 0.32.0 packs hold in common, each with where it was
-// read. The index of vLLM's source pins files to commits, not to release tags; where a
-// third-party text pins a value to a release tag, that is cited instead. docs/rules.md
-// lists the provenance of every table.
+// read. Release 0.32.0 is upstream commit 8d9b52f7 (2026-08-07); the vLLM history at hand
+// has no release tags, so the older packs start from these tables and keep, where their
+// own sources differ, what they were written with (vllm_0_29.cpp, vllm_0_31.cpp).
 
 #include "rules/pack.h"
 
@@ -11,5 +11,14 @@ namespace blis::rules::packs {
 // Fills every table a pack of the 0.29-0.32 line shares; the pack then sets its release
 // name, its `accepts` list and what differs.
 Pack shared_v029_to_v032();
+
+// Every engine argument BLIS Playground reads with its constraint at 8d9b52f7
+// (arg_specs.cpp); speculative_config's keys are named "speculative_config.<key>".
+std::vector<ArgSpec> arg_specs_8d9b52f7();
+std::vector<ArgSpec> speculative_arg_specs();
+
+// What the packs written before PR #44070 (2026-06-30) and PR #49244 (2026-07-21) keep:
+// max_num_partial_prefills / max_long_partial_prefills, a negative threshold accepted.
+void keep_partial_prefills(Pack& p);
 
 }  // namespace blis::rules::packs

@@ -55,6 +55,34 @@ TEST(PdDisaggregation, ExampleFinishesEveryRequestThroughBothPools) {
   EXPECT_LT(s["itl_ms"]["p99"].get<double>(), 2 * s["itl_ms"]["p50"].get<double>());
 }
 
+TEST(PdDisaggregation, PrefillBlocksNobodyReadsAreFreedWhenTheLeaseRunsOut) {
+  // The decode pool refuses every request (its max_model_len is below each prompt), so no
+  // decoder ever reads or heartbeats P's blocks: P holds each for kv_lease_duration (30 s,
+  // nixl/base_scheduler.py) after its finish, not VLLM_NIXL_ABORT_REQUEST_TIMEOUT's 480 s.
+  nlohmann::json doc = nlohmann::json::parse(read_example("pd-disaggregation.json"));
+  doc["horizon"]["duration_s"] = 70;
+  doc["workload"]["clients"][0]["load"]["rate"] = 2;
+  doc["workload"]["clients"][0]["prompt_tokens"]["min"] = 1024;
+  doc["pools"][1]["engine"]["args"]["max_model_len"] = 1024;
+  Simulation sim;
+  ASSERT_FALSE(has_errors(sim.load(doc.dump(), scenario::DecodeOptions{})));
+  sim.run();
+  const nlohmann::json s = nlohmann::json::parse(sim.summary_json(0));
+  EXPECT_EQ(s["requests"]["rejected"].get<int>(), s["requests"]["arrived"].get<int>());
+  const nlohmann::json ts = nlohmann::json::parse(sim.timeseries_json());
+  const auto& cols = ts["columns"];
+  auto held = [&](std::size_t row) {
+    return cols["prefill-0.kv_usage"][row].get<double>() +
+           cols["prefill-1.kv_usage"][row].get<double>();
+  };
+  // Once the first leases run out the held blocks stop growing: at 64 s they are about
+  // those of the last 30 s, as at 32 s (with a 480 s hold they would have doubled).
+  ASSERT_GT(cols["time_s"].size(), 65u);
+  EXPECT_GT(held(32), 0.0);
+  EXPECT_GT(held(64), 0.0);
+  EXPECT_LT(held(64), 1.5 * held(32));
+}
+
 TEST(PdDisaggregation, RejectsUnsupportedPoolCombinationsWithPointers) {
   nlohmann::json doc = nlohmann::json::parse(read_example("pd-disaggregation.json"));
   nlohmann::json three = doc;
@@ -95,6 +123,8 @@ TEST(CpuOffload, ExampleRaisesTheHitRateAndLowersTtft) {
   EXPECT_GT(pool["external_prefix_cache_hit_rate"].get<double>(), 0.3);
   EXPECT_FALSE(without["pools"][0].contains("external_prefix_cache_hit_rate"));
   EXPECT_LT(with["ttft_ms"]["mean"].get<double>(), without["ttft_ms"]["mean"].get<double>());
+  // request_finished never delays the free: at the end nothing is held.
+  EXPECT_EQ(with["requests"]["unfinished"].get<int>(), 0);
 }
 
 }  // namespace

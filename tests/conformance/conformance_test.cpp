@@ -51,7 +51,11 @@ INSTANTIATE_TEST_SUITE_P(
                       "07-priority-preemption", "08-aborts", "09-max-tokens-1",
                       "10-no-prefix-caching", "11-no-chunked-prefill", "12-random-mix-300",
                       "14-max-model-len", "15-no-reserve-full-isl", "16-reserve-full-isl",
-                      "17-async-simple", "18-async-prefix", "19-async-pressure"),
+                      "17-async-simple", "18-async-prefix", "19-async-pressure",
+                      "30-spec-ngram-simple", "31-spec-draft-model-pressure", "32-spec-async-eagle",
+                      "33-lora-max-loras", "34-eos-stop-min-tokens", "35-watermark-mnst",
+                      "36-async-lora-eos-watermark", "37-async-mix-priority-400",
+                      "50-priority-victim-tie"),
     [](const ::testing::TestParamInfo<const char*>& i) {
       std::string n = i.param;
       for (char& ch : n) {

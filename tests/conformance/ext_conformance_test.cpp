@@ -118,10 +118,13 @@ TEST_P(ExtGoldenTrace, MatchesVllm) {
   compare_structure(name, expected, actual);
 }
 
-// The KV connector cases (c*, o*) are added with the connector driver.
+// c01, c02 and c05 run the real NixlPullConnectorScheduler (decode, prefill, async decode),
+// o01 the OffloadingConnector with the CPU LRU manager; the worker is mocked (section 4).
 INSTANTIATE_TEST_SUITE_P(Cases, ExtGoldenTrace,
                          ::testing::Values("m01-simple", "m02-prefix-pressure",
-                                           "m03-priority-aborts", "m04-async"),
+                                           "m03-priority-aborts", "m04-async", "c01-nixl-decode",
+                                           "c02-nixl-prefill", "c05-nixl-decode-async",
+                                           "o01-offload-lru"),
                          [](const ::testing::TestParamInfo<const char*>& i) {
                            std::string n = i.param;
                            for (char& ch : n) {
@@ -148,6 +151,26 @@ TEST(ExtInput, BadMetricsKeysAreNamedByPointer) {
   const vllm::ConformOutcome base = vllm::run_ext_conformance(doc.dump());
   ASSERT_FALSE(base.ok);
   EXPECT_EQ(base.diagnostics.at(0).pointer, "/requests/0/max_tokens");
+}
+
+TEST(ExtInput, BadConnectorKeysAreNamedByPointer) {
+  json doc = json::parse(read_file(ext_dir() + "c01-nixl-decode.input.json"));
+  doc["connector"]["kind"] = "lmcache";
+  doc["connector"]["recv_steps"] = -1;
+  doc["connector"]["extra_config"]["kv_lease_duration"] = 0;
+  doc["connector"]["colour"] = 1;
+  doc["requests"][0]["kv_transfer_params"]["remote_block_ids"] = "x";
+  doc["requests"][1]["read_steps"] = 1.5;
+  const vllm::ConformOutcome out = vllm::run_ext_conformance(doc.dump());
+  ASSERT_FALSE(out.ok);
+  std::string all;
+  for (const Diagnostic& d : out.diagnostics) all += format_diagnostic(d) + "\n";
+  EXPECT_NE(all.find("/connector/kind"), std::string::npos) << all;
+  EXPECT_NE(all.find("/connector/recv_steps"), std::string::npos) << all;
+  EXPECT_NE(all.find("/connector/extra_config/kv_lease_duration"), std::string::npos) << all;
+  EXPECT_NE(all.find("/connector/colour: unknown key"), std::string::npos) << all;
+  EXPECT_NE(all.find("/requests/0/kv_transfer_params/remote_block_ids"), std::string::npos) << all;
+  EXPECT_NE(all.find("/requests/1/read_steps"), std::string::npos) << all;
 }
 
 // The comparison itself: what each rule of section 6 accepts and what it names.

@@ -1,10 +1,11 @@
 // Stress: random inputs of the kinds the held-out conformance cases use (large random mixes,
 // priority under pressure, async scheduling with aborts in both phases, many tiny requests,
-// prefix-heavy loads). The engine must never crash, must finish every case whose requests
-// can fit, must be deterministic, and the scheduler and KV invariants must hold after every
-// step.
+// prefix-heavy loads, speculative decoding with LoRA and stop conditions). The engine must never
+// crash, must finish every case whose requests can fit, must be deterministic, and the scheduler
+// and KV invariants must hold after every step.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,14 @@ namespace {
 
 using json = nlohmann::json;
 
-enum class Kind { kRandomMix, kPriorityPressure, kAsyncAborts, kTiny, kPrefixHeavy };
+enum class Kind {
+  kRandomMix,
+  kPriorityPressure,
+  kAsyncAborts,
+  kTiny,
+  kPrefixHeavy,
+  kSpecLoraStops
+};
 
 const char* name(Kind k) {
   switch (k) {
@@ -34,6 +42,8 @@ const char* name(Kind k) {
       return "tiny";
     case Kind::kPrefixHeavy:
       return "prefix-heavy";
+    case Kind::kSpecLoraStops:
+      return "spec-lora-stops";
   }
   return "?";
 }
@@ -71,6 +81,21 @@ json make_case(Kind kind, std::uint64_t seed) {
   if (rng.uniform01() < 0.3) cfg["scheduler_reserve_full_isl"] = rng.uniform01() < 0.5;
   if (rng.uniform01() < 0.2) cfg["watermark"] = 0.01 * static_cast<double>(rng.uniform_int(1, 10));
   if (rng.uniform01() < 0.2) cfg["token_fn"] = "per_request";
+  const bool extras = kind == Kind::kSpecLoraStops;
+  std::int32_t k = 0;
+  if (extras) {
+    // FORMAT.md "Additions ...": spec decode (an async-capable method when async), LoRA.
+    k = static_cast<std::int32_t>(rng.uniform_int(1, 4));
+    const std::vector<std::string> methods = {"ngram_gpu", "draft_model", "eagle",
+                                              "eagle3",    "mtp",         "ngram"};
+    cfg["num_speculative_tokens"] = k;
+    cfg["speculative_method"] =
+        methods[static_cast<std::size_t>(rng.uniform_int(0, async ? 4 : 5))];
+    cfg["max_loras"] = rng.uniform_int(1, 3);
+    // Room for the draft model's slots (max_num_batched_tokens - max_num_seqs must be > 0).
+    if (batched <= seqs) cfg["max_num_batched_tokens"] = batched = seqs + 16;
+    if (!chunked) cfg["max_num_batched_tokens"] = batched = std::max(batched, mml + seqs);
+  }
   const std::int32_t n =
       kind == Kind::kTiny ? 150 : static_cast<std::int32_t>(rng.uniform_int(10, 60));
   std::vector<std::vector<std::int32_t>> prefixes;
@@ -101,6 +126,19 @@ json make_case(Kind kind, std::uint64_t seed) {
     id += std::to_string(1000 + i);  // (not "q" + ...: GCC 12 -Wrestrict false positive)
     json r = {{"id", id}, {"arrival_step", step}, {"prompt", prompt}, {"max_tokens", max_tokens}};
     if (priority) r["priority"] = rng.uniform_int(0, 4);
+    if (extras) {
+      if (rng.uniform01() < 0.6) r["lora_id"] = rng.uniform_int(1, 4);
+      if (rng.uniform01() < 0.4) {
+        r["eos_token_id"] = rng.uniform01() < 0.5 ? 2 : 1003;
+        if (rng.uniform01() < 0.7) r["eos_at_output"] = rng.uniform_int(1, 12);
+      }
+      // min_tokens overrides the max_model_len stop: keep it reachable, as real cases do.
+      if (rng.uniform01() < 0.3)
+        r["min_tokens"] = rng.uniform_int(0, std::min<std::int64_t>(max_tokens, mml - 1 - len));
+      if (rng.uniform01() < 0.3) r["stop_token_ids"] = {1000 + rng.uniform_int(0, 15)};
+      if (rng.uniform01() < 0.6) r["spec_accept"] = {rng.uniform_int(0, k), rng.uniform_int(0, k)};
+      if (rng.uniform01() < 0.4) r["spec_drafts"] = {rng.uniform_int(0, k), rng.uniform_int(0, k)};
+    }
     if (rng.uniform01() < 0.5)
       r["arrival_time"] =
           static_cast<double>(step) + 0.001 * static_cast<double>(rng.uniform_int(0, 3));
@@ -125,6 +163,31 @@ json make_case(Kind kind, std::uint64_t seed) {
           {"requests", reqs}};
 }
 
+// The oracle's own check (FORMAT.md "Compared"): every request's delivered tokens are the
+// token function over positions 0..n-1, the EOS at eos_at_output.
+void expect_token_function(const json& input, const json& trace) {
+  const bool per_request = input["config"].value("token_fn", "index") == "per_request";
+  std::map<std::string, std::vector<std::int32_t>> got;
+  for (const json& st : trace["steps"]) {
+    if (!st.contains("delivered")) continue;
+    for (const auto& [id, toks] : st["delivered"].items()) {
+      for (const json& t : toks) got[id].push_back(t.get<std::int32_t>());
+    }
+  }
+  for (std::size_t i = 0; i < input["requests"].size(); ++i) {
+    const json& r = input["requests"][i];
+    const std::string id = r["id"];
+    const std::int32_t n = trace["requests"][id]["num_output_tokens"];
+    std::vector<std::int32_t> want;
+    for (std::int32_t p = 0; p < n; ++p) {
+      const bool eos = r.value("eos_at_output", 0) == p + 1;
+      want.push_back(eos ? r["eos_token_id"].get<std::int32_t>()
+                         : 1000 + (per_request ? 100000 * static_cast<std::int32_t>(i) : 0) + p);
+    }
+    EXPECT_EQ(got[id], want) << id;
+  }
+}
+
 class Stress : public ::testing::TestWithParam<Kind> {};
 
 TEST_P(Stress, ConformNeverFailsAndCompletesDeterministically) {
@@ -140,6 +203,8 @@ TEST_P(Stress, ConformNeverFailsAndCompletesDeterministically) {
           << name(GetParam()) << " seed " << seed << " " << id;
     }
     EXPECT_EQ(run_conformance(input).trace_json, a.trace_json) << "not deterministic";
+    if (GetParam() == Kind::kSpecLoraStops)
+      expect_token_function(make_case(GetParam(), seed), trace);
   }
 }
 
@@ -162,6 +227,10 @@ TEST_P(Stress, InvariantsHoldAfterEveryStep) {
     cfg.async_scheduling = jc["async_scheduling"];
     cfg.scheduler_reserve_full_isl = jc.value("scheduler_reserve_full_isl", true);
     cfg.watermark = jc.value("watermark", 0.0);
+    cfg.num_speculative_tokens = jc.value("num_speculative_tokens", 0);
+    if (jc.contains("speculative_method"))
+      spec_method_from_string(jc["speculative_method"].get<std::string>(), cfg.speculative_method);
+    cfg.max_loras = jc.value("max_loras", 0);
     EngineCore core(cfg);
     std::vector<ReqRef> refs(c["requests"].size());
     std::vector<std::vector<std::int32_t>> prompts;
@@ -181,6 +250,7 @@ TEST_P(Stress, InvariantsHoldAfterEveryStep) {
         nr.max_tokens = r["max_tokens"];
         nr.priority = r.value("priority", 0);
         nr.arrival_time = r.value("arrival_time", static_cast<double>(step));
+        nr.lora_id = r.value("lora_id", 0);
         refs[i] = core.scheduler().add_request(nr);
       }
       for (const auto& a : c["aborts"]) {
@@ -228,7 +298,8 @@ TEST_P(Stress, InvariantsHoldAfterEveryStep) {
 
 INSTANTIATE_TEST_SUITE_P(Kinds, Stress,
                          ::testing::Values(Kind::kRandomMix, Kind::kPriorityPressure,
-                                           Kind::kAsyncAborts, Kind::kTiny, Kind::kPrefixHeavy),
+                                           Kind::kAsyncAborts, Kind::kTiny, Kind::kPrefixHeavy,
+                                           Kind::kSpecLoraStops),
                          [](const ::testing::TestParamInfo<Kind>& i) {
                            std::string n = name(i.param);
                            for (char& ch : n) {

@@ -15,6 +15,12 @@ std::string brief(const json& j) {
   return s;
 }
 
+// Top-level oracle bookkeeping, not part of the output FORMAT.md lists: `provenance` (the
+// upstream files) and, in the newer traces, `modules` (which vLLM modules ran real or stubbed).
+bool is_oracle_provenance(const std::string& ptr, const std::string& key) {
+  return ptr.empty() && (key == "provenance" || key == "modules");
+}
+
 std::optional<std::string> diff(const json& e, const json& a, const std::string& ptr,
                                 std::string& where) {
   if (e.is_number() && a.is_number() && (e.is_number_float() || a.is_number_float())) {
@@ -28,7 +34,7 @@ std::optional<std::string> diff(const json& e, const json& a, const std::string&
   }
   if (e.is_object()) {
     for (auto it = e.begin(); it != e.end(); ++it) {
-      if (ptr.empty() && it.key() == "provenance") continue;
+      if (is_oracle_provenance(ptr, it.key())) continue;
       const std::string p = json_pointer_append(ptr, it.key());
       if (!a.contains(it.key())) {
         where = p;
@@ -37,7 +43,7 @@ std::optional<std::string> diff(const json& e, const json& a, const std::string&
       if (auto d = diff(it.value(), a.at(it.key()), p, where)) return d;
     }
     for (auto it = a.begin(); it != a.end(); ++it) {
-      if (ptr.empty() && it.key() == "provenance") continue;
+      if (is_oracle_provenance(ptr, it.key())) continue;
       if (!e.contains(it.key())) {
         where = json_pointer_append(ptr, it.key());
         return "unexpected field " + brief(it.value());

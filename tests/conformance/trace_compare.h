@@ -1,7 +1,7 @@
 #pragma once
 // Compares a trace from `blis conform` with a golden trace the way FORMAT.md says: every
-// field except the top-level provenance, floating-point values to 1e-12, everything else
-// exactly, keys in both directions.
+// field except the top-level provenance (and the oracle's `modules` list), floating-point
+// values to 1e-12, everything else exactly, keys in both directions.
 
 #include <optional>
 #include <string>

@@ -34,9 +34,11 @@ class FakeConnector final : public KVConnector {
                                 std::int32_t num_external) override {
     allocated[r.request_id] = {static_cast<std::int32_t>(blocks.size()), num_external};
   }
-  bool request_finished(Request& r, std::span<const std::int32_t> blocks) override {
+  FinishedTransfer request_finished(Request& r, std::span<const std::int32_t> blocks) override {
     finished.push_back(r.request_id);
-    return r.request_id.rfind("keep", 0) == 0 && !blocks.empty();
+    FinishedTransfer f;
+    f.delay_free = r.request_id.rfind("keep", 0) == 0 && !blocks.empty();
+    return f;
   }
   std::int32_t lookups = 0;
   std::int32_t undecided_left = 2;

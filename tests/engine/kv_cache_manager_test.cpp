@@ -48,6 +48,23 @@ TEST(KvEdgeCases, E01_BlockAlignedPromptFullyCachedRecomputesItsLastBlock) {
   EXPECT_EQ(testing::check_kv_invariants(kv), "");
 }
 
+TEST(KvEdgeCases, E01b_EagleDropsTheLastMatchedBlock) {
+  // single_type_kv_cache_manager.py find_longest_cache_hit(drop_eagle_block): the EAGLE head
+  // needs the hidden states of the last matched block, so it is recomputed.
+  KVCacheManagerConfig c;
+  c.num_gpu_blocks = 32;
+  c.block_size = B;
+  c.max_model_len = 1024;
+  c.use_eagle = true;
+  KVCacheManager kv(c);
+  Request a = make_request(0, iota_tokens(4 * B + 3), B);
+  ASSERT_TRUE(admit(kv, a).ok);
+  Request b = make_request(1, iota_tokens(4 * B + 3), B);
+  const auto adm = admit(kv, b);
+  EXPECT_EQ(adm.hit_tokens, 3 * B);  // 4 full blocks match, the last one is dropped
+  EXPECT_EQ(adm.scheduled, B + 3);
+}
+
 TEST(KvEdgeCases, E02_UnalignedPromptWithCachedPrefixHitsEveryFullBlock) {
   KVCacheManager kv = make_kv(32);
   Request a = make_request(0, iota_tokens(4 * B + 3), B);

@@ -1,7 +1,8 @@
 // NixlConnector (connector/nixl_connector.h) through VllmEngine: the prefill side keeps a
-// finished request's blocks until the decoder's notice or the abort timeout; the decode side
-// waits in WAITING_FOR_REMOTE_KVS for the pull, then computes one token and decodes
-// (spec vllm-metrics-connector-config.md §B.4-B.6). Tests are named after the rule.
+// finished (LENGTH_CAPPED or STOPPED) request's blocks until the decoder's notice or the end
+// of its lease (kv_lease_duration, renewed by heartbeats) and returns where they are; the
+// decode side waits in WAITING_FOR_REMOTE_KVS for the pull, then computes one token and
+// decodes (vllm nixl/pull_scheduler.py at 8d9b52f7). Tests are named after the rule.
 #include "engine/vllm/connector/nixl_connector.h"
 
 #include <gtest/gtest.h>
@@ -18,13 +19,22 @@ VllmConfig cfg() {
   return enginetest::small_engine_config(64, 128, false);
 }
 
+NixlConfig nixl_config(std::int32_t instance) {
+  NixlConfig c;
+  c.instance = instance;
+  c.block_size = 4;
+  return c;
+}
+
+constexpr SimTime kLease = 30 * kMicrosPerSecond;  // kv_lease_duration's default
+
 engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens) {
   return enginetest::prompt_spec(key, len, 7000, max_tokens);
 }
 
 struct Node {
   explicit Node(std::int32_t instance) : e(cfg()) {
-    auto c = std::make_unique<NixlConnector>(instance, 4);
+    auto c = std::make_unique<NixlConnector>(nixl_config(instance));
     nixl = c.get();
     e.own_connector(std::move(c));
   }
@@ -50,6 +60,13 @@ engine::RequestSpec decode_spec(engine::RequestKey key, std::int32_t len, std::i
                                 std::int32_t from) {
   engine::RequestSpec s = spec(key, len, out);
   s.kv_transfer = engine::KvTransferParams{false, true, from, len};
+  // What P returned: its blocks and the endpoint (without them D pulls nothing).
+  s.kv_transfer->remote_block_ids = {1, 2, 3, 4, 5};
+  s.kv_transfer->remote_engine_id = "P";
+  s.kv_transfer->remote_request_id = std::to_string(key);
+  s.kv_transfer->remote_host = "localhost";
+  s.kv_transfer->remote_port = 5600;
+  s.kv_transfer->tp_size = 1;
   return s;
 }
 
@@ -60,33 +77,68 @@ TEST(NixlProducer, RemoteDecodeFinishesLengthCappedAndHoldsBlocksUntilNotice) {
   ASSERT_EQ(ev.progress.size(), 1u);
   EXPECT_EQ(ev.progress[0].finish, engine::FinishReason::kLength);
   EXPECT_TRUE(ev.progress[0].first_token);
+  // The returned params name the blocks of the 18 computed tokens.
+  ASSERT_TRUE(ev.progress[0].kv_transfer_params.has_value());
+  EXPECT_TRUE(ev.progress[0].kv_transfer_params->do_remote_prefill);
+  EXPECT_EQ(ev.progress[0].kv_transfer_params->remote_block_ids.size(), 5u);
+  EXPECT_EQ(ev.progress[0].kv_transfer_params->remote_num_tokens, 18);
+  EXPECT_EQ(ev.progress[0].kv_transfer_params->remote_instance, 0);
   // 18 prompt tokens + 1 output = 19 tokens -> 5 blocks of 4, still allocated.
   EXPECT_EQ(p.e.stats().num_free_blocks, 63 - 5);
   EXPECT_GT(p.e.stats().kv_usage, 0.0);
   EXPECT_EQ(p.e.stats().num_running + p.e.stats().num_waiting, 0);
   EXPECT_EQ(p.nixl->num_held(), 1u);
-  EXPECT_EQ(p.e.next_wake(10), 10 + kNixlAbortRequestTimeout);
+  EXPECT_EQ(p.e.next_wake(10), 10 + kLease);
   p.e.remote_read_done(1, 500);
   EXPECT_EQ(p.e.stats().num_free_blocks, 63);
   EXPECT_EQ(p.nixl->num_held(), 0u);
   EXPECT_EQ(p.e.next_wake(500), kSimTimeNever);
 }
 
-TEST(NixlProducer, AbortTimeoutFreesHeldBlocks) {
+TEST(NixlProducer, LeaseEndFreesHeldBlocks) {
   Node p(0);
   p.e.add_request(prefill_spec(1, 8), 0);
   p.step(0);
   EXPECT_EQ(p.e.stats().num_free_blocks, 63 - 2);
-  p.e.poll(kNixlAbortRequestTimeout - 1);
+  p.e.poll(kLease - 1);
   EXPECT_EQ(p.e.stats().num_free_blocks, 63 - 2);
-  p.e.poll(kNixlAbortRequestTimeout);
+  p.e.poll(kLease);
   EXPECT_EQ(p.e.stats().num_free_blocks, 63);
   // A late notice is ignored.
-  p.e.remote_read_done(1, kNixlAbortRequestTimeout + 5);
+  p.e.remote_read_done(1, kLease + 5);
   EXPECT_EQ(p.e.stats().num_free_blocks, 63);
 }
 
-TEST(NixlProducer, StoppedRequestFreesAtOnceWithoutParams) {
+TEST(NixlProducer, DecoderHeartbeatsKeepTheLease) {
+  Node p(0);
+  p.e.add_request(prefill_spec(1, 8), 0);
+  p.step(0);
+  p.e.remote_heartbeat(1, 100);
+  EXPECT_EQ(p.e.next_wake(100), kSimTimeNever);
+  p.e.poll(10 * kLease);
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63 - 2);
+  p.e.remote_read_done(1, 10 * kLease);
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63);
+}
+
+TEST(NixlProducer, AbortMidPrefillIsNotProcessed) {
+  Node p(0);
+  engine::RequestSpec s = prefill_spec(1, 100);
+  p.e.add_request(s, 0);
+  const engine::Batch* b = p.e.schedule(0);  // a 64-token chunk of 100
+  ASSERT_NE(b, nullptr);
+  p.e.complete(b->id, {}, 0);
+  p.e.abort(1, 5);
+  EXPECT_EQ(p.nixl->num_held(), 0u);
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63);
+  p.e.add_request(spec(2, 4, 2), 6);
+  p.e.schedule(6);
+  const std::vector<std::string>& np = p.nixl->last_meta().reqs_not_processed;
+  ASSERT_EQ(np.size(), 1u);
+  EXPECT_EQ(np[0], "req-1");
+}
+
+TEST(NixlProducer, StoppedRequestHoldsItsBlocksToo) {
   Node p(0);
   engine::RequestSpec s = prefill_spec(1, 8);
   s.max_tokens = 4;
@@ -95,8 +147,11 @@ TEST(NixlProducer, StoppedRequestFreesAtOnceWithoutParams) {
   const engine::StepEvents ev = p.step(0);
   ASSERT_EQ(ev.progress.size(), 1u);
   EXPECT_EQ(ev.progress[0].finish, engine::FinishReason::kStop);
-  EXPECT_EQ(p.e.stats().num_free_blocks, 63);
-  EXPECT_EQ(p.nixl->num_held(), 0u);
+  // pull_scheduler.py request_finished: FINISHED_STOPPED delays the free like LENGTH_CAPPED.
+  EXPECT_EQ(p.e.stats().num_free_blocks, 63 - 2);
+  EXPECT_EQ(p.nixl->num_held(), 1u);
+  ASSERT_TRUE(ev.progress[0].kv_transfer_params.has_value());
+  EXPECT_EQ(ev.progress[0].kv_transfer_params->remote_num_tokens, 8);
 }
 
 TEST(NixlConsumer, RemotePrefillWaitsForRemoteKvsThenComputesOneTokenThenDecodes) {
@@ -158,15 +213,18 @@ TEST(NixlConsumer, LocalPrefixHitIsNotPulled) {
   d.e.schedule(30);
   d.e.take_transfers(ts);
   ASSERT_EQ(ts.size(), 1u);
-  // 16 tokens hit locally (4 blocks): only the fifth block is pulled.
+  // 16 tokens hit locally (4 blocks): only the fifth (unhashed) block is pulled.
   EXPECT_EQ(ts[0].num_blocks, 1);
+  const NixlMeta& m = d.nixl->last_meta();
+  ASSERT_EQ(m.reqs_to_recv.size(), 1u);
+  EXPECT_EQ(m.reqs_to_recv[0].local_block_ids.size(), 1u);
 }
 
 TEST(NixlConsumer, AbortBeforeSchedulingStillNotifiesPrefiller) {
   VllmConfig c = cfg();
   c.max_num_seqs = 1;
   VllmEngine e(c);
-  e.own_connector(std::make_unique<NixlConnector>(1, 4));
+  e.own_connector(std::make_unique<NixlConnector>(nixl_config(1)));
   e.add_request(spec(1, 8, 50), 0);  // occupies the only running slot
   e.add_request(decode_spec(2, 8, 3, 0), 0);
   const engine::Batch* b = e.schedule(0);

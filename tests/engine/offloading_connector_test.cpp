@@ -1,5 +1,6 @@
-// OffloadingConnector (connector/offloading_connector.h): the CPU tier's LRU, and the
-// connector's decisions through VllmEngine (spec vllm-metrics-connector-config.md §B.7).
+// OffloadingConnector (connector/offloading_connector.h): the CPU tier's LRU manager, and
+// the connector's decisions through VllmEngine (vllm offloading/scheduler.py,
+// kv_offload/cpu/manager.py and policies/lru.py at 8d9b52f7).
 // Tests are named after the rule.
 #include "engine/vllm/connector/offloading_connector.h"
 
@@ -17,47 +18,59 @@ BlockHash h(std::uint64_t v) {
   return BlockHash{v, v * 31};
 }
 
-TEST(CpuBlockLru, EvictsTheLeastRecentlyUsedReadyBlock) {
-  CpuBlockLru lru(2);
+TEST(CpuOffloadingManager, EvictsTheLeastRecentlyUsedIdleChunk) {
+  CpuOffloadingManager m(2);
   std::vector<BlockHash> out;
-  const BlockHash ab[] = {h(1), h(2)};
-  ASSERT_TRUE(lru.prepare_store(ab, out));
-  EXPECT_EQ(out.size(), 2u);
-  EXPECT_FALSE(lru.ready(h(1)));  // not visible before its write completes
-  lru.complete_store(h(1));
-  lru.complete_store(h(2));
-  lru.touch(h(1));  // 2 is now the least recently used
-  const BlockHash c[] = {h(3)};
-  ASSERT_TRUE(lru.prepare_store(c, out));
-  EXPECT_TRUE(lru.contains(h(1)));
-  EXPECT_FALSE(lru.contains(h(2)));
-  EXPECT_EQ(lru.evictions(), 1u);
+  const std::vector<BlockHash> a{h(1)}, b{h(2)}, c{h(3)};
+  ASSERT_TRUE(m.prepare_store(a, out));
+  ASSERT_TRUE(m.prepare_store(b, out));
+  EXPECT_EQ(m.lookup(h(1)), LookupResult::kHitPending);  // the store is in flight
+  m.complete_store(a);
+  m.complete_store(b);
+  EXPECT_EQ(m.lookup(h(1)), LookupResult::kHit);
+  m.touch(a);  // h(1) becomes most recently used
+  ASSERT_TRUE(m.prepare_store(c, out));
+  EXPECT_EQ(m.lookup(h(2)), LookupResult::kMiss);
+  EXPECT_EQ(m.lookup(h(1)), LookupResult::kHit);
+  EXPECT_EQ(m.evictions(), 1u);
 }
 
-TEST(CpuBlockLru, PinnedAndStoringBlocksAreNeverEvicted) {
-  CpuBlockLru lru(2);
+TEST(CpuOffloadingManager, TouchMakesTheFirstKeyMostRecentlyUsed) {
+  // lru.py touch walks the keys backwards: of [1, 2], 1 ends up most recently used.
+  CpuOffloadingManager m(2);
   std::vector<BlockHash> out;
-  const BlockHash ab[] = {h(1), h(2)};
-  ASSERT_TRUE(lru.prepare_store(ab, out));
-  lru.complete_store(h(1));  // h(2) is still being written
-  lru.pin(h(1));             // and h(1) is being loaded
-  const BlockHash c[] = {h(3)};
-  EXPECT_FALSE(lru.prepare_store(c, out));  // nothing evictable: nothing stored
+  const std::vector<BlockHash> ab{h(1), h(2)}, c{h(3)};
+  ASSERT_TRUE(m.prepare_store(ab, out));
+  m.complete_store(ab);
+  m.touch(ab);
+  ASSERT_TRUE(m.prepare_store(c, out));
+  EXPECT_EQ(m.lookup(h(2)), LookupResult::kMiss);
+  EXPECT_EQ(m.lookup(h(1)), LookupResult::kHit);
+}
+
+TEST(CpuOffloadingManager, LoadingAndStoringChunksAreNeverEvicted) {
+  CpuOffloadingManager m(2);
+  std::vector<BlockHash> out;
+  const std::vector<BlockHash> a{h(1)}, b{h(2)}, c{h(3)};
+  ASSERT_TRUE(m.prepare_store(a, out));
+  m.complete_store(a);
+  m.prepare_load(a);                      // pinned by a load
+  ASSERT_TRUE(m.prepare_store(b, out));   // not ready yet
+  EXPECT_FALSE(m.prepare_store(c, out));  // nothing evictable: fails, changes nothing
   EXPECT_TRUE(out.empty());
-  EXPECT_TRUE(lru.contains(h(1)));
-  EXPECT_TRUE(lru.contains(h(2)));
-  lru.unpin(h(1));
-  EXPECT_TRUE(lru.prepare_store(c, out));
-  EXPECT_FALSE(lru.contains(h(1)));
+  m.complete_load(a);
+  ASSERT_TRUE(m.prepare_store(c, out));  // now h(1) can go
+  EXPECT_EQ(m.lookup(h(1)), LookupResult::kMiss);
+  // Every prepare_store with new chunks is an allocation, failed or not.
+  EXPECT_EQ(m.take_stats().allocation_sizes.size(), 4u);
 }
 
-TEST(CpuBlockLru, AlreadyStoredBlocksAreNotStoredAgain) {
-  CpuBlockLru lru(4);
+TEST(CpuOffloadingManager, AlreadyStoredChunksAreNotStoredAgain) {
+  CpuOffloadingManager m(4);
   std::vector<BlockHash> out;
-  const BlockHash a[] = {h(1)};
-  ASSERT_TRUE(lru.prepare_store(a, out));
-  const BlockHash ab[] = {h(1), h(2)};
-  ASSERT_TRUE(lru.prepare_store(ab, out));
+  const std::vector<BlockHash> a{h(1)}, ab{h(1), h(2)};
+  ASSERT_TRUE(m.prepare_store(a, out));
+  ASSERT_TRUE(m.prepare_store(ab, out));
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0], h(2));
 }
@@ -76,7 +89,7 @@ struct Node {
     OffloadingConfig oc;
     oc.num_cpu_blocks = cpu_blocks;
     oc.gpu_block_size = 4;
-    oc.offload_block_size = 8;
+    oc.blocks_per_chunk = 2;  // 8-token chunks
     auto c = std::make_unique<OffloadingConnector>(oc);
     conn = c.get();
     e.own_connector(std::move(c));
@@ -110,17 +123,63 @@ TEST(OffloadingConnector, FullBlocksAreStoredAsTheyFill) {
   ASSERT_EQ(n.pending.size(), 1u);
   EXPECT_EQ(n.pending[0].kind, engine::TransferKind::kOffloadStore);
   EXPECT_EQ(n.pending[0].num_blocks, 4);
-  EXPECT_EQ(n.conn->cpu().size(), 2);
+  EXPECT_EQ(n.conn->cpu().num_stored(), 2);
 }
 
-TEST(OffloadingConnector, FinishedRequestHoldsItsBlocksWhileStoresAreInFlight) {
+TEST(OffloadingConnector, FinishedRequestFreesAtOnceWhileItsStoreIsInFlight) {
   Node n(64);
   n.e.add_request(spec(1, 16, 100, 1), 0);
   n.step(0);  // prefill + the one token: finished
   EXPECT_EQ(n.e.stats().num_running + n.e.stats().num_waiting, 0);
-  EXPECT_EQ(n.e.stats().num_free_blocks, 15 - 4);  // held for the store
-  n.finish_transfers(10);
+  // request_finished never delays the free; the store is still in flight.
   EXPECT_EQ(n.e.stats().num_free_blocks, 15);
+  EXPECT_EQ(n.conn->num_jobs(), 1u);
+  n.finish_transfers(10);
+  EXPECT_EQ(n.conn->num_jobs(), 0u);
+}
+
+TEST(OffloadingConnector, ReallocatingABlockOfAPendingStoreFlushesIt) {
+  Node n(64);
+  n.e.add_request(spec(1, 16, 100, 1), 0);
+  n.step(0);  // finished; its 2-chunk store is in flight and its blocks are free
+  EXPECT_EQ(n.conn->num_jobs(), 1u);
+  // A prompt that needs every free block reuses the finished request's blocks.
+  n.e.add_request(spec(2, 58, 5000, 1), 10);
+  n.step(10);
+  const OffloadMeta& m = n.conn->last_meta();
+  ASSERT_EQ(m.jobs_to_flush.size(), 1u);
+  EXPECT_EQ(m.jobs_to_flush[0], 0);
+  // The worker waited for it within the step: done once the step's output is applied, so
+  // the transfer's later completion changes nothing.
+  const std::size_t jobs = n.conn->num_jobs();
+  for (const auto& t : n.pending) {
+    if (t.id == 0) n.e.transfer_finished(t, 20);
+  }
+  EXPECT_EQ(n.conn->num_jobs(), jobs);
+}
+
+TEST(OffloadingConnector, AFailedAllocationIsCountedAndRetried) {
+  Node n(1);  // room for one chunk; the request fills two in one step
+  n.e.add_request(spec(1, 20, 100, 3), 0);
+  n.step(0);
+  EXPECT_EQ(n.conn->cpu().num_stored(), 0);
+  n.step(10);  // retried (the store index did not move), failing again
+  // The engine hands the connector's stats to the metrics every step.
+  const std::string m = n.e.metrics_text(10, "");
+  EXPECT_NE(m.find("vllm:kv_offload_allocation_failure_total{engine=\"0\",model_name=\"\"} 2.0"),
+            std::string::npos)
+      << m;
+  // Failed attempts are allocations too (manager.py records the size first).
+  EXPECT_NE(m.find("vllm:kv_offload_cpu_allocation_size_count{engine=\"0\",model_name=\"\"} 2.0"),
+            std::string::npos);
+}
+
+TEST(OffloadingConnector, OnlyPromptTokensAreOffloaded) {
+  Node n(64);
+  n.e.add_request(spec(1, 8, 100, 12), 0);  // 8 prompt tokens, 12 outputs
+  for (SimTime t = 0; t < 20; ++t) n.step(t * 10);
+  // One chunk of prompt; the 12 output tokens (a chunk and a half) are never stored.
+  EXPECT_EQ(n.conn->cpu().num_stored(), 1);
 }
 
 TEST(OffloadingConnector, CpuHitAfterGpuEvictionLoadsAsyncThenComputesOneToken) {
@@ -139,7 +198,7 @@ TEST(OffloadingConnector, CpuHitAfterGpuEvictionLoadsAsyncThenComputesOneToken) 
   ASSERT_EQ(n.pending.size(), 1u);
   EXPECT_EQ(n.pending[0].kind, engine::TransferKind::kOffloadLoad);
   EXPECT_EQ(n.pending[0].num_blocks, 6);
-  EXPECT_EQ(n.conn->num_loading(), 1u);
+  EXPECT_EQ(n.conn->last_meta().load_jobs.size(), 1u);
   n.finish_transfers(30);
   ASSERT_NE(n.step(40), nullptr);
   ASSERT_EQ(n.last.requests.size(), 1u);

@@ -31,9 +31,9 @@ TEST(RequestQueue, FcfsIsADeque) {
   auto other = create_request_queue(SchedulingPolicy::kFcfs, nullptr);
   other->add_request(100);
   other->add_request(101);
-  q->prepend_requests(*other);  // other's order kept, at the front
-  EXPECT_EQ(q->in_order()[0], 100);
-  EXPECT_EQ(q->in_order()[1], 101);
+  q->prepend_requests(*other);  // deque.extendleft: at the front, in reverse order
+  EXPECT_EQ(q->in_order()[0], 101);
+  EXPECT_EQ(q->in_order()[1], 100);
   EXPECT_EQ(q->in_order()[2], 2);
   EXPECT_TRUE(q->remove_request(100));
   EXPECT_FALSE(q->remove_request(100));

@@ -31,6 +31,8 @@ struct HarnessOptions {
   std::int32_t lora = 0;
   std::int32_t eos_at_output = 0;
   std::int32_t min_tokens = 0;
+  std::int32_t eos_token_id = -1;  // matched by value (tokens are 1000 + output index)
+  std::vector<std::int32_t> stop_token_ids;
 };
 
 class Harness {
@@ -50,6 +52,8 @@ class Harness {
     nr.lora_id = o.lora;
     nr.eos_at_output = o.eos_at_output;
     nr.min_tokens = o.min_tokens;
+    nr.eos_token_id = o.eos_token_id;
+    nr.stop_token_ids = o.stop_token_ids;
     ids_.push_back(id);
     const ReqRef ref = core_.scheduler().add_request(nr);
     refs_[id] = ref;

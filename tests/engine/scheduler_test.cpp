@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "engine/sched_harness.h"
 
 namespace blis::vllm {
@@ -79,6 +81,51 @@ TEST(SchedulerEdgeCases, S10_SpecDecodeStopInsideAcceptedTokensDropsTheRest) {
   EXPECT_EQ(u.num_delivered, 2);  // outputs 2 and 3 (EOS); the rest dropped
   EXPECT_TRUE(u.stopped);
   EXPECT_EQ(u.num_output_tokens, 3);
+}
+
+TEST(SchedulerEdgeCases, S10b_EosAndStopTokensMatchByValue) {
+  // sched/utils.py check_stop: the last token equal to eos_token_id stops (kept); a stop
+  // token stops with stop_reason; both wait for min_tokens.
+  Harness h(small_config());
+  Harness::Options eos;
+  eos.eos_token_id = 1001;  // output 2
+  h.add_len("eos", 5, 20, eos);
+  Harness::Options stop;
+  stop.stop_token_ids = {1002, 1004};
+  stop.min_tokens = 4;  // 1002 (output 3) comes before min_tokens and is kept
+  h.add_len("stop", 5, 20, stop);
+  std::map<std::string, std::int32_t> outputs, reasons;
+  for (int i = 0; i < 8; ++i) {
+    h.step();
+    for (const RequestUpdate& u : h.result().updates) {
+      if (!u.stopped) continue;
+      outputs[h.id(u.key)] = u.num_output_tokens;
+      reasons[h.id(u.key)] = u.stop_reason;
+      EXPECT_EQ(u.status, RequestStatus::kFinishedStopped);
+    }
+  }
+  EXPECT_EQ(outputs["eos"], 2);
+  EXPECT_EQ(reasons["eos"], -1);  // EOS sets no stop_reason
+  EXPECT_EQ(outputs["stop"], 5);  // 1004 at output 5
+  EXPECT_EQ(reasons["stop"], 1004);
+}
+
+TEST(SchedulerEdgeCases, S10c_NewOneTokenDecodeIsPaddedOnlyBesideRunningDecodes) {
+  // scheduler.py waiting phase: padded to 1 + k with -1 drafts when running requests were
+  // scheduled and none is prefilling.
+  VllmConfig c = small_config();
+  c.num_speculative_tokens = 3;
+  Harness h(c);
+  h.add_len("alone", 1, 20);
+  const SchedulerOutput& first = h.step();
+  EXPECT_EQ(first.scheduled[0].num_tokens, 1);  // nothing running: not padded
+  EXPECT_EQ(first.scheduled[0].num_spec_tokens, 0);
+  h.add_len("new", 1, 20);
+  const SchedulerOutput& out = h.step();
+  ASSERT_EQ(h.scheduled(out), (Sched{{"alone", 4}, {"new", 4}}));
+  EXPECT_EQ(out.scheduled[1].num_spec_tokens, 3);
+  for (std::int32_t k = 0; k < 3; ++k)
+    EXPECT_EQ(out.spec_token_ids[static_cast<std::size_t>(out.scheduled[1].spec_begin + k)], -1);
 }
 
 TEST(SchedulerEdgeCases, S11_SpecDecodeRejectionRollsComputedTokensBack) {
@@ -235,7 +282,7 @@ TEST(SchedulerEdgeCases, S19_PriorityVictimIsTheLargestPriorityAndArrivalAndIsUn
   EXPECT_EQ(out.total_num_scheduled_tokens, 2);
 }
 
-TEST(SchedulerEdgeCases, S19b_PriorityVictimTiesBreakByRequestId) {
+TEST(SchedulerEdgeCases, S19b_PriorityVictimTiesGoToTheFirstInRunningOrder) {
   VllmConfig c = small_config();
   c.policy = SchedulingPolicy::kPriority;
   c.num_gpu_blocks = 3;  // 2 usable
@@ -245,9 +292,11 @@ TEST(SchedulerEdgeCases, S19b_PriorityVictimTiesBreakByRequestId) {
   h.step();
   EXPECT_EQ(h.running_order(), (Names{"a", "b"}));  // ties in waiting: the smaller id first
   const SchedulerOutput& out = h.step();
-  // Equal (priority, arrival): the larger id is the victim (FORMAT.md difference 7).
-  EXPECT_EQ(h.names(out.preempted), Names{"b"});
-  EXPECT_EQ(h.scheduled(out), (Sched{{"a", 1}}));
+  // Equal (priority, arrival): Python's max() keeps the first tied request in running order,
+  // so a (which needs the block) is its own victim and the running phase ends (FORMAT.md
+  // erratum to item 7; golden case 50). The old rule (largest id) would have taken b.
+  EXPECT_EQ(h.names(out.preempted), Names{"a"});
+  EXPECT_EQ(h.scheduled(out), Sched{});
 }
 
 TEST(SchedulerEdgeCases, S20_PriorityWaitingOrder) {
@@ -313,9 +362,9 @@ TEST(SchedulerEdgeCases, S23_LoraCapSkipsWithoutBlockingAndRequeuesTheSkipped) {
   h.add_len("w4", 2, 20, lora(4));
   const SchedulerOutput& out = h.step();
   EXPECT_EQ(h.scheduled(out), (Sched{{"r1", 1}, {"r2", 1}, {"w1", 2}, {"n", 2}}));
-  // The skipped requests go back ahead of the queue; upstream's prepend + extendleft puts
-  // the ones skipped in one pass in reverse order (request_queue.py prepend_requests).
-  EXPECT_EQ(h.waiting_order(), (Names{"w4", "w3"}));
+  // The skipped requests go back ahead of the queue; each skip is a prepend and
+  // prepend_requests an extendleft, so the two reversals cancel (golden case 33).
+  EXPECT_EQ(h.waiting_order(), (Names{"w3", "w4"}));
 }
 
 TEST(SchedulerEdgeCases, S28_AbortWhileWaiting) {

@@ -39,6 +39,37 @@ TEST(VllmConfig, DerivedValues) {
   EXPECT_EQ(c.num_lookahead_tokens(), 0);  // n-gram drafts need no KV slots
   c.speculative_method = SpecMethod::kEagle;
   EXPECT_EQ(c.num_lookahead_tokens(), 4);
+  EXPECT_TRUE(c.use_eagle());
+}
+
+TEST(VllmConfig, SpecDecodeDerivesTheTokenBudget) {
+  // config/vllm.py _set_max_num_scheduled_tokens: mnbt - slots x max_num_seqs, where a draft
+  // model adds one slot per request; an explicit max_num_scheduled_tokens wins.
+  VllmConfig c = ok();
+  c.max_num_batched_tokens = 512;
+  c.max_num_seqs = 16;
+  c.num_speculative_tokens = 2;
+  c.speculative_method = SpecMethod::kDraftModel;
+  EXPECT_EQ(c.token_budget(), 512 - 16);
+  EXPECT_EQ(c.num_lookahead_tokens(), 2);
+  EXPECT_FALSE(c.use_eagle());
+  c.speculative_method = SpecMethod::kEagle3;
+  EXPECT_EQ(c.token_budget(), 512);
+  EXPECT_TRUE(c.use_eagle());
+  c.speculative_method = SpecMethod::kNgramGpu;
+  EXPECT_EQ(c.num_lookahead_tokens(), 0);
+  c.max_num_scheduled_tokens = 100;
+  EXPECT_EQ(c.token_budget(), 100);
+  c = ok();
+  c.max_num_batched_tokens = 16;
+  c.max_num_seqs = 16;
+  c.num_speculative_tokens = 1;
+  c.speculative_method = SpecMethod::kDraftModel;  // 16 - 16 = 0 tokens left
+  EXPECT_TRUE(rejects(c, "max_num_batched_tokens"));
+  SpecMethod m;
+  EXPECT_TRUE(spec_method_from_string("eagle3", m));
+  EXPECT_EQ(m, SpecMethod::kEagle3);
+  EXPECT_FALSE(spec_method_from_string("medusa", m));
 }
 
 TEST(VllmConfig, RejectsWhatVllmRejects) {

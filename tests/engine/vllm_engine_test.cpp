@@ -170,6 +170,49 @@ TEST(VllmEngine, SpecDecodeUsesSuppliedAcceptance) {
   EXPECT_EQ(e.core().scheduler().slot(0).num_computed_tokens, 11);  // 8 + 4 - 1 rejected
 }
 
+TEST(VllmEngine, PaddingDraftsAreNeverAccepted) {
+  // A new one-token decode next to a running decode is padded with -1 drafts (scheduler.py);
+  // they are not proposals, so the supplied acceptance is capped at the real drafts (0).
+  VllmConfig c = cfg(false);
+  c.num_speculative_tokens = 3;
+  VllmEngine e(c);
+  SimTime now = 0;
+  e.add_request(spec(1, 8, 30), now);
+  Tally t;
+  t.take(e.complete(e.schedule(now)->id, {}, now));
+  e.add_request(spec(2, 1, 30), now);
+  const engine::Batch* b = e.schedule(now);
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(b->requests.size(), 2u);
+  EXPECT_EQ(b->requests[1].num_tokens, 4);  // 1 + 3 padding drafts
+  engine::StepOutcome o;
+  o.accepted_drafts = {3, 3};
+  t.take(e.complete(b->id, o, now));
+  EXPECT_EQ(t.tokens[1], 5);  // first token, then 3 real drafts accepted + the bonus token
+  EXPECT_EQ(t.tokens[2], 1);  // padding rejected: the sampled token only
+}
+
+TEST(VllmEngine, AsyncRunnerHoldsDraftsAfterASampledBatch) {
+  VllmConfig c = cfg(true);
+  c.num_speculative_tokens = 2;
+  VllmEngine e(c);
+  SimTime now = 0;
+  e.add_request(spec(1, 8, 30), now);
+  const engine::Batch* b0 = e.schedule(now);  // prefill: samples, the runner drafts after it
+  ASSERT_NE(b0, nullptr);
+  const std::uint64_t id0 = b0->id;
+  const engine::Batch* b1 = e.schedule(now);  // 1 + 2 placeholder drafts, real ones held
+  ASSERT_NE(b1, nullptr);
+  EXPECT_EQ(b1->requests[0].num_spec_tokens, 2);
+  const std::uint64_t id1 = b1->id;
+  Tally t;
+  t.take(e.complete(id0, {}, now));
+  engine::StepOutcome o;
+  o.accepted_drafts = {2};
+  t.take(e.complete(id1, o, now));
+  EXPECT_EQ(t.tokens[1], 4);  // 1 + (2 accepted + bonus)
+}
+
 TEST(VllmEngine, RejectsBadInputAndConfigs) {
   VllmConfig small = cfg(true);
   small.num_gpu_blocks = 10;  // 9 x 4 tokens < max_model_len 128

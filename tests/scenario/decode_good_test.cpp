@@ -205,7 +205,7 @@ TEST(DecodeGood, BatchDefaultsFollowTheGpu) {
     int mnbt, mns;
   };
   for (const Row& row : {Row{"H100-SXM-80GB", 8192, 1024}, Row{"H200-SXM-141GB", 8192, 1024},
-                         Row{"B200-SXM-180GB", 16384, 1024}, Row{"MI300X-192GB", 16384, 1024},
+                         Row{"B200-SXM-180GB", 8192, 1024}, Row{"MI300X-192GB", 8192, 1024},
                          Row{"A100-SXM-80GB", 2048, 256}, Row{"L40S-48GB", 2048, 256}}) {
     nlohmann::json doc = testing::base_unified();
     doc["pools"][0]["hardware"] = row.gpu;

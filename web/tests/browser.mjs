@@ -256,6 +256,34 @@ test('exports download summary.json, requests.csv and Prometheus text', async (b
   await p.done();
 });
 
+test('exports: timeseries.json with nulls, every .prom in one zip, a chart PNG, RFC 4180 requests.csv with ttft_ms/e2e_ms', async (browser) => {
+  const p = await openPage(browser, '?preset=router-comparison');
+  await waitStatus(p.page, ['ready']);
+  await p.page.click(tid('compare'));  // one run: four instances
+  await waitStatus(p.page, ['ready']);
+  await setSpeed(p.page, 'Infinity');
+  await p.page.click(tid('play'));
+  await waitStatus(p.page, ['done'], 120000);
+  const grab = async (id) => {
+    const [dl] = await Promise.all([p.page.waitForEvent('download'), p.page.click(tid(id))]);
+    const file = path.join(artifacts, dl.suggestedFilename());
+    await dl.saveAs(file);
+    return { name: dl.suggestedFilename(), bytes: readFileSync(file) };
+  };
+  const ts = await grab('export-timeseries');
+  const series = JSON.parse(ts.bytes.toString('utf8'));
+  check(ts.name.endsWith('-timeseries.json') && series.rows > 0 && 'e2e_p99_ms' in series.columns, `timeseries.json: ${ts.name}`);
+  const zip = await grab('export-metrics-all');
+  const entries = zip.bytes.readUInt16LE(zip.bytes.length - 22 + 10);
+  check(zip.name.endsWith('.zip') && entries === 4, `${zip.name} holds ${entries} files, expected 4`);
+  const png = await grab('chart-kv-png');
+  check(png.bytes.subarray(1, 4).toString('latin1') === 'PNG', `${png.name} is not a PNG`);
+  const csv = await grab('export-requests');
+  const header = csv.bytes.toString('utf8').split('\n')[0];
+  check(/,ttft_ms,e2e_ms$/.test(header), `requests.csv header: ${header}`);
+  await p.done();
+});
+
 test('embed mode shows controls and three charts, and plays', async (browser) => {
   const p = await openPage(browser, '?embed=1&preset=preemption', { width: 900, height: 640 });
   check(await p.page.isHidden('.sidebar'), 'sidebar visible in embed mode');

@@ -17,6 +17,7 @@ InFlightBatch& EngineCore::schedule_batch() {
   b.batch_id = next_batch_id_++;
   scheduler_->schedule(b.output);
   b.sampled.clear();
+  b.drafts.clear();
   ++count_;
   return b;
 }
@@ -55,7 +56,7 @@ void EngineCore::apply_oldest(UpdateResult& res, std::vector<engine::RequestKey>
   scheduler_->update_from_output(b.output, b.sampled, res);
   // vllm engine/core.py EngineCore.post_step: sync spec decode takes the drafts now.
   if (batch_queue_size() == 1 && b.output.total_num_scheduled_tokens > 0) {
-    scheduler_->update_draft_token_ids(b.output);
+    scheduler_->update_draft_token_ids(b.output, b.drafts.offsets.size() > 1 ? &b.drafts : nullptr);
   }
   head_ = (head_ + 1) % batch_queue_size();
   --count_;

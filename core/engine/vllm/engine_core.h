@@ -17,6 +17,9 @@ struct InFlightBatch {
   std::uint64_t batch_id = 0;
   SchedulerOutput output;
   ModelRunnerOutput sampled;  // filled by the caller before apply_oldest
+  // Sync spec decode: the drafter's proposals, one list per scheduled entry (DraftTokenIds);
+  // left empty, every request that sampled gets num_speculative_tokens drafts.
+  ModelRunnerOutput drafts;
 };
 
 class EngineCore {

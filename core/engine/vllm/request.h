@@ -59,16 +59,22 @@ struct Request {
   std::int32_t max_tokens = 16;
   std::int32_t min_tokens = 0;
   // The output count at which the EOS token is sampled (1-based); 0 = never (ignore_eos).
+  // The simulator's synthetic token ids carry no EOS value, so its EOS is positional.
   std::int32_t eos_at_output = 0;
+  // SamplingParams.eos_token_id and stop_token_ids, matched against the sampled token's value
+  // (engines that are fed real token ids, e.g. the conformance driver); -1 = none.
+  std::int32_t eos_token_id = -1;
+  std::vector<std::int32_t> stop_token_ids;
+  std::int32_t stop_reason = -1;  // Request.stop_reason: the stop token hit, or -1
   // Synthetic output token ids are output_token_base + output index (engine.h RequestSpec).
   std::int32_t output_token_base = 0;
 
   // Tokens: prompt followed by outputs (_all_token_ids).
   std::vector<std::int32_t> all_token_ids;
   std::int32_t num_prompt_tokens = 0;
-  // Draft tokens proposed for the next step (only their number matters to the scheduler;
-  // async placeholders are -1 in vLLM).
-  std::int32_t num_spec_tokens = 0;
+  // Request.spec_token_ids: the drafts proposed for the next step (update_draft_token_ids),
+  // or the async scheduler's -1 placeholders. Only their number decides scheduling.
+  std::vector<std::int32_t> spec_token_ids;
   // One chained hash per full block of all_token_ids (kept only with prefix caching on).
   std::vector<BlockHash> block_hashes;
 
@@ -80,6 +86,10 @@ struct Request {
   bool drop_stale_output = false;
   bool is_prefill_chunk = false;
   std::int32_t num_cached_tokens = -1;  // prefix hit at first admission
+  // PrefillStats.num_cached_tokens: local + external tokens of the first admission's lookup
+  // (before any preemption); -1 until then. Differs from num_cached_tokens when a connector
+  // loaded the whole prompt (the last token is recomputed).
+  std::int32_t prefill_cached_tokens = -1;
   // Tokens a KV connector supplied at admission (Request.num_external_computed_tokens).
   std::int32_t num_external_computed_tokens = 0;
   // kv_transfer_params (NIXL P/D); a connector may clear do_remote_prefill once it acted.
@@ -89,7 +99,8 @@ struct Request {
 
   std::int32_t num_tokens() const { return static_cast<std::int32_t>(all_token_ids.size()); }
   std::int32_t num_output_tokens() const { return num_tokens() - num_prompt_tokens; }
-  std::int32_t num_tokens_with_spec() const { return num_tokens() + num_spec_tokens; }
+  std::int32_t num_spec_tokens() const { return static_cast<std::int32_t>(spec_token_ids.size()); }
+  std::int32_t num_tokens_with_spec() const { return num_tokens() + num_spec_tokens(); }
   ReqRef ref() const { return ReqRef{slot, gen}; }
   BlockExtraKeys extra_keys_for_block(std::int32_t block_index) const;
 };

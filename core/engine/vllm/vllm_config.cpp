@@ -51,6 +51,15 @@ std::vector<ConfigError> validate(const VllmConfig& c) {
     errs.push_back(
         {"num_speculative_tokens", cat({"must be >= 0, got ", num(c.num_speculative_tokens)})});
   }
+  // vllm config/vllm.py VllmConfig._set_max_num_scheduled_tokens: the derived budget must
+  // leave room for tokens.
+  if (c.spec_decode() && c.max_num_batched_tokens >= 1 && c.token_budget() <= 0) {
+    errs.push_back(
+        {"max_num_batched_tokens", cat({"(", num(c.max_num_batched_tokens),
+                                        ") leaves no token budget once the draft model's slots (",
+                                        num(c.max_num_new_slots_for_drafting()), " x max_num_seqs ",
+                                        num(c.max_num_seqs), ") are reserved"})});
+  }
   // vllm config/scheduler.py SchedulerConfig.verify_max_model_len: without chunked prefill a
   // whole prompt must fit in one step.
   if (!c.enable_chunked_prefill && c.max_num_batched_tokens < c.max_model_len &&
@@ -83,8 +92,23 @@ const char* to_string(SpecMethod m) {
       return "mtp";
     case SpecMethod::kDraftModel:
       return "draft_model";
+    case SpecMethod::kNgramGpu:
+      return "ngram_gpu";
+    case SpecMethod::kEagle3:
+      return "eagle3";
   }
   return "ngram";
+}
+
+bool spec_method_from_string(const std::string& name, SpecMethod& out) {
+  for (const SpecMethod m : {SpecMethod::kNgram, SpecMethod::kNgramGpu, SpecMethod::kDraftModel,
+                             SpecMethod::kEagle, SpecMethod::kEagle3, SpecMethod::kMtp}) {
+    if (name == to_string(m)) {
+      out = m;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace blis::vllm

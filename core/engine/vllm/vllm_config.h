@@ -12,9 +12,10 @@ namespace blis::vllm {
 
 enum class SchedulingPolicy : std::uint8_t { kFcfs, kPriority };
 
-// How the drafts of speculative decoding are proposed. Proposers with a KV cache of their
-// own (EAGLE, MTP, draft model) need lookahead slots (scheduler.py num_lookahead_tokens).
-enum class SpecMethod : std::uint8_t { kNgram, kEagle, kMtp, kDraftModel };
+// How the drafts of speculative decoding are proposed (SpeculativeConfig.method). Proposers
+// with a KV cache of their own (EAGLE, MTP, draft model) need lookahead slots
+// (scheduler.py num_lookahead_tokens).
+enum class SpecMethod : std::uint8_t { kNgram, kEagle, kMtp, kDraftModel, kNgramGpu, kEagle3 };
 
 struct VllmConfig {
   // Identity, for the vllm:* metrics: the release whose families are exposed ("0.29",
@@ -28,7 +29,7 @@ struct VllmConfig {
   // SchedulerConfig.
   std::int32_t max_num_seqs = 128;
   std::int32_t max_num_batched_tokens = 2048;
-  std::int32_t max_num_scheduled_tokens = 0;  // 0 = max_num_batched_tokens
+  std::int32_t max_num_scheduled_tokens = 0;  // 0 = unset (derived: token_budget())
   std::int32_t max_model_len = 4096;
   bool enable_chunked_prefill = true;
   std::int32_t long_prefill_token_threshold = 0;  // 0 = no cap
@@ -44,14 +45,35 @@ struct VllmConfig {
   SpecMethod speculative_method = SpecMethod::kNgram;
 
   // Derived values.
+  bool spec_decode() const { return num_speculative_tokens > 0; }
+  // vllm config/speculative.py SpeculativeConfig.use_eagle (eagle, eagle3, mtp) and
+  // uses_draft_model.
+  bool use_eagle() const {
+    return spec_decode() &&
+           (speculative_method == SpecMethod::kEagle || speculative_method == SpecMethod::kEagle3 ||
+            speculative_method == SpecMethod::kMtp);
+  }
+  bool uses_draft_model() const {
+    return spec_decode() && speculative_method == SpecMethod::kDraftModel;
+  }
+  // SpeculativeConfig.max_num_new_slots_for_drafting: a draft model adds one slot per request
+  // (parallel drafting is not modelled).
+  std::int32_t max_num_new_slots_for_drafting() const { return uses_draft_model() ? 1 : 0; }
+  // The per-step token budget (Scheduler.max_num_scheduled_tokens). vllm config/vllm.py
+  // VllmConfig._set_max_num_scheduled_tokens: with spec decode and no explicit value,
+  // max_num_batched_tokens - max_num_new_slots_for_drafting x max_num_seqs.
   std::int32_t token_budget() const {
-    return max_num_scheduled_tokens > 0 ? max_num_scheduled_tokens : max_num_batched_tokens;
+    if (max_num_scheduled_tokens > 0) return max_num_scheduled_tokens;
+    if (spec_decode())
+      return max_num_batched_tokens - max_num_new_slots_for_drafting() * max_num_seqs;
+    return max_num_batched_tokens;
   }
   // vllm executor max_concurrent_batches (uniproc): 2 with async scheduling, else 1.
   std::int32_t max_concurrent_batches() const { return async_scheduling ? 2 : 1; }
-  // vllm scheduler.py Scheduler.__init__ num_lookahead_tokens.
+  // vllm scheduler.py Scheduler.__init__ num_lookahead_tokens: k for eagle/mtp and the draft
+  // model, 0 for the n-gram proposers.
   std::int32_t num_lookahead_tokens() const {
-    return speculative_method == SpecMethod::kNgram ? 0 : num_speculative_tokens;
+    return use_eagle() || uses_draft_model() ? num_speculative_tokens : 0;
   }
 };
 
@@ -65,5 +87,8 @@ std::vector<ConfigError> validate(const VllmConfig& cfg);
 
 const char* to_string(SchedulingPolicy p);
 const char* to_string(SpecMethod m);
+// The method named `name` ("ngram", "ngram_gpu", "draft_model", "eagle", "eagle3", "mtp");
+// false if it is not one of them.
+bool spec_method_from_string(const std::string& name, SpecMethod& out);
 
 }  // namespace blis::vllm

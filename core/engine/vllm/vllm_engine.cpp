@@ -120,7 +120,34 @@ const engine::Batch* VllmEngine::schedule(SimTime now) {
   return &batch_;
 }
 
-void VllmEngine::fill_batch(const InFlightBatch& b) {
+void VllmEngine::mark_valid_drafts(InFlightBatch& b) {
+  SchedulerOutput& out = b.output;
+  const std::int32_t k = cfg_.num_speculative_tokens;
+  if (k <= 0) return;
+  if (!cfg_.async_scheduling) {
+    for (ScheduledRequest& e : out.scheduled) {
+      std::int32_t v = 0;
+      while (v < e.num_spec_tokens &&
+             out.spec_token_ids[static_cast<std::size_t>(e.spec_begin + v)] != -1) {
+        ++v;
+      }
+      e.num_valid_drafts = v;
+    }
+    return;
+  }
+  // A new or resumed request has none: the runner dropped them at the preemption.
+  for (ScheduledRequest& e : out.scheduled) {
+    const auto slot = static_cast<std::size_t>(e.ref.index);
+    if (slot >= runner_drafts_.size()) runner_drafts_.resize(slot + 1, 0);  // the table grew
+    std::uint32_t& held = runner_drafts_[slot];
+    const bool holds = held == e.ref.gen + 1 && e.kind == ScheduledKind::kRunning;
+    e.num_valid_drafts = holds ? e.num_spec_tokens : 0;
+    held = e.samples ? e.ref.gen + 1 : 0;
+  }
+}
+
+void VllmEngine::fill_batch(InFlightBatch& b) {
+  mark_valid_drafts(b);
   batch_.id = b.batch_id;
   batch_.requests.clear();
   batch_.total_tokens = 0;
@@ -180,9 +207,11 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
       b.sampled.add(nullptr, 0);
       continue;
     }
-    std::int32_t accepted = e.num_spec_tokens;
+    // Only real drafts can be accepted (padding and async placeholders without a draft
+    // are rejected).
+    std::int32_t accepted = e.num_valid_drafts;
     if (!outcome.accepted_drafts.empty())
-      accepted = std::clamp(outcome.accepted_drafts[i], 0, e.num_spec_tokens);
+      accepted = std::clamp(outcome.accepted_drafts[i], 0, e.num_valid_drafts);
     const std::int32_t n = 1 + accepted;
     tokens_.clear();
     for (std::int32_t j = 0; j < n; ++j)
@@ -210,10 +239,24 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
     p.num_output_tokens = u.num_output_tokens;
     p.num_cached_tokens = u.num_cached_tokens;
     p.num_preemptions = u.num_preemptions;
+    for (const auto& kp : res_.kv_transfer_params) {
+      if (kp.first == u.key && u.stopped) p.kv_transfer_params = kp.second;
+    }
     events_.progress.push_back(p);
     if (u.stopped) refs_.erase(u.key);
   }
-  metrics::feed_completed(metrics_, metrics_pending_, out, res_, core_.scheduler(), now);
+  if (connector_ != nullptr) {
+    // Transfers the worker waited for within the step (offloading jobs_to_flush).
+    effects_.clear();
+    connector_->on_step_output(effects_);
+    for (const TransferEffect& e : effects_) apply_effect(e);
+  }
+  // SchedulerStats.kv_connector_stats: the connector's scheduler-side stats of the step.
+  connector_stats_.clear();
+  if (connector_ != nullptr) connector_->take_stats(connector_stats_);
+  metrics::feed_completed(metrics_, metrics_pending_, out, res_, core_.scheduler(),
+                          core_.scheduler().make_stats(),
+                          connector_stats_.empty() ? nullptr : &connector_stats_, now);
   return events_;
 }
 
@@ -259,9 +302,18 @@ void VllmEngine::transfer_finished(const engine::TransferRequest& t, SimTime now
   // scheduler.py _update_from_kv_xfer_finished does.
   if (connector_ == nullptr) return;
   connector_->set_now(now);
-  const TransferEffect e = connector_->on_transfer_finished(t);
+  apply_effect(connector_->on_transfer_finished(t));
+}
+
+void VllmEngine::apply_effect(const TransferEffect& e) {
   if (e.finished_recving.index >= 0) core_.scheduler().finished_recving(e.finished_recving);
   if (e.finished_sending.index >= 0) core_.scheduler().finished_sending(e.finished_sending);
+}
+
+void VllmEngine::remote_heartbeat(engine::RequestKey key, SimTime now) {
+  if (connector_ == nullptr) return;
+  connector_->set_now(now);
+  connector_->remote_heartbeat(key);
 }
 
 void VllmEngine::remote_read_done(engine::RequestKey key, SimTime now) {

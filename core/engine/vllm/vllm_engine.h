@@ -43,6 +43,7 @@ class VllmEngine final : public engine::Engine {
   void take_transfers(std::vector<engine::TransferRequest>& out) override;
   void transfer_finished(const engine::TransferRequest& t, SimTime now) override;
   void remote_read_done(engine::RequestKey key, SimTime now) override;
+  void remote_heartbeat(engine::RequestKey key, SimTime now) override;
   void poll(SimTime now) override;
   SimTime next_wake(SimTime now) const override;
 
@@ -52,6 +53,9 @@ class VllmEngine final : public engine::Engine {
   void set_connector(KVConnector* connector) {
     connector_ = connector;
     core_.scheduler().set_connector(connector);
+    // KVConnectorProm registers the connector's families (loggers.py).
+    metrics_.set_connector(connector != nullptr ? connector->metrics_kind()
+                                                : metrics::ConnectorMetrics::kNone);
   }
   // The same, the engine owning the connector.
   void own_connector(std::unique_ptr<KVConnector> connector) {
@@ -67,9 +71,15 @@ class VllmEngine final : public engine::Engine {
 
  private:
   void apply_pending_aborts();
-  void fill_batch(const InFlightBatch& b);
+  void fill_batch(InFlightBatch& b);
+  // The runner's drafts: marks each scheduled entry's valid drafts (FORMAT.md "Mocked model
+  // and drafter": sync, the leading drafts that are not -1 padding; async, the runner holds
+  // k drafts after every batch in which the request sampled, none after a prefill chunk or
+  // a preemption).
+  void mark_valid_drafts(InFlightBatch& b);
   void report_preempted(const std::vector<engine::RequestKey>& keys);
   void expire_held(SimTime now);
+  void apply_effect(const TransferEffect& e);
 
   VllmConfig cfg_;
   EngineCore core_;
@@ -86,6 +96,11 @@ class VllmEngine final : public engine::Engine {
   std::unique_ptr<KVConnector> owned_connector_;
   KVConnector* connector_ = nullptr;
   std::vector<ReqRef> expired_;  // scratch for expire_held
+  // Async spec decode: runner_drafts_[slot] = the slot generation + 1 whose request the
+  // runner holds drafts for (0 = none). Sized as slots appear (not per step).
+  std::vector<std::uint32_t> runner_drafts_;
+  std::vector<TransferEffect> effects_;  // scratch for on_step_output
+  metrics::KVConnectorStats connector_stats_;
 };
 
 }  // namespace blis::vllm

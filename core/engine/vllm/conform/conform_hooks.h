@@ -16,6 +16,9 @@ namespace blis::vllm::conform {
 class DriverHooks {
  public:
   virtual ~DriverHooks() = default;
+  // Request `key` is about to be added: the hook may fill in what the base format does not
+  // carry (kv_transfer_params); pointers in `nr` must stay valid until the step ends.
+  virtual void prepare_request(engine::RequestKey key, NewRequest& nr) {}
   // Request `key` (its position in Case::requests) was added to the scheduler (input phase).
   virtual void on_added(std::int32_t step, engine::RequestKey key, ReqRef ref) {}
   // A client abort of a live request reached the frontend: input-phase aborts (the engine
@@ -23,6 +26,11 @@ class DriverHooks {
   virtual void on_client_abort(std::int32_t step, engine::RequestKey key, ReqRef ref) {}
   // schedule() produced batch `b` (its samples are already fixed).
   virtual void on_scheduled(std::int32_t step, const InFlightBatch& b) {}
+  // Batch `b` is about to be applied (the during_step aborts, then update_from_output).
+  virtual void before_update(std::int32_t step, const InFlightBatch& b) {}
+  // The tail of update_from_output for batch `b`, before make_stats: the KV connector's
+  // worker output travelling with the batch (_update_from_kv_xfer_finished).
+  virtual void on_update(std::int32_t step, const InFlightBatch& b) {}
   // The oldest batch `b` was applied (update_from_output): `res` is its result and `stats`
   // the Scheduler.make_stats taken right after it (make_stats consumes the prefix counters,
   // so hooks must use this copy rather than call it again).

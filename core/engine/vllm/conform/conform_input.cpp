@@ -83,6 +83,30 @@ class Reader {
     return true;
   }
 
+  // An array of integers in [lo, hi]; absent leaves `out` empty.
+  bool get_int_list(const json& obj, const char* key, const std::string& ptr, std::int64_t lo,
+                    std::int64_t hi, std::vector<std::int32_t>& out) {
+    const std::string p = json_pointer_append(ptr, key);
+    const auto it = obj.find(key);
+    if (it == obj.end()) return false;
+    if (!it->is_array()) {
+      error(p, "expected an array of integers, got " + std::string(it->type_name()));
+      return false;
+    }
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const json& v = (*it)[i];
+      if (!v.is_number_integer() ||
+          (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX) ||
+          v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi) {
+        error(json_pointer_append(p, i),
+              "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        return false;
+      }
+      out.push_back(static_cast<std::int32_t>(v.get<std::int64_t>()));
+    }
+    return true;
+  }
+
   bool get_number(const json& obj, const char* key, const std::string& ptr, double& out) {
     const std::string p = json_pointer_append(ptr, key);
     const auto it = obj.find(key);
@@ -104,6 +128,43 @@ class Reader {
 };
 
 constexpr std::int64_t kMaxI32 = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kMaxSpecTokens = 1024;
+
+// FORMAT.md "Additions ...": speculative decoding and LoRA (config keys echoed only when
+// given).
+void decode_spec_and_lora(Reader& rd, const json& c, Case& out) {
+  const std::string ptr = "/config";
+  VllmConfig& cfg = out.config;
+  auto& e = out.config_echo;
+  if (rd.get_int(c, "num_speculative_tokens", ptr, false, 0, kMaxSpecTokens,
+                 cfg.num_speculative_tokens)) {
+    e["num_speculative_tokens"] = cfg.num_speculative_tokens;
+  }
+  std::string method;
+  if (rd.get_string(c, "speculative_method", ptr, false, method)) {
+    if (!spec_method_from_string(method, cfg.speculative_method)) {
+      rd.error(ptr + "/speculative_method",
+               "expected one of ngram, ngram_gpu, draft_model, eagle, eagle3, mtp, got \"" +
+                   method + "\"");
+    }
+    e["speculative_method"] = method;
+  }
+  if (cfg.async_scheduling && cfg.spec_decode() && cfg.speculative_method == SpecMethod::kNgram) {
+    // vllm config/vllm.py VllmConfig.__post_init__: async scheduling takes only the EAGLE,
+    // MTP, draft-model and GPU n-gram proposers.
+    rd.error(ptr + "/speculative_method",
+             "\"ngram\" (the default) cannot run with async scheduling (vLLM: use \"ngram_gpu\")");
+  }
+  // vllm config/lora.py LoRAConfig.max_loras: Field(ge=1).
+  // null (the default) keeps LoRA off; a given key is echoed either way.
+  if (c.contains("max_loras")) {
+    if (c["max_loras"].is_null()) {
+      e["max_loras"] = nullptr;
+    } else if (rd.get_int(c, "max_loras", ptr, false, 1, kMaxI32, cfg.max_loras)) {
+      e["max_loras"] = cfg.max_loras;
+    }
+  }
+}
 
 void decode_config(Reader& rd, const json& c, Case& out) {
   const std::string ptr = "/config";
@@ -112,14 +173,15 @@ void decode_config(Reader& rd, const json& c, Case& out) {
       {"block_size", "num_gpu_blocks", "max_num_seqs", "max_num_batched_tokens", "max_model_len",
        "enable_chunked_prefill", "long_prefill_token_threshold", "enable_prefix_caching", "policy",
        "async_scheduling", "scheduler_reserve_full_isl", "watermark", "max_num_scheduled_tokens",
-       "prefix_caching_hash_algo", "use_v2_model_runner", "token_fn"},
+       "prefix_caching_hash_algo", "use_v2_model_runner", "token_fn", "num_speculative_tokens",
+       "speculative_method", "max_loras"},
       ptr);
   VllmConfig& cfg = out.config;
   rd.get_int(c, "block_size", ptr, true, 1, 1 << 20, cfg.block_size);
-  rd.get_int(c, "num_gpu_blocks", ptr, true, 2, 1 << 26, cfg.num_gpu_blocks);
-  rd.get_int(c, "max_num_seqs", ptr, true, 1, kMaxI32, cfg.max_num_seqs);
+  rd.get_int(c, "num_gpu_blocks", ptr, true, 2, kMaxGpuBlocks, cfg.num_gpu_blocks);
+  rd.get_int(c, "max_num_seqs", ptr, true, 1, kMaxNumSeqs, cfg.max_num_seqs);
   rd.get_int(c, "max_num_batched_tokens", ptr, true, 1, kMaxI32, cfg.max_num_batched_tokens);
-  rd.get_int(c, "max_model_len", ptr, true, 1, 1 << 28, cfg.max_model_len);
+  rd.get_int(c, "max_model_len", ptr, true, 1, kMaxModelLen, cfg.max_model_len);
   rd.get_bool(c, "enable_chunked_prefill", ptr, true, cfg.enable_chunked_prefill);
   rd.get_int(c, "long_prefill_token_threshold", ptr, true, 0, kMaxI32,
              cfg.long_prefill_token_threshold);
@@ -142,7 +204,7 @@ void decode_config(Reader& rd, const json& c, Case& out) {
       !(cfg.watermark >= 0.0 && cfg.watermark < 1.0)) {
     rd.error(ptr + "/watermark", "expected a number in [0, 1)");
   }
-  bool scheduled_tokens_set = false;
+  bool& scheduled_tokens_set = out.max_num_scheduled_tokens_set;
   if (c.contains("max_num_scheduled_tokens") && !c["max_num_scheduled_tokens"].is_null()) {
     scheduled_tokens_set = rd.get_int(c, "max_num_scheduled_tokens", ptr, false, 1, kMaxI32,
                                       cfg.max_num_scheduled_tokens);
@@ -188,9 +250,45 @@ void decode_config(Reader& rd, const json& c, Case& out) {
   e["prefix_caching_hash_algo"] = algo;
   e["use_v2_model_runner"] = cfg.use_v2_model_runner;
   e["token_fn"] = token_fn;
+  decode_spec_and_lora(rd, c, out);
+}
+
+// FORMAT.md "Additions ...": the request keys for LoRA, stop conditions and the mocked
+// drafter.
+void decode_request_additions(Reader& rd, const json& j, const std::string& ptr, Case& out,
+                              CaseRequest& r) {
+  if (rd.get_int(j, "lora_id", ptr, false, 0, kMaxI32, r.lora_id) && r.lora_id > 0 &&
+      out.config.max_loras == 0) {
+    // vLLM rejects LoRA requests when LoRA is not enabled.
+    rd.error(ptr + "/lora_id", "a LoRA request needs config.max_loras (LoRA is off)");
+  }
+  bool stops = false;
+  if (j.contains("eos_token_id") && !j["eos_token_id"].is_null()) {
+    stops |= rd.get_int(j, "eos_token_id", ptr, false, 0, kMaxI32, r.eos_token_id);
+  }
+  stops |= rd.get_int(j, "eos_at_output", ptr, false, 0, kMaxI32, r.eos_at_output);
+  stops |= rd.get_int(j, "min_tokens", ptr, false, 0, kMaxI32, r.min_tokens);
+  stops |= j.contains("stop_token_ids");
+  rd.get_int_list(j, "stop_token_ids", ptr, 0, kMaxI32, r.stop_token_ids);
+  // vllm sampling_params.py SamplingParams._verify_args: min_tokens <= max_tokens.
+  if (r.min_tokens > r.max_tokens) {
+    rd.error(ptr + "/min_tokens", "must be <= max_tokens (" + std::to_string(r.max_tokens) +
+                                      "), got " + std::to_string(r.min_tokens));
+  }
+  if (r.eos_at_output > 0 && r.eos_token_id < 0) {
+    rd.error(ptr + "/eos_at_output", "needs eos_token_id (the token the mock emits)");
+  }
+  if (stops || j.contains("eos_token_id")) out.has_stop_conditions = true;
+  rd.get_int_list(j, "spec_accept", ptr, 0, kMaxSpecTokens, r.spec_accept);
+  rd.get_int_list(j, "spec_drafts", ptr, 0, kMaxSpecTokens, r.spec_drafts);
 }
 
 void decode_requests(Reader& rd, const json& rs, Case& out) {
+  if (rs.size() > kMaxRequests) {
+    rd.error("/requests", "at most " + std::to_string(kMaxRequests) + " requests, got " +
+                              std::to_string(rs.size()));
+    return;
+  }
   std::set<std::string> ids;
   for (std::size_t i = 0; i < rs.size(); ++i) {
     const std::string ptr = json_pointer_append("/requests", i);
@@ -199,7 +297,10 @@ void decode_requests(Reader& rd, const json& rs, Case& out) {
       rd.error(ptr, "expected an object");
       continue;
     }
-    rd.check_keys(j, {"id", "arrival_step", "prompt", "max_tokens", "priority", "arrival_time"},
+    rd.check_keys(j,
+                  {"id", "arrival_step", "prompt", "max_tokens", "priority", "arrival_time",
+                   "lora_id", "eos_token_id", "eos_at_output", "min_tokens", "stop_token_ids",
+                   "spec_accept", "spec_drafts"},
                   ptr);
     CaseRequest r;
     if (rd.get_string(j, "id", ptr, true, r.id) && !ids.insert(r.id).second) {
@@ -211,6 +312,7 @@ void decode_requests(Reader& rd, const json& rs, Case& out) {
                r.priority);
     r.arrival_time = static_cast<double>(r.arrival_step);  // FORMAT.md: defaults to the step
     rd.get_number(j, "arrival_time", ptr, r.arrival_time);
+    decode_request_additions(rd, j, ptr, out, r);
     const auto p = j.find("prompt");
     if (p == j.end() || !p->is_array()) {
       rd.error(ptr + "/prompt", "expected an array of token ids");
@@ -264,6 +366,26 @@ void decode_aborts(Reader& rd, const json& as, Case& out) {
   }
 }
 
+// Arrivals must fall inside the run, and the token ids all requests could hold at once
+// are bounded (the driver sizes each request for its longest sequence up front).
+void check_bounds(Reader& rd, const Case& c) {
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < c.requests.size(); ++i) {
+    const CaseRequest& r = c.requests[i];
+    if (c.max_steps > 0 && r.arrival_step >= c.max_steps) {
+      rd.error(json_pointer_append("/requests", i) + "/arrival_step",
+               "arrives at step " + std::to_string(r.arrival_step) + ", after the last step (" +
+                   "max_steps " + std::to_string(c.max_steps) + ")");
+    }
+    total += std::min<std::int64_t>(static_cast<std::int64_t>(r.prompt.size()) + r.max_tokens,
+                                    std::max(c.config.max_model_len, 1));
+  }
+  if (total > kMaxTotalSequenceTokens) {
+    rd.error("/requests", "the requests' longest sequences sum to " + std::to_string(total) +
+                              " tokens; at most " + std::to_string(kMaxTotalSequenceTokens));
+  }
+}
+
 }  // namespace
 
 bool decode_case(std::string_view text, Case& out, Diagnostics& diags) {
@@ -300,7 +422,8 @@ bool decode_case(std::string_view text, Case& out, Diagnostics& diags) {
       decode_aborts(rd, *as, out);
     }
   }
-  rd.get_int(doc, "max_steps", "", true, 1, 10000000, out.max_steps);
+  rd.get_int(doc, "max_steps", "", true, 1, kMaxSteps, out.max_steps);
+  check_bounds(rd, out);
   if (!has_errors(diags)) {
     for (const ConfigError& e : validate(out.config)) {
       diags.push_back({"/config/" + e.field, e.message});

@@ -3,206 +3,339 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "engine/vllm/kv/block_pool.h"
 #include "engine/vllm/sched/scheduler.h"
 
 namespace blis::vllm {
+namespace {
 
-// ---- CpuBlockLru (vllm v1/kv_offload/lru_manager.py LRUOffloadingManager) ----
-
-bool CpuBlockLru::ready(const BlockHash& h) const {
-  const auto it = entries_.find(h);
-  return it != entries_.end() && it->second.ready;
+template <typename T>
+void insert_sorted_unique(std::vector<T>& v, T x) {
+  const auto it = std::lower_bound(v.begin(), v.end(), x);
+  if (it == v.end() || *it != x) v.insert(it, x);
 }
 
-void CpuBlockLru::touch(const BlockHash& h) {
-  const auto it = entries_.find(h);
-  if (it == entries_.end()) return;
-  lru_.splice(lru_.end(), lru_, it->second.lru);
+template <typename T>
+bool contains(const std::vector<T>& v, const T& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-void CpuBlockLru::pin(const BlockHash& h) {
-  const auto it = entries_.find(h);
-  if (it != entries_.end()) ++it->second.pins;
-}
-
-void CpuBlockLru::unpin(const BlockHash& h) {
-  const auto it = entries_.find(h);
-  if (it != entries_.end() && it->second.pins > 0) --it->second.pins;
-}
-
-bool CpuBlockLru::prepare_store(std::span<const BlockHash> hashes,
-                                std::vector<BlockHash>& to_store) {
-  to_store.clear();
-  for (const BlockHash& h : hashes) {
-    if (entries_.count(h) == 0 && std::find(to_store.begin(), to_store.end(), h) == to_store.end())
-      to_store.push_back(h);
-  }
-  if (to_store.empty()) return true;
-  // Evict from the LRU end only blocks no load or store is using.
-  const std::int64_t needed = size() + static_cast<std::int64_t>(to_store.size()) - capacity_;
-  std::int64_t evictable = 0;
-  for (auto it = lru_.begin(); it != lru_.end() && evictable < needed; ++it) {
-    const Entry& e = entries_.at(*it);
-    if (e.ready && e.pins == 0) ++evictable;
-  }
-  if (evictable < needed) {
-    to_store.clear();
-    return false;
-  }
-  std::int64_t excess = needed;
-  for (auto it = lru_.begin(); it != lru_.end() && excess > 0;) {
-    const auto e = entries_.find(*it);
-    if (!e->second.ready || e->second.pins > 0) {
-      ++it;
-      continue;
-    }
-    entries_.erase(e);
-    it = lru_.erase(it);
-    ++evictions_;
-    --excess;
-  }
-  for (const BlockHash& h : to_store) {
-    Entry e;
-    e.lru = lru_.insert(lru_.end(), h);
-    entries_.emplace(h, e);
-  }
-  return true;
-}
-
-void CpuBlockLru::complete_store(const BlockHash& h) {
-  const auto it = entries_.find(h);
-  if (it != entries_.end()) it->second.ready = true;
-}
-
-// ---- OffloadingConnector ----
+}  // namespace
 
 OffloadingConnector::OffloadingConnector(const OffloadingConfig& cfg)
-    : cfg_(cfg), factor_(1), cpu_(cfg.num_cpu_blocks) {
-  // offloading_connector.py OffloadingConnectorScheduler.__init__ asserts the offloaded
-  // block size is a multiple of the GPU block size.
-  if (cfg.gpu_block_size <= 0 || cfg.offload_block_size % cfg.gpu_block_size != 0) {
-    throw std::invalid_argument("offload block_size (" + std::to_string(cfg.offload_block_size) +
-                                ") must be a multiple of the GPU block_size (" +
-                                std::to_string(cfg.gpu_block_size) + ")");
+    : cfg_(cfg), tpc_(cfg.gpu_block_size * cfg.blocks_per_chunk), cpu_(cfg.num_cpu_blocks) {
+  if (cfg.gpu_block_size <= 0 || cfg.blocks_per_chunk <= 0) {
+    throw std::invalid_argument("offloading: block_size and blocks_per_chunk must be positive");
   }
-  factor_ = cfg.offload_block_size / cfg.gpu_block_size;
 }
 
-BlockHash OffloadingConnector::offload_hash(const Request& r, std::int32_t offload_block) const {
-  // _get_block_hashes: an offload block is named by the hash of its last GPU block.
-  return r.block_hashes[static_cast<std::size_t>((offload_block + 1) * factor_ - 1)];
+void OffloadingConnector::update_offload_keys(ReqState& st, const Request& r) const {
+  // scheduler.py RequestOffloadState.update_offload_keys: a chunk is named by the hash of
+  // its last GPU block (hashes_per_chunk = blocks_per_chunk here).
+  const std::size_t hpc = static_cast<std::size_t>(cfg_.blocks_per_chunk);
+  for (std::size_t i = hpc * st.offload_keys.size() + hpc - 1; i < r.block_hashes.size(); i += hpc)
+    st.offload_keys.push_back(r.block_hashes[i]);
 }
 
-OffloadingConnector::ReqState& OffloadingConnector::state_of(const Request& r) {
-  ReqState& st = reqs_[r.slot];
-  if (st.gen != r.gen) st = ReqState{r.gen};
-  return st;
+std::int32_t OffloadingConnector::storable_chunks(const ReqState& st,
+                                                  std::int32_t num_offloadable_tokens) const {
+  // RequestOffloadState.storable_chunks (no EAGLE group): full chunks that are allocated.
+  const std::int32_t allocated =
+      static_cast<std::int32_t>(st.block_ids.size()) / cfg_.blocks_per_chunk;
+  return std::min(num_offloadable_tokens / tpc_, allocated);
+}
+
+std::int32_t OffloadingConnector::offloadable_tokens(const ReqState& st,
+                                                     std::int32_t num_tokens_after_batch,
+                                                     std::int32_t num_tokens) const {
+  // _calc_num_offloadable_tokens (max_offload_tokens is not modelled).
+  std::int32_t n = std::min(num_tokens_after_batch, num_tokens);
+  if (cfg_.offload_prompt_only) n = std::min(n, st.num_prompt_tokens);
+  return n;
+}
+
+void OffloadingConnector::on_new_request(const Request& r) {
+  ReqState st;
+  st.request_id = r.request_id;
+  st.ref = r.ref();
+  st.num_prompt_tokens = r.num_prompt_tokens;
+  reqs_[r.key] = std::move(st);
+}
+
+void OffloadingConnector::observe_async_delay(ReqState& st) {
+  // _maybe_observe_lookup_async_delay: from the first deferred lookup to its resolution.
+  if (!st.deferred_lookup) return;
+  st.deferred_lookup = false;
+  stats_.lookup_async_delays.push_back(to_seconds(now_ - st.deferred_lookup_start));
+}
+
+std::int32_t OffloadingConnector::lookup(ReqState& st, std::int32_t num_tokens, bool& deferred) {
+  // _lookup_complete_chunks for one full-attention group (no partial tail).
+  deferred = false;
+  const std::int32_t computed = st.num_locally_computed_tokens;
+  const auto num_keys = static_cast<std::int32_t>(st.offload_keys.size());
+  std::int32_t max_hit = std::min(num_tokens, num_keys * tpc_);
+  if (max_hit - computed < tpc_) return 0;  // less than a chunk to load
+  const std::int32_t num_chunks = std::min((max_hit + tpc_ - 1) / tpc_, num_keys);
+  const std::int32_t start = computed / tpc_;
+  // _maximal_prefix_lookup: consecutive hits; a chunk still being stored counts as a hit
+  // but defers the answer.
+  std::int32_t hits = 0;
+  for (std::int32_t c = start; c < num_chunks; ++c) {
+    const LookupResult res = cpu_.lookup(st.offload_keys[static_cast<std::size_t>(c)]);
+    if (res == LookupResult::kMiss) break;
+    if (res == LookupResult::kHitPending) deferred = true;
+    ++hits;
+  }
+  if (hits == 0) return 0;
+  if (!deferred) max_hit = std::min(max_hit, tpc_ * (start + hits));
+  const std::int32_t num_hit_tokens = max_hit - computed;
+  if (num_hit_tokens < tpc_) {  // less than a chunk, deferred or not
+    deferred = false;
+    return 0;
+  }
+  if (deferred) return -1;
+  // A hit chunk another request is loading: wait, and hit the GPU cache once it landed.
+  if (!chunks_being_loaded_.empty()) {
+    const std::int32_t end = (computed + num_hit_tokens + tpc_ - 1) / tpc_;
+    for (std::int32_t c = start; c < end; ++c) {
+      if (contains(chunks_being_loaded_, st.offload_keys[static_cast<std::size_t>(c)])) {
+        deferred = true;
+        return -1;
+      }
+    }
+  }
+  return num_hit_tokens;
 }
 
 MatchedTokens OffloadingConnector::get_num_new_matched_tokens(const Request& r,
                                                               std::int32_t num_computed) {
-  // offloading_connector.py OffloadingConnectorScheduler.get_num_new_matched_tokens.
-  // Backpressure (newer lines): no more loading requests than max_num_seqs.
-  if (static_cast<std::int32_t>(loads_.size()) >= cfg_.max_num_seqs) return {false, 0, false};
-  const std::int32_t obs = cfg_.offload_block_size;
-  const std::int32_t num_blocks = std::min<std::int32_t>(
-      r.num_tokens() / obs, static_cast<std::int32_t>(r.block_hashes.size()) / factor_);
-  // The request's full offload blocks are touched for recency.
-  for (std::int32_t b = 0; b < num_blocks; ++b) cpu_.touch(offload_hash(r, b));
-  if (num_blocks * obs - num_computed < obs) return {};  // less than a block to load
-  const std::int32_t start = num_computed / obs;
-  std::int32_t hits = 0;
-  while (start + hits < num_blocks && cpu_.ready(offload_hash(r, start + hits))) ++hits;
-  if (hits == 0) return {};
-  const std::int32_t hit_tokens = obs * (start + hits) - num_computed;
-  if (hit_tokens < obs) return {};
-  // A block another request is loading: wait, and hit the GPU cache once it landed.
-  for (std::int32_t b = start; b < start + hits; ++b) {
-    if (std::find(loading_.begin(), loading_.end(), offload_hash(r, b)) != loading_.end())
-      return {false, 0, false};
+  // scheduler.py OffloadingConnectorScheduler.get_num_new_matched_tokens.
+  ReqState& st = reqs_.at(r.key);
+  st.block_ids.clear();
+  if (!st.transfer_jobs.empty()) return {false, 0, false};  // own transfers in flight
+  update_offload_keys(st, r);
+  st.num_locally_computed_tokens = num_computed;
+  std::int32_t hit = 0;
+  if (!r.skip_reading_prefix_cache) {
+    bool deferred = false;
+    hit = lookup(st, r.num_tokens(), deferred);
+    // Time spent inside the connector is zero in the simulation.
+    stats_.lookup_sync_delays.push_back(0.0);
+    if (deferred) {
+      if (!st.deferred_lookup) {
+        st.deferred_lookup = true;
+        st.deferred_lookup_start = now_;
+      }
+    } else {
+      observe_async_delay(st);
+    }
+    cpu_.touch(st.offload_keys);  // _touch, before the answer (None or not) is returned
+    if (deferred) return {false, 0, false};
+    return {true, hit, hit > 0};
   }
-  // Loads are always asynchronous.
-  return {true, hit_tokens, true};
+  cpu_.touch(st.offload_keys);
+  return {};
 }
 
 void OffloadingConnector::update_state_after_alloc(Request& r, std::span<const std::int32_t> blocks,
                                                    std::int32_t num_external_tokens) {
-  // offloading_connector.py update_state_after_alloc: a CPU->GPU transfer of the hit range;
-  // prepare_load pins its CPU blocks, and their hashes are marked as being loaded.
-  ReqState& st = state_of(r);
-  if (num_external_tokens <= 0) return;
-  const std::int32_t obs = cfg_.offload_block_size;
-  Job job;
-  job.load = true;
-  job.ref = r.ref();
-  job.key = r.key;
-  // The allocation covers exactly local + external tokens, which end on an offload block
-  // boundary: the hit range is [end - external, end).
-  std::int32_t end_tokens = static_cast<std::int32_t>(blocks.size()) * cfg_.gpu_block_size;
-  end_tokens -= end_tokens % obs;
-  const std::int32_t first = (end_tokens - num_external_tokens) / obs;
-  for (std::int32_t b = first; b < end_tokens / obs; ++b) {
-    const BlockHash h = offload_hash(r, b);
-    cpu_.pin(h);
-    loading_.push_back(h);
-    job.hashes.push_back(h);
+  // scheduler.py update_state_after_alloc: a CPU->GPU load of the chunks beyond the GPU
+  // blocks that already hold KV (the first block without a hash ends the local part).
+  if (num_external_tokens == 0) return;
+  ReqState& st = reqs_.at(r.key);
+  for (const std::int32_t b : blocks) {
+    if (b != 0) insert_sorted_unique(batch_allocated_blocks_, b);
   }
-  // What is loaded is already stored: the store cursor starts past it.
-  st.next_store = std::max(st.next_store, end_tokens / obs);
-  emit(std::move(job), num_external_tokens / cfg_.gpu_block_size);
+  const std::int32_t bs = cfg_.gpu_block_size;
+  const std::int32_t num_cached = st.num_locally_computed_tokens + num_external_tokens;
+  const std::int32_t num_gpu_blocks = (num_cached + bs - 1) / bs;
+  std::int32_t local_blocks = num_gpu_blocks;
+  for (std::int32_t i = 0; i < num_gpu_blocks; ++i) {
+    const KVCacheBlock& blk = block_pool_->block(blocks[static_cast<std::size_t>(i)]);
+    if (!blk.is_null && !blk.has_hash) {
+      local_blocks = i;
+      break;
+    }
+  }
+  const std::int32_t num_chunks = (num_cached + tpc_ - 1) / tpc_;
+  Job job;
+  if (num_gpu_blocks > local_blocks) {
+    const std::int32_t start = local_blocks / cfg_.blocks_per_chunk;
+    job.keys.assign(st.offload_keys.begin() + start, st.offload_keys.begin() + num_chunks);
+  }
+  // BLOCK_LEVEL policy: the loaded (and hit) chunks are not stored again.
+  st.next_stored_chunk_idx = num_chunks;
+  cpu_.prepare_load(job.keys);
+  job.req = r.key;
+  for (const BlockHash& k : job.keys) {
+    if (cfg_.enable_prefix_caching) chunks_being_loaded_.push_back(k);
+  }
+  const std::int64_t id =
+      new_job(std::move(job), num_gpu_blocks - local_blocks, engine::TransferKind::kOffloadLoad);
+  batch_load_jobs_.emplace_back(id, r.request_id);
+}
+
+std::int64_t OffloadingConnector::new_job(Job job, std::int32_t num_gpu_blocks,
+                                          engine::TransferKind kind) {
+  const std::int64_t id = job_counter_++;  // _generate_job_id: loads and stores share it
+  ReqState& st = reqs_.at(job.req);
+  st.transfer_jobs.push_back(id);
+  engine::TransferRequest t;
+  t.kind = kind;
+  t.id = static_cast<std::uint64_t>(id);
+  t.key = job.req;
+  t.num_blocks = num_gpu_blocks;
+  t.num_tokens = num_gpu_blocks * cfg_.gpu_block_size;
+  pending_.push_back(t);
+  jobs_.emplace(id, std::move(job));
+  return id;
+}
+
+void OffloadingConnector::update_req_states(const SchedulerOutput& out, const Scheduler& s) {
+  // _update_req_states: the new block ids of every scheduled request (a resumed request
+  // starts its list again); every one is a block allocated this step.
+  for (const ScheduledRequest& e : out.scheduled) {
+    const Request* r = s.find(e.ref);
+    const auto it = reqs_.find(e.key);
+    if (r == nullptr || it == reqs_.end()) continue;
+    ReqState& st = it->second;
+    update_offload_keys(st, *r);
+    if (e.kind == ScheduledKind::kResumed) st.block_ids.clear();
+    for (std::int32_t i = e.blocks_begin; i < e.blocks_end; ++i) {
+      const std::int32_t b = out.block_ids[static_cast<std::size_t>(i)];
+      st.block_ids.push_back(b);
+      if (b != 0) insert_sorted_unique(batch_allocated_blocks_, b);
+    }
+  }
+}
+
+void OffloadingConnector::flush(std::int64_t job_id) {
+  insert_sorted_unique(batch_jobs_to_flush_, job_id);
 }
 
 void OffloadingConnector::build_connector_meta(const SchedulerOutput& out, const Scheduler& s) {
-  // offloading_connector.py _get_reqs_to_store: for every scheduled request, the offload
-  // blocks that become full with this step's tokens go to the CPU tier, in order.
-  const std::int32_t obs = cfg_.offload_block_size;
+  // scheduler.py OffloadingConnectorScheduler.build_connector_meta.
+  meta_.clear();
+  update_req_states(out, s);
+  // A preempted request's stores are flushed (its blocks were freed).
+  for (const engine::RequestKey key : out.preempted) {
+    const auto it = reqs_.find(key);
+    if (it == reqs_.end()) continue;
+    for (const std::int64_t j : it->second.transfer_jobs) flush(j);
+  }
+  // A GPU block reallocated while a store reads it: the worker must finish that store first.
+  for (const std::int32_t b : batch_allocated_blocks_) {
+    const auto it = block_to_pending_jobs_.find(b);
+    if (it == block_to_pending_jobs_.end()) continue;
+    for (const std::int64_t j : it->second) flush(j);
+  }
+  build_store_jobs(out, s);
+  meta_.load_jobs.swap(batch_load_jobs_);
+  meta_.jobs_to_flush = batch_jobs_to_flush_;
+  // All stores of the finished requests are issued: forget those with nothing in flight.
+  for (const engine::RequestKey key : out.finished_req_ids) {
+    const auto it = reqs_.find(key);
+    if (it == reqs_.end()) continue;
+    it->second.finished_signaled = true;
+    if (it->second.transfer_jobs.empty()) reqs_.erase(it);
+  }
+  flushed_.insert(flushed_.end(), batch_jobs_to_flush_.begin(), batch_jobs_to_flush_.end());
+  batch_load_jobs_.clear();
+  batch_jobs_to_flush_.clear();
+  batch_allocated_blocks_.clear();
+}
+
+void OffloadingConnector::build_store_jobs(const SchedulerOutput& out, const Scheduler& s) {
+  // _build_store_jobs over the scheduled requests, then the finished ones.
   for (const ScheduledRequest& e : out.scheduled) {
     const Request* r = s.find(e.ref);
-    if (r == nullptr) continue;
-    const std::int32_t total = e.num_computed_before + e.num_tokens;
-    const std::int32_t num_blocks = std::min<std::int32_t>(
-        total / obs, static_cast<std::int32_t>(r->block_hashes.size()) / factor_);
-    ReqState& st = state_of(*r);
-    if (num_blocks <= st.next_store) continue;
-    scratch_.clear();
-    for (std::int32_t b = st.next_store; b < num_blocks; ++b)
-      scratch_.push_back(offload_hash(*r, b));
-    // prepare_store returns None when nothing fits: store nothing, retry next step.
-    if (!cpu_.prepare_store(scratch_, to_store_)) continue;
-    st.next_store = num_blocks;
-    if (to_store_.empty()) continue;
-    Job job;
-    job.ref = r->ref();
-    job.key = r->key;
-    job.hashes = to_store_;
-    ++st.stores_in_flight;
-    emit(std::move(job), static_cast<std::int32_t>(to_store_.size()) * factor_);
+    const auto it = reqs_.find(e.key);
+    if (r == nullptr || it == reqs_.end()) continue;
+    store_request(e.key, it->second, e.num_computed_before + e.num_tokens, r->num_tokens());
+  }
+  for (const engine::RequestKey key : out.finished_req_ids) {
+    const auto it = reqs_.find(key);
+    if (it == reqs_.end() || !it->second.finished) continue;
+    ReqState& st = it->second;
+    // An aborted request stores what it computed; a finished one its whole sequence.
+    store_request(key, st, st.aborted ? st.num_computed_tokens : st.num_tokens, st.num_tokens);
   }
 }
 
-void OffloadingConnector::emit(Job job, std::int32_t num_gpu_blocks) {
-  engine::TransferRequest t;
-  t.kind = job.load ? engine::TransferKind::kOffloadLoad : engine::TransferKind::kOffloadStore;
-  t.id = next_id_++;
-  t.key = job.key;
-  t.num_blocks = num_gpu_blocks;
-  t.num_tokens = num_gpu_blocks * cfg_.gpu_block_size;
-  job.id = t.id;
-  pending_.push_back(t);
-  (job.load ? loads_ : stores_).push_back(std::move(job));
+void OffloadingConnector::store_request(engine::RequestKey key, ReqState& st,
+                                        std::int32_t num_tokens_after_batch,
+                                        std::int32_t num_tokens) {
+  const std::int32_t offloadable = offloadable_tokens(st, num_tokens_after_batch, num_tokens);
+  const std::int32_t num_chunks = storable_chunks(st, offloadable);
+  const std::int32_t start = st.next_stored_chunk_idx;
+  const std::int32_t bpc = cfg_.blocks_per_chunk;
+  scratch_.clear();
+  for (std::int32_t c = start; c < num_chunks; ++c) {
+    // The chunk's last GPU block; 0 (the null block) is skipped.
+    if (st.block_ids[static_cast<std::size_t>(c * bpc + bpc - 1)] == 0) continue;
+    scratch_.push_back(st.offload_keys[static_cast<std::size_t>(c)]);
+  }
+  if (scratch_.empty()) {
+    st.next_stored_chunk_idx = std::max(st.next_stored_chunk_idx, num_chunks);
+    return;
+  }
+  if (!cpu_.prepare_store(scratch_, to_store_)) {
+    ++stats_.allocation_failures;  // retried at the next step (the index does not move)
+    return;
+  }
+  if (to_store_.empty()) {
+    st.next_stored_chunk_idx = std::max(st.next_stored_chunk_idx, num_chunks);
+    return;
+  }
+  cpu_.touch(st.offload_keys);
+  Job job;
+  job.req = key;
+  job.is_store = true;
+  job.keys = to_store_;
+  std::int32_t num_src = 0;
+  for (std::int32_t c = start; c < num_chunks; ++c) {
+    if (!contains(to_store_, st.offload_keys[static_cast<std::size_t>(c)])) continue;
+    for (std::int32_t i = 0; i < bpc; ++i) {
+      const std::int32_t b = st.block_ids[static_cast<std::size_t>(c * bpc + i)];
+      if (b == 0) continue;
+      job.deferred_fence_block_ids.push_back(b);
+      ++num_src;
+    }
+  }
+  st.next_stored_chunk_idx = std::max(st.next_stored_chunk_idx, num_chunks);
+  const std::vector<std::int32_t> fence = job.deferred_fence_block_ids;
+  const std::int64_t id = new_job(std::move(job), num_src, engine::TransferKind::kOffloadStore);
+  meta_.store_jobs.emplace_back(id, st.request_id);
+  if (st.finished) {
+    // A finished request's blocks are free: a reallocation must wait for this store.
+    for (const std::int32_t b : fence) {
+      insert_sorted_unique(block_to_pending_jobs_[b], id);
+      if (std::binary_search(batch_allocated_blocks_.begin(), batch_allocated_blocks_.end(), b))
+        flush(id);
+    }
+  }
 }
 
-bool OffloadingConnector::request_finished(Request& r, std::span<const std::int32_t> blocks) {
-  // offloading_connector.py request_finished: blocks are held while stores are in flight.
+FinishedTransfer OffloadingConnector::request_finished(Request& r,
+                                                       std::span<const std::int32_t> blocks) {
+  // scheduler.py request_finished: never delays the free. The final chunks are stored at
+  // the next build; the in-flight stores' blocks are watched for reallocation.
   (void)blocks;
-  const auto it = reqs_.find(r.slot);
-  if (it == reqs_.end() || it->second.gen != r.gen) return false;
-  if (it->second.stores_in_flight > 0) {
-    it->second.finished = true;
-    return true;
+  const auto it = reqs_.find(r.key);
+  if (it == reqs_.end()) return {};
+  ReqState& st = it->second;
+  observe_async_delay(st);
+  update_offload_keys(st, r);
+  st.finished = true;
+  st.aborted = r.status == RequestStatus::kFinishedAborted;
+  st.num_tokens = r.num_tokens();
+  st.num_computed_tokens = r.num_computed_tokens;
+  for (const std::int64_t j : st.transfer_jobs) {
+    for (const std::int32_t b : jobs_.at(j).deferred_fence_block_ids)
+      insert_sorted_unique(block_to_pending_jobs_[b], j);
   }
-  reqs_.erase(it);
-  return false;
+  return {};
 }
 
 void OffloadingConnector::take_transfers(std::vector<engine::TransferRequest>& out) {
@@ -210,33 +343,79 @@ void OffloadingConnector::take_transfers(std::vector<engine::TransferRequest>& o
   pending_.clear();
 }
 
-TransferEffect OffloadingConnector::on_transfer_finished(const engine::TransferRequest& t) {
-  // update_connector_output: finished loads -> complete_load (unpin); finished stores ->
-  // complete_store (visible to lookups).
+TransferEffect OffloadingConnector::complete_job(std::int64_t job_id) {
+  // update_connector_output for one completed job: complete_store / complete_load, drop
+  // the block watches, and forget a finished request with nothing left in flight.
   TransferEffect e;
-  std::vector<Job>& jobs = t.kind == engine::TransferKind::kOffloadLoad ? loads_ : stores_;
-  const auto it =
-      std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return j.id == t.id; });
-  if (it == jobs.end()) return e;
-  const Job job = std::move(*it);
-  jobs.erase(it);
-  if (job.load) {
-    for (const BlockHash& h : job.hashes) {
-      cpu_.unpin(h);
-      const auto l = std::find(loading_.begin(), loading_.end(), h);
-      if (l != loading_.end()) loading_.erase(l);
+  const auto f = std::find(flushed_.begin(), flushed_.end(), job_id);
+  if (f != flushed_.end()) flushed_.erase(f);
+  const auto it = jobs_.find(job_id);
+  if (it == jobs_.end()) return e;  // completed earlier (flushed)
+  const Job job = std::move(it->second);
+  jobs_.erase(it);
+  const auto rs = reqs_.find(job.req);
+  if (job.is_store) {
+    cpu_.complete_store(job.keys);
+  } else {
+    cpu_.complete_load(job.keys);
+    for (const BlockHash& k : job.keys) {
+      const auto l = std::find(chunks_being_loaded_.begin(), chunks_being_loaded_.end(), k);
+      if (l != chunks_being_loaded_.end()) chunks_being_loaded_.erase(l);
     }
-    e.finished_recving = job.ref;
-    return e;
+    // The worker reports the loaded request in finished_recving.
+    if (rs != reqs_.end()) e.finished_recving = rs->second.ref;
   }
-  for (const BlockHash& h : job.hashes) cpu_.complete_store(h);
-  const auto st = reqs_.find(job.ref.index);
-  if (st == reqs_.end() || st->second.gen != job.ref.gen) return e;
-  if (--st->second.stores_in_flight == 0 && st->second.finished) {
-    e.finished_sending = job.ref;
-    reqs_.erase(st);
+  if (rs == reqs_.end()) return e;
+  ReqState& st = rs->second;
+  if (st.finished) {
+    for (const std::int32_t b : job.deferred_fence_block_ids) {
+      const auto p = block_to_pending_jobs_.find(b);
+      if (p == block_to_pending_jobs_.end()) continue;
+      const auto j = std::find(p->second.begin(), p->second.end(), job_id);
+      if (j != p->second.end()) p->second.erase(j);
+      if (p->second.empty()) block_to_pending_jobs_.erase(p);
+    }
   }
+  const auto j = std::find(st.transfer_jobs.begin(), st.transfer_jobs.end(), job_id);
+  if (j != st.transfer_jobs.end()) st.transfer_jobs.erase(j);
+  if (st.finished_signaled && st.transfer_jobs.empty()) reqs_.erase(rs);
   return e;
+}
+
+TransferEffect OffloadingConnector::on_transfer_finished(const engine::TransferRequest& t) {
+  return complete_job(static_cast<std::int64_t>(t.id));
+}
+
+void OffloadingConnector::on_step_output(std::vector<TransferEffect>& out) {
+  // The worker waited for the flushed jobs within the step: they are done with its output.
+  while (!flushed_.empty()) {
+    const TransferEffect e = complete_job(flushed_.front());  // erases it from flushed_
+    if (e.finished_recving.index >= 0 || e.finished_sending.index >= 0) out.push_back(e);
+  }
+}
+
+void OffloadingConnector::take_stats(metrics::KVConnectorStats& out) {
+  // OffloadingConnectorScheduler.get_stats: the scheduler's stats, then the manager's
+  // (manager.py get_stats; it always sets the three gauges).
+  const OffloadConnectorStats st = take_offload_stats();
+  for (const double d : st.lookup_sync_delays)
+    out.observe("vllm:kv_offload_lookup_sync_delay_seconds", d);
+  for (const double d : st.lookup_async_delays)
+    out.observe("vllm:kv_offload_lookup_async_delay_seconds", d);
+  if (st.allocation_failures > 0)
+    out.increase("vllm:kv_offload_allocation_failure", static_cast<double>(st.allocation_failures));
+  out.set("vllm:kv_offload_cpu_cache_usage_perc", st.cpu.usage);
+  for (const std::int32_t a : st.cpu.allocation_sizes)
+    out.observe("vllm:kv_offload_cpu_allocation_size", a);
+  out.set("vllm:kv_offload_cpu_cache_write_usage_perc", st.cpu.write_usage);
+  out.set("vllm:kv_offload_cpu_cache_read_usage_perc", st.cpu.read_usage);
+}
+
+OffloadConnectorStats OffloadingConnector::take_offload_stats() {
+  OffloadConnectorStats s = std::move(stats_);
+  stats_ = OffloadConnectorStats{};
+  s.cpu = cpu_.take_stats();
+  return s;
 }
 
 }  // namespace blis::vllm

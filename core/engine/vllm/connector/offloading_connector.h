@@ -1,114 +1,148 @@
 #pragma once
 // OffloadingConnector, scheduler side (vllm distributed/kv_transfer/kv_connector/v1/
-// offloading_connector.py OffloadingConnectorScheduler with the CPU backend; spec
-// vllm-metrics-connector-config.md §B.7): a CPU tier of KV blocks behind the GPU prefix cache.
+// offloading/scheduler.py OffloadingConnectorScheduler, one full-attention KV group, with
+// the CPU backend of v1/kv_offload/cpu): a CPU tier of KV chunks behind the GPU prefix
+// cache.
 //
 // - lookup: the consecutive CPU hits beyond the GPU hit are loaded asynchronously (the
-//   request waits in WAITING_FOR_REMOTE_KVS, like a NIXL pull);
-// - store: every offload block that becomes full is written to the CPU tier (async; it
-//   becomes visible to lookups when the write ends);
-// - a finished request whose stores are still in flight keeps its GPU blocks until they end;
-// - blocks being loaded or stored are pinned: the CPU LRU never evicts them.
-// The cluster times the loads and stores over the GPU's host link (take_transfers).
+//   request waits in WAITING_FOR_REMOTE_KVS, like a NIXL pull); a request with jobs in
+//   flight, or whose hit chunks another request is loading, is asked again later;
+// - store: each step, the chunks of the scheduled requests that become full go to the CPU
+//   tier (only prompt tokens unless offload_prompt_only is off);
+// - request_finished never delays the free: a finished request's pending stores are
+//   flushed (jobs_to_flush) when one of their GPU blocks is reallocated, and a preempted
+//   request's stores are flushed at once.
+// Each schedule() builds the step's OffloadingConnectorMetadata (last_meta). The cluster
+// times loads and stores over the GPU's host link (take_transfers / on_transfer_finished).
 
 #include <cstdint>
-#include <list>
+#include <map>
 #include <span>
-#include <unordered_map>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "engine/vllm/connector/cpu_offloading_manager.h"
 #include "engine/vllm/connector/kv_connector.h"
 
 namespace blis::vllm {
 
 struct OffloadingConfig {
-  std::int64_t num_cpu_blocks = 0;       // CPU tier capacity, in offload blocks
-  std::int32_t gpu_block_size = 16;      // tokens per GPU (hash) block
-  std::int32_t offload_block_size = 16;  // tokens per offload block (a multiple of the above)
-  std::int32_t max_num_seqs = 256;       // backpressure: at most this many requests loading
+  std::int64_t num_cpu_blocks = 0;    // CPU tier capacity, in chunks
+  std::int32_t gpu_block_size = 16;   // tokens per GPU (hash) block
+  std::int32_t blocks_per_chunk = 1;  // GPU blocks per offloaded chunk
+  // OffloadingSpec: kv_connector_extra_config offload_prompt_only, default True.
+  bool offload_prompt_only = true;
+  // _chunks_being_loaded exists only with GPU prefix caching.
+  bool enable_prefix_caching = true;
 };
 
-// The CPU tier: an LRU pool of offload blocks keyed by the chained block hash of their last
-// GPU block (vllm v1/kv_offload/lru_manager.py LRUOffloadingManager).
-class CpuBlockLru {
- public:
-  explicit CpuBlockLru(std::int64_t capacity) : capacity_(capacity) {}
-  // lookup: is the block stored (and its write complete)?
-  bool ready(const BlockHash& h) const;
-  void touch(const BlockHash& h);  // most recently used
-  void pin(const BlockHash& h);    // prepare_load
-  void unpin(const BlockHash& h);  // complete_load
-  // prepare_store: of `hashes`, those not yet in the tier go to `to_store` and get room
-  // (pinned until complete_store), evicting least recently used ready, unpinned blocks. If
-  // there is not room for all of them it changes nothing and returns false.
-  bool prepare_store(std::span<const BlockHash> hashes, std::vector<BlockHash>& to_store);
-  void complete_store(const BlockHash& h);  // visible to lookups, unpinned
-  std::int64_t size() const { return static_cast<std::int64_t>(entries_.size()); }
-  std::int64_t capacity() const { return capacity_; }
-  std::uint64_t evictions() const { return evictions_; }
-  bool contains(const BlockHash& h) const { return entries_.count(h) != 0; }
+// OffloadingConnectorMetadata as build_connector_meta fills it (offloading/common.py).
+struct OffloadMeta {
+  std::vector<std::pair<std::int64_t, std::string>> load_jobs;   // job id -> request id
+  std::vector<std::pair<std::int64_t, std::string>> store_jobs;  // job id -> request id
+  std::vector<std::int64_t> jobs_to_flush;                       // ascending
+  void clear() {
+    load_jobs.clear();
+    store_jobs.clear();
+    jobs_to_flush.clear();
+  }
+};
 
- private:
-  struct Hasher {
-    std::size_t operator()(const BlockHash& h) const {
-      return static_cast<std::size_t>(h.lo ^ (h.hi * 0x9E3779B97F4A7C15ULL));
-    }
-  };
-  struct Entry {
-    bool ready = false;     // the write finished
-    std::int32_t pins = 0;  // loads in flight (a write in flight pins it too: !ready)
-    std::list<BlockHash>::iterator lru;
-  };
-  std::int64_t capacity_;
-  std::uint64_t evictions_ = 0;
-  std::list<BlockHash> lru_;                              // front = least recently used
-  std::unordered_map<BlockHash, Entry, Hasher> entries_;  // looked up, never iterated
+// The scheduler-side OffloadingConnectorStats since the last take (metrics.py names).
+struct OffloadConnectorStats {
+  std::int64_t allocation_failures = 0;     // vllm:kv_offload_allocation_failure
+  std::vector<double> lookup_sync_delays;   // vllm:kv_offload_lookup_sync_delay_seconds
+  std::vector<double> lookup_async_delays;  // vllm:kv_offload_lookup_async_delay_seconds
+  CpuOffloadingStats cpu;                   // the manager's gauges and allocation sizes
 };
 
 class OffloadingConnector final : public KVConnector {
  public:
   explicit OffloadingConnector(const OffloadingConfig& cfg);
 
+  metrics::ConnectorMetrics metrics_kind() const override {
+    return metrics::ConnectorMetrics::kOffloading;  // OffloadPromMetrics (CPU spec)
+  }
+  void on_new_request(const Request& r) override;
   MatchedTokens get_num_new_matched_tokens(const Request& r,
                                            std::int32_t num_local_computed) override;
   void update_state_after_alloc(Request& r, std::span<const std::int32_t> blocks,
                                 std::int32_t num_external_tokens) override;
-  bool request_finished(Request& r, std::span<const std::int32_t> blocks) override;
+  FinishedTransfer request_finished(Request& r, std::span<const std::int32_t> blocks) override;
   void build_connector_meta(const SchedulerOutput& out, const Scheduler& s) override;
+  bool has_pending_push_work() const override { return !jobs_.empty(); }
+  // offloading_connector.py: a dropped store is only a future cache miss.
+  bool requires_kv_delivery() const override { return false; }
 
   void take_transfers(std::vector<engine::TransferRequest>& out) override;
   TransferEffect on_transfer_finished(const engine::TransferRequest& t) override;
+  void on_step_output(std::vector<TransferEffect>& out) override;
 
-  const CpuBlockLru& cpu() const { return cpu_; }
-  std::size_t num_loading() const { return loads_.size(); }
-  std::size_t num_storing() const { return stores_.size(); }
+  // update_connector_output for one completed job (the worker's completed_jobs).
+  TransferEffect complete_job(std::int64_t job_id);
+  const OffloadMeta& last_meta() const { return meta_; }
+  // get_stats: the scheduler's and the manager's stats since the last call.
+  OffloadConnectorStats take_offload_stats();
+  // The same as the metrics' payload (offloading/metrics.py family names).
+  void take_stats(metrics::KVConnectorStats& out) override;
+  const CpuOffloadingManager& cpu() const { return cpu_; }
+  std::size_t num_jobs() const { return jobs_.size(); }
+  std::int32_t tokens_per_chunk() const { return tpc_; }
 
  private:
-  struct Job {  // one load or store in flight
-    std::uint64_t id = 0;
-    bool load = false;
+  struct Job {  // TransferJobStatus
+    engine::RequestKey req = 0;
+    bool is_store = false;
+    std::vector<BlockHash> keys;
+    std::vector<std::int32_t> deferred_fence_block_ids;
+  };
+  struct ReqState {  // RequestOffloadState
+    std::string request_id;
     ReqRef ref;
-    engine::RequestKey key = 0;
-    std::vector<BlockHash> hashes;
+    std::vector<BlockHash> offload_keys;
+    std::vector<std::int32_t> block_ids;
+    std::int32_t next_stored_chunk_idx = 0;
+    std::int32_t num_locally_computed_tokens = 0;
+    std::vector<std::int64_t> transfer_jobs;  // ascending ids
+    bool finished_signaled = false;
+    bool deferred_lookup = false;
+    SimTime deferred_lookup_start = 0;
+    // Snapshot at request_finished: the Request may be gone by the next build.
+    bool finished = false;
+    bool aborted = false;
+    std::int32_t num_tokens = 0;
+    std::int32_t num_computed_tokens = 0;
+    std::int32_t num_prompt_tokens = 0;
   };
-  struct ReqState {
-    std::uint32_t gen = 0;
-    std::int32_t next_store = 0;  // offload blocks [0, next_store) were offered to the store
-    std::int32_t stores_in_flight = 0;
-    bool finished = false;  // request_finished delayed the free
-  };
-  BlockHash offload_hash(const Request& r, std::int32_t offload_block) const;
-  ReqState& state_of(const Request& r);
-  void emit(Job job, std::int32_t num_gpu_blocks);
+  void update_offload_keys(ReqState& st, const Request& r) const;
+  std::int32_t storable_chunks(const ReqState& st, std::int32_t num_offloadable_tokens) const;
+  std::int32_t offloadable_tokens(const ReqState& st, std::int32_t num_tokens_after_batch,
+                                  std::int32_t num_tokens) const;
+  std::int32_t lookup(ReqState& st, std::int32_t num_tokens, bool& deferred);
+  void update_req_states(const SchedulerOutput& out, const Scheduler& s);
+  void build_store_jobs(const SchedulerOutput& out, const Scheduler& s);
+  void store_request(engine::RequestKey key, ReqState& st, std::int32_t num_tokens_after_batch,
+                     std::int32_t num_tokens);
+  void observe_async_delay(ReqState& st);
+  void flush(std::int64_t job_id);
+  std::int64_t new_job(Job job, std::int32_t num_gpu_blocks, engine::TransferKind kind);
 
   OffloadingConfig cfg_;
-  std::int32_t factor_;  // GPU blocks per offload block
-  CpuBlockLru cpu_;
-  std::uint64_t next_id_ = 1;
+  std::int32_t tpc_;  // tokens per chunk
+  CpuOffloadingManager cpu_;
+  std::int64_t job_counter_ = 0;
+  std::map<std::int64_t, Job> jobs_;
+  std::map<engine::RequestKey, ReqState> reqs_;
+  std::map<std::int32_t, std::vector<std::int64_t>> block_to_pending_jobs_;
+  std::vector<std::pair<std::int64_t, std::string>> batch_load_jobs_;
+  std::vector<std::int64_t> batch_jobs_to_flush_;
+  std::vector<std::int32_t> batch_allocated_blocks_;
+  std::vector<BlockHash> chunks_being_loaded_;
+  OffloadMeta meta_;
+  OffloadConnectorStats stats_;
+  std::vector<std::int64_t> flushed_;  // flushed by the last build, done with its step
   std::vector<engine::TransferRequest> pending_;
-  std::vector<Job> loads_, stores_;                  // in flight, in start order
-  std::unordered_map<std::int32_t, ReqState> reqs_;  // by scheduler slot; never iterated
-  std::vector<BlockHash> loading_;                   // hashes being loaded (any request)
   std::vector<BlockHash> scratch_, to_store_;
 };
 

@@ -22,6 +22,7 @@ KVCacheManager::KVCacheManager(const KVCacheManagerConfig& cfg)
     : block_size_(cfg.block_size),
       max_model_len_(cfg.max_model_len),
       enable_caching_(cfg.enable_caching),
+      use_eagle_(cfg.use_eagle),
       // vllm kv_cache_manager.py KVCacheManager.__init__: int(watermark * num_blocks).
       watermark_blocks_(static_cast<std::int32_t>(cfg.watermark * cfg.num_gpu_blocks)),
       pool_(cfg.num_gpu_blocks, cfg.enable_caching),
@@ -41,6 +42,10 @@ std::int32_t KVCacheManager::get_computed_blocks(const Request& r,
   const std::int32_t max_cache_hit_length = r.num_tokens() - 1;
   const std::size_t before = hits.size();
   manager_.find_longest_cache_hit(r.block_hashes, max_cache_hit_length, hits);
+  // vllm single_type_kv_cache_manager.py FullAttentionManager.find_longest_cache_hit: with
+  // EAGLE the last matched block is dropped, so its hidden states are recomputed for the
+  // drafting head.
+  if (use_eagle_ && hits.size() > before) hits.pop_back();
   return static_cast<std::int32_t>(hits.size() - before) * block_size_;
 }
 

@@ -45,6 +45,7 @@ struct KVCacheManagerConfig {
   std::int32_t max_model_len = 0;
   bool enable_caching = true;
   double watermark = 0.0;
+  bool use_eagle = false;  // KVCacheManager(use_eagle=...): EAGLE/MTP drafting heads
 };
 
 class KVCacheManager {
@@ -65,6 +66,11 @@ class KVCacheManager {
   bool allocate_slots(const Request& r, std::int32_t num_new_tokens, const AllocateSlotsArgs& args,
                       std::vector<std::int32_t>* new_blocks);
   void free(const Request& r);
+  // vllm kv_cache_manager.py pop_blocks_for_free: the request's blocks (allocation order)
+  // appended to `out`, its table dropped, the blocks not yet returned to the pool.
+  void pop_blocks_for_free(const Request& r, std::vector<std::int32_t>& out) {
+    manager_.pop_blocks_for_free(r.slot, out);
+  }
   // Sizes the request's block table for up to max_tokens tokens (no allocation later).
   void reserve(const Request& r, std::int32_t max_tokens) {
     manager_.reserve(r.slot,
@@ -103,6 +109,7 @@ class KVCacheManager {
   std::int32_t block_size_;
   std::int32_t max_model_len_;
   bool enable_caching_;
+  bool use_eagle_;
   std::int32_t watermark_blocks_;
   BlockPool pool_;
   FullAttentionManager manager_;

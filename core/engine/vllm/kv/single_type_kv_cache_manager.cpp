@@ -101,6 +101,17 @@ void FullAttentionManager::cache_blocks(const Request& r, std::int32_t num_token
   e.num_cached_block = num_full;
 }
 
+void FullAttentionManager::pop_blocks_for_free(std::int32_t slot, std::vector<std::int32_t>& out) {
+  if (slot < 0 || static_cast<std::size_t>(slot) >= entries_.size()) return;
+  Entry& e = entries_[static_cast<std::size_t>(slot)];
+  if (!e.live) return;
+  out.insert(out.end(), e.blocks.begin(), e.blocks.end());
+  e.blocks.clear();
+  e.num_cached_block = 0;
+  e.live = false;
+  --num_entries_;
+}
+
 void FullAttentionManager::free(std::int32_t slot) {
   // vllm single_type_kv_cache_manager.py SingleTypeKVCacheManager.free: pop the table and
   // free it in reverse order so the tail blocks are evicted first.

@@ -36,6 +36,9 @@ class FullAttentionManager {
   void cache_blocks(const Request& r, std::int32_t num_tokens);
   // Frees the request's blocks, last block first (free).
   void free(std::int32_t slot);
+  // Pops the request's table like free, but appends its blocks (allocation order) to `out`
+  // instead of returning them to the pool (pop_blocks_for_free).
+  void pop_blocks_for_free(std::int32_t slot, std::vector<std::int32_t>& out);
   // Longest run of cached blocks from the start, within max_length tokens
   // (FullAttentionManager.find_longest_cache_hit).
   void find_longest_cache_hit(std::span<const BlockHash> hashes, std::int32_t max_length,

@@ -117,7 +117,11 @@ void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
     o.request = u.ref.index;
     o.num_new_tokens = u.num_delivered;
     o.finish_reason = u.stopped ? finish_reason(u.status) : FinishReason::kNone;
-    o.num_cached_tokens = u.num_cached_tokens > 0 ? u.num_cached_tokens : 0;
+    // The frontend takes the cached tokens from the output's PrefillStats (local + external
+    // at the first admission), not from Request.num_cached_tokens.
+    const std::int32_t cached =
+        u.num_prefill_cached_tokens >= 0 ? u.num_prefill_cached_tokens : u.num_cached_tokens;
+    o.num_cached_tokens = cached > 0 ? cached : 0;
     o.num_external_computed_tokens = u.num_external_computed_tokens;
     pending.outputs.push_back(o);
   }

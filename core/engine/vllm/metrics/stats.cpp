@@ -41,6 +41,7 @@ void SpecDecodingStats::reset(std::int32_t k) {
   num_draft_tokens = 0;
   num_accepted_tokens = 0;
   num_accepted_tokens_per_pos.assign(static_cast<std::size_t>(k > 0 ? k : 0), 0);
+  num_draft_tokens_per_pos.assign(static_cast<std::size_t>(k > 0 ? k : 0), 0);
 }
 
 // spec_decode/metrics.py SpecDecodingStats.observe_draft: position i counts the drafts whose
@@ -52,6 +53,8 @@ void SpecDecodingStats::observe_draft(std::int32_t draft_tokens, std::int32_t ac
   const std::int32_t positions = static_cast<std::int32_t>(num_accepted_tokens_per_pos.size());
   for (std::int32_t i = 0; i < accepted_tokens && i < positions; ++i)
     num_accepted_tokens_per_pos[static_cast<std::size_t>(i)] += 1;
+  for (std::int32_t i = 0; i < draft_tokens && i < positions; ++i)
+    num_draft_tokens_per_pos[static_cast<std::size_t>(i)] += 1;
 }
 
 void SchedulerStats::clear() {

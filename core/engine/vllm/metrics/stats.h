@@ -57,6 +57,7 @@ struct SpecDecodingStats {
   std::int64_t num_draft_tokens = 0;
   std::int64_t num_accepted_tokens = 0;
   std::vector<std::int64_t> num_accepted_tokens_per_pos;  // size num_spec_tokens
+  std::vector<std::int64_t> num_draft_tokens_per_pos;     // size num_spec_tokens
 
   // SpecDecodingStats.new: zeroes the counters for k positions (keeps capacity).
   void reset(std::int32_t num_spec_tokens);

@@ -11,9 +11,9 @@ void AsyncScheduler::update_after_schedule(SchedulerOutput& out) {
     Request& r = req(e.ref.index);
     if (r.is_prefill_chunk) continue;
     r.num_output_placeholders += 1 + e.num_spec_tokens;
-    // Placeholder drafts (-1 ids in vLLM) keep the next step's token count right; the worker
-    // fills in the real draft ids.
-    r.num_spec_tokens = config().num_speculative_tokens;
+    // Placeholder drafts (-1 ids) keep the next step's token count right; the worker holds
+    // the real draft ids.
+    r.spec_token_ids.assign(static_cast<std::size_t>(config().num_speculative_tokens), -1);
   }
 }
 

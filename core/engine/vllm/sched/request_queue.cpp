@@ -40,10 +40,10 @@ class FcfsRequestQueue final : public RequestQueue {
     ++size_;
   }
   void prepend_requests(const RequestQueue& other) override {
-    // request_queue.py FCFSRequestQueue.prepend_requests: extendleft(reversed(other)), so
-    // `other` ends up at the front in its own order.
+    // request_queue.py FCFSRequestQueue.prepend_requests at 8d9b52f7: extendleft(other), so
+    // `other` ends up at the front in REVERSE order (golden case 33).
     const auto& o = static_cast<const FcfsRequestQueue&>(other);
-    for (std::int32_t k = o.size_; k-- > 0;) prepend_request(o.at(k));
+    for (std::int32_t k = 0; k < o.size_; ++k) prepend_request(o.at(k));
   }
   void remove_requests(const std::vector<std::int32_t>& rs) override {
     if (rs.empty()) return;

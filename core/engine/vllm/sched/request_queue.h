@@ -24,8 +24,8 @@ class RequestQueue {
   virtual std::int32_t pop_request() = 0;
   virtual std::int32_t peek_request() const = 0;
   virtual void prepend_request(std::int32_t r) = 0;
-  // Puts every request of `other` in front, keeping `other`'s order (FCFS), or inserts them
-  // (PRIORITY). `other` is left unchanged.
+  // Puts every request of `other` in front in reverse order (FCFS: deque.extendleft), or
+  // inserts them (PRIORITY). `other` is left unchanged.
   virtual void prepend_requests(const RequestQueue& other) = 0;
   // Removes the given requests (stopped or aborted while waiting); order of the rest kept.
   virtual void remove_requests(const std::vector<std::int32_t>& rs) = 0;

@@ -16,6 +16,7 @@ KVCacheManagerConfig kv_config(const VllmConfig& c) {
   k.max_model_len = c.max_model_len;
   k.enable_caching = c.enable_prefix_caching;
   k.watermark = c.watermark;
+  k.use_eagle = c.use_eagle();  // scheduler.py Scheduler.__init__: KVCacheManager(use_eagle)
   return k;
 }
 
@@ -57,8 +58,10 @@ std::int32_t Scheduler::alloc_slot() {
     s = static_cast<std::int32_t>(reqs_.size());
     reqs_.emplace_back();
     live_.push_back(0);
+    last_sched_seq_.push_back(0);
   }
   live_[static_cast<std::size_t>(s)] = 1;
+  last_sched_seq_[static_cast<std::size_t>(s)] = 0;
   ++num_live_;
   return s;
 }
@@ -68,6 +71,7 @@ void Scheduler::release_slot(std::int32_t index) {
   ++r.gen;  // invalidates every ReqRef to this request
   r.all_token_ids.clear();
   r.block_hashes.clear();
+  r.spec_token_ids.clear();
   live_[static_cast<std::size_t>(index)] = 0;
   --num_live_;
   free_slots_.push_back(index);
@@ -92,7 +96,11 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   const std::uint32_t gen = r.gen;
   std::vector<std::int32_t> tokens = std::move(r.all_token_ids);
   std::vector<BlockHash> hashes = std::move(r.block_hashes);
+  std::vector<std::int32_t> spec = std::move(r.spec_token_ids);
   r = Request{};
+  r.spec_token_ids = std::move(spec);
+  r.spec_token_ids.clear();
+  r.spec_token_ids.reserve(static_cast<std::size_t>(cfg_.num_speculative_tokens));
   r.gen = gen;
   r.slot = s;
   r.request_id = nr.request_id;
@@ -108,6 +116,8 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   r.max_tokens = nr.max_tokens;
   r.min_tokens = nr.min_tokens;
   r.eos_at_output = nr.eos_at_output;
+  r.eos_token_id = nr.eos_token_id;
+  r.stop_token_ids.assign(nr.stop_token_ids.begin(), nr.stop_token_ids.end());
   r.output_token_base = nr.output_token_base;
   r.all_token_ids = std::move(tokens);
   r.all_token_ids.assign(nr.prompt_token_ids.begin(), nr.prompt_token_ids.end());
@@ -124,10 +134,13 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   r.all_token_ids.reserve(static_cast<std::size_t>(max_len));
   r.block_hashes.reserve(static_cast<std::size_t>(max_len / cfg_.block_size + 1));
   kv_.reserve(r, max_len + cfg_.num_lookahead_tokens() + cfg_.num_speculative_tokens);
-  // The request block hasher exists when prefix caching is on (engine/core.py).
-  if (cfg_.enable_prefix_caching) update_block_hashes(r, cfg_.block_size);
+  // The request block hasher exists when prefix caching is on or a KV connector is
+  // configured (engine/core.py EngineCore.__init__).
+  if (hashes_blocks()) update_block_hashes(r, cfg_.block_size);
   r.status = RequestStatus::kWaiting;
   waiting_->add_request(s);
+  // vllm scheduler.py add_request: connector.on_new_request.
+  if (connector_ != nullptr) connector_->on_new_request(r);
   return r.ref();
 }
 
@@ -139,8 +152,10 @@ bool Scheduler::has_requests() const {
   // vllm sched/interface.py has_requests: unfinished requests, or finished ids still to be
   // sent with the next SchedulerOutput.
   // With a connector, finished requests whose blocks it still holds keep the engine alive
-  // (scheduler.py has_finished_requests).
-  return has_unfinished_requests() || !finished_req_ids_.empty() || !delayed_free_.empty();
+  // (scheduler.py has_finished_requests), and so do its jobs in flight
+  // (has_pending_push_work).
+  return has_unfinished_requests() || !finished_req_ids_.empty() || !delayed_free_.empty() ||
+         (connector_ != nullptr && connector_->has_pending_push_work());
 }
 
 RequestQueue& Scheduler::select_waiting_queue() {
@@ -160,14 +175,13 @@ RequestQueue& Scheduler::select_waiting_queue() {
 void Scheduler::schedule(SchedulerOutput& out) {
   out.clear();
   out.step_id = next_step_id_++;
-  // vllm scheduler.py Scheduler.schedule: token_budget is max_num_scheduled_tokens and the
-  // input budget max_num_batched_tokens (the same unless max_num_scheduled_tokens is set).
+  // vllm scheduler.py Scheduler.schedule: token_budget is max_num_scheduled_tokens (derived
+  // from max_num_batched_tokens, see VllmConfig::token_budget).
   std::int32_t token_budget = cfg_.token_budget();
-  std::int32_t input_budget = cfg_.max_num_batched_tokens;
   bool prefill_scheduled = false;
-  schedule_running(out, token_budget, input_budget, prefill_scheduled);
+  schedule_running(out, token_budget, prefill_scheduled);
   // Any preemption in this step stops all admissions (FORMAT.md difference 6).
-  if (out.preempted.empty()) schedule_waiting(out, token_budget, input_budget, prefill_scheduled);
+  if (out.preempted.empty()) schedule_waiting(out, token_budget, prefill_scheduled);
 
   std::int32_t total = 0;
   for (const ScheduledRequest& e : out.scheduled) total += e.num_tokens;
@@ -183,18 +197,18 @@ void Scheduler::schedule(SchedulerOutput& out) {
   finished_req_ids_.clear();
   // vllm scheduler.py schedule: the connector builds its step metadata from the output.
   if (connector_ != nullptr) connector_->build_connector_meta(out, *this);
+  // The deferred-free fence advances only for steps that write KV.
+  if (defer_block_free_ && total > 0) ++sched_step_seq_;
   update_after_schedule(out);
 }
 
 void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budget,
-                                 std::int32_t& input_budget, bool& prefill_scheduled) {
-  constexpr std::int32_t kDraftSlots = 0;  // parallel drafting is not modelled
+                                 bool& prefill_scheduled) {
   const std::int32_t threshold = cfg_.long_prefill_token_threshold;
   std::size_t i = 0;
   while (i < running_.size() && token_budget > 0) {
     const std::int32_t index = running_[i];
     Request& r = req(index);
-    if (input_budget <= kDraftSlots) break;
     // Async guard: skip a request whose in-flight steps already reach max_tokens, even if
     // every in-flight draft were rejected (scheduler.py, "Avoid scheduling an extra step").
     if (r.num_output_placeholders > 0 && r.num_computed_tokens + 2 - r.num_output_placeholders >=
@@ -204,7 +218,7 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
     }
     std::int32_t n = r.num_tokens_with_spec() + r.num_output_placeholders - r.num_computed_tokens;
     if (threshold > 0 && threshold < n) n = threshold;  // long-prefill cap
-    n = std::min({n, token_budget, input_budget - kDraftSlots});
+    n = std::min(n, token_budget);
     // Position cap: keep one position for the sampled token (FORMAT.md difference 10;
     // upstream writes it as max_model_len - computed - num_sampled_tokens_per_step).
     n = std::min(n, cfg_.max_model_len - r.num_computed_tokens - 1);
@@ -228,13 +242,15 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
         running_.erase(running_.begin() + vi);
         // Keep the cursor on `r` when the removed request preceded it.
         if (static_cast<std::size_t>(vi) < i) --i;
-        undo_scheduled(out, victim, token_budget, input_budget);
+        undo_scheduled(out, victim, token_budget);
       } else {
         // FCFS: the tail of the running list.
         victim = running_.back();
         running_.pop_back();
       }
-      preempt_request(victim, /*drop_stale_output=*/false);
+      // vllm scheduler.py: a producer connector's hand-off needs the KV the preemption
+      // frees, so the in-flight output is dropped (requires_kv_delivery).
+      preempt_request(victim, connector_ != nullptr && connector_->requires_kv_delivery());
       out.preempted.push_back(req(victim).key);
       if (victim == index) break;  // r preempted itself
     }
@@ -252,41 +268,46 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
     e.blocks_end = static_cast<std::int32_t>(out.block_ids.size());
     prefill_scheduled = prefill_scheduled || r.is_prefill_chunk;
     token_budget -= n;
-    input_budget -= n + kDraftSlots;
     ++i;
-    // Only the drafts that survive the budget and position cuts are sent; fresh drafts
-    // arrive after the step (update_draft_token_ids / async placeholders).
-    if (r.num_spec_tokens > 0) {
+    // scheduler.py: only the drafts that survive the budget and position cuts are sent
+    // (scheduled_spec_decode_tokens); fresh drafts arrive after the step
+    // (update_draft_token_ids / async placeholders).
+    if (!r.spec_token_ids.empty()) {
       const std::int32_t k = n + r.num_computed_tokens - r.num_tokens() - r.num_output_placeholders;
-      if (k > 0) e.num_spec_tokens = std::min(k, r.num_spec_tokens);
-      r.num_spec_tokens = 0;
+      if (k > 0) {
+        e.num_spec_tokens = std::min(k, r.num_spec_tokens());
+        e.spec_begin = static_cast<std::int32_t>(out.spec_token_ids.size());
+        out.spec_token_ids.insert(out.spec_token_ids.end(), r.spec_token_ids.begin(),
+                                  r.spec_token_ids.begin() + e.num_spec_tokens);
+      }
+      r.spec_token_ids.clear();
     }
     out.scheduled.push_back(e);
   }
 }
 
 std::int32_t Scheduler::pick_priority_victim() const {
-  // vllm scheduler.py: the running request with the largest (priority, arrival_time); ties
-  // by request id string (FORMAT.md difference 7): the maximum under Request.__lt__.
+  // vllm scheduler.py Scheduler.schedule: max(running, key=(priority, arrival_time)). Python's
+  // max keeps the FIRST maximal element, so ties go to the earliest in running order; request
+  // ids are not compared (FORMAT.md erratum to item 7).
   std::size_t best = 0;
   for (std::size_t k = 1; k < running_.size(); ++k) {
-    if (request_less(reqs_[static_cast<std::size_t>(running_[best])],
-                     reqs_[static_cast<std::size_t>(running_[k])])) {
+    const Request& b = reqs_[static_cast<std::size_t>(running_[best])];
+    const Request& c = reqs_[static_cast<std::size_t>(running_[k])];
+    if (c.priority > b.priority || (c.priority == b.priority && c.arrival_time > b.arrival_time))
       best = k;
-    }
   }
   return static_cast<std::int32_t>(best);
 }
 
 void Scheduler::undo_scheduled(SchedulerOutput& out, std::int32_t victim,
-                               std::int32_t& token_budget, std::int32_t& input_budget) {
+                               std::int32_t& token_budget) {
   // vllm scheduler.py: a victim already scheduled this step gives its tokens back.
   const Request& v = req(victim);
   for (std::size_t k = 0; k < out.scheduled.size(); ++k) {
     const ScheduledRequest& e = out.scheduled[k];
     if (e.ref.index != victim || e.ref.gen != v.gen) continue;
     token_budget += e.num_tokens;
-    input_budget += e.num_tokens;
     out.scheduled.erase(out.scheduled.begin() + static_cast<std::ptrdiff_t>(k));
     return;
   }
@@ -298,11 +319,11 @@ void Scheduler::preempt_request(std::int32_t index, bool drop_stale_output) {
   if (r.status != RequestStatus::kRunning) {
     throw std::logic_error("preempt_request: only running requests can be preempted");
   }
-  kv_.free(r);  // the blocks keep their hashes: they stay cached until evicted
+  free_request_blocks(index);  // the blocks keep their hashes: cached until evicted
   erase_value(inflight_prefills_, index);
   r.status = RequestStatus::kPreempted;
   r.num_computed_tokens = 0;
-  r.num_spec_tokens = 0;
+  r.spec_token_ids.clear();
   // Async scheduling: every in-flight output becomes stale. It is still delivered (unless
   // dropped) but must not touch the reset counters; num_in_flight_tokens already holds any
   // undrained stale share, so assign rather than add.
@@ -317,8 +338,7 @@ void Scheduler::preempt_request(std::int32_t index, bool drop_stale_output) {
 }
 
 void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budget,
-                                 std::int32_t& input_budget, bool prefill_scheduled) {
-  constexpr std::int32_t kDraftSlots = 0;
+                                 bool prefill_scheduled) {
   const std::int32_t threshold = cfg_.long_prefill_token_threshold;
   const std::int32_t num_spec = cfg_.num_speculative_tokens;
   const bool lora_enabled = cfg_.max_loras > 0;
@@ -338,7 +358,6 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
 
   step_skipped_->clear();
   while ((!waiting_->empty() || !skipped_waiting_->empty()) && token_budget > 0) {
-    if (input_budget <= kDraftSlots) break;
     // max_num_seqs counts every running request, scheduled this step or not.
     if (num_running() >= cfg_.max_num_seqs) break;
     RequestQueue& queue = select_waiting_queue();
@@ -379,7 +398,8 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
       num_local_computed = kv_.get_computed_blocks(r, hits_);
       if (connector_ != nullptr) {
         // Tokens beyond the local hit the connector can supply (get_num_new_matched_tokens);
-        // undecided requests are skipped and asked again next step.
+        // undecided requests are skipped and asked again next step. vllm scheduler.py
+        // presents a block-aligned local hit; local hits are whole blocks here already.
         const MatchedTokens m = connector_->get_num_new_matched_tokens(r, num_local_computed);
         if (!m.decided) {
           queue.pop_request();
@@ -390,30 +410,30 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
         load_async = m.load_async && num_external > 0;
       }
       num_computed = num_local_computed + num_external;
+      // vllm scheduler.py: PrefillStats.set at the lookup of a request never preempted.
+      if (r.num_preemptions <= 0) r.prefill_cached_tokens = num_computed;
     } else {
       // A KV connector finished an async load: the request arrives with computed tokens.
       num_computed = r.num_computed_tokens;
     }
 
-    const std::int32_t request_token_budget = std::min(token_budget, input_budget - kDraftSlots);
     std::int32_t n = 0;  // an async KV load computes nothing this step
     bool pad_spec_decode = false;
     if (!load_async) {
       // num_tokens (not the prompt) so resumed requests recompute their outputs too.
       n = r.num_tokens() - num_computed;
-      // Pad a new one-token decode to the uniform spec-decode size (keeps full CUDA graphs).
-      if (num_spec > 0 && n == 1 && !prefill_scheduled && (scheduled_running || num_computed > 0)) {
-        const std::int32_t padded = 1 + num_spec;
-        if (num_computed + padded + 1 <= cfg_.max_model_len) {
-          if (padded > request_token_budget) break;  // rather not schedule than un-padded
-          n = padded;
-          pad_spec_decode = true;
-        }
+      // scheduler.py: pad a new one-token decode to the uniform spec-decode size (keeps full
+      // CUDA graphs) when running requests were scheduled and none is prefilling; rather not
+      // schedule it than schedule it un-padded.
+      if (num_spec > 0 && n == 1 && scheduled_running && !prefill_scheduled) {
+        n = 1 + num_spec;
+        if (n > token_budget || num_computed + n > cfg_.max_model_len) break;
+        pad_spec_decode = true;
       }
       if (threshold > 0 && threshold < n) n = threshold;
       // Without chunked prefill a prompt that does not fit stops the loop (head of line).
-      if (!cfg_.enable_chunked_prefill && n > request_token_budget) break;
-      n = std::min(n, request_token_budget);
+      if (!cfg_.enable_chunked_prefill && n > token_budget) break;
+      n = std::min(n, token_budget);
       if (n <= 0) break;
     }
 
@@ -434,11 +454,13 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     if (!kv_.allocate_slots(r, n, args, nullptr)) break;
     if (connector_ != nullptr) {
       connector_->update_state_after_alloc(r, kv_.get_blocks(r), num_external);
-      // vllm scheduler.py _update_connector_prefix_cache_stats: the whole sequence is the
-      // query, the connector's tokens the hits.
-      if (did_lookup) {
-        connector_stats_.record(r.num_tokens(), num_external, r.num_preemptions > 0);
-        connector_stats_cumulative_.record(r.num_tokens(), num_external, r.num_preemptions > 0);
+      // vllm scheduler.py schedule: the connector's query is what the local hit left
+      // (num_tokens - local hit), its hits the external tokens; nothing is recorded when the
+      // local hit covered everything.
+      const std::int32_t queries = r.num_tokens() - num_local_computed;
+      if (did_lookup && queries != 0) {
+        connector_stats_.record(queries, num_external, r.num_preemptions > 0);
+        connector_stats_cumulative_.record(queries, num_external, r.num_preemptions > 0);
       }
       if (did_lookup) r.num_external_computed_tokens = num_external;
     }
@@ -477,7 +499,6 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     out.block_ids.insert(out.block_ids.end(), blocks.begin(), blocks.end());
     e.blocks_end = static_cast<std::int32_t>(out.block_ids.size());
     token_budget -= n;
-    input_budget -= n + kDraftSlots;
     r.status = RequestStatus::kRunning;
     r.num_computed_tokens = num_computed;  // the prefix hit is committed here
     if (r.num_cached_tokens < 0) r.num_cached_tokens = num_computed;
@@ -485,13 +506,16 @@ void Scheduler::schedule_waiting(SchedulerOutput& out, std::int32_t& token_budge
     if (connector_ != nullptr && num_computed + n < r.num_tokens())
       add_unique(inflight_prefills_, index);
     e.num_prefill_tokens = prefill_tokens_of(r, num_computed, n);
-    if (pad_spec_decode) e.num_spec_tokens = num_spec;
+    if (pad_spec_decode) {  // scheduled_spec_decode_tokens = [-1] * num_spec_tokens
+      e.num_spec_tokens = num_spec;
+      e.spec_begin = static_cast<std::int32_t>(out.spec_token_ids.size());
+      out.spec_token_ids.insert(out.spec_token_ids.end(), static_cast<std::size_t>(num_spec), -1);
+    }
     out.scheduled.push_back(e);
   }
-  // Requests skipped in this pass go back ahead of older skipped ones. Each skip was a
-  // prepend and prepend_requests keeps the step queue's order, so under FCFS the requests
-  // skipped in one pass come back in reverse order (the spec assumed the two reversals
-  // cancel; upstream's extendleft(reversed(...)) does not).
+  // scheduler.py: requests skipped in this pass go back ahead of older skipped ones. Each
+  // skip was a prepend and prepend_requests is extendleft, so under FCFS the two reversals
+  // cancel: the skipped requests come back in the order they were skipped (golden case 33).
   if (!step_skipped_->empty()) skipped_waiting_->prepend_requests(*step_skipped_);
 }
 
@@ -502,6 +526,7 @@ void Scheduler::update_after_schedule(SchedulerOutput& out) {
     Request& r = req(e.ref.index);
     r.num_computed_tokens += e.num_tokens;
     r.num_in_flight_tokens += e.num_tokens;
+    if (defer_block_free_) last_sched_seq_[static_cast<std::size_t>(e.ref.index)] = sched_step_seq_;
     r.is_prefill_chunk = r.num_computed_tokens < r.num_tokens() + r.num_output_placeholders;
     e.samples = !r.is_prefill_chunk;
     if (!r.is_prefill_chunk && !inflight_prefills_.empty())
@@ -515,7 +540,7 @@ std::int32_t Scheduler::update_request_with_output(Request& r, const std::int32_
   stopped = false;
   for (std::int32_t k = 0; k < n; ++k) {
     r.all_token_ids.push_back(tokens[k]);
-    if (cfg_.enable_prefix_caching) update_block_hashes(r, cfg_.block_size);
+    if (hashes_blocks()) update_block_hashes(r, cfg_.block_size);
     if (check_stop(r, cfg_.max_model_len)) {
       stopped = true;  // tokens past the stop are dropped
       return k + 1;
@@ -528,6 +553,11 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
                                    UpdateResult& res) {
   // vllm scheduler.py Scheduler.update_from_output.
   res.clear();
+  // Every GPU write of this and earlier steps is done: deferred frees may return now.
+  if (defer_block_free_ && out.total_num_scheduled_tokens > 0) {
+    ++processed_step_seq_;
+    drain_deferred_frees();
+  }
   stopped_running_.clear();
   stopped_preempted_.clear();
   to_release_.clear();
@@ -570,11 +600,15 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
     const std::int32_t* tokens = mro.tokens.data() + mro.offsets[i];
     // Spec decode: rejected drafts roll num_computed_tokens (and async placeholders) back;
     // a stale count predates the preemption's reset and must not apply.
-    if (e.num_spec_tokens > 0 && u.num_sampled > 0 && !stale) {
-      const std::int32_t accepted = u.num_sampled - 1;
-      const std::int32_t rejected = e.num_spec_tokens - accepted;
-      if (r->num_computed_tokens > 0) r->num_computed_tokens -= rejected;
-      if (r->num_output_placeholders > 0) r->num_output_placeholders -= rejected;
+    // The verification counts for SpecDecodingStats are taken for stale output too.
+    if (e.num_spec_tokens > 0 && u.num_sampled > 0) {
+      u.num_draft_tokens = e.num_spec_tokens;
+      u.num_accepted_tokens = std::max(u.num_sampled - 1, 0);
+      const std::int32_t rejected = u.num_draft_tokens - u.num_accepted_tokens;
+      if (!stale) {
+        if (r->num_computed_tokens > 0) r->num_computed_tokens -= rejected;
+        if (r->num_output_placeholders > 0) r->num_output_placeholders -= rejected;
+      }
     }
     const RequestStatus status_before = r->status;
     const std::int32_t outputs_before = r->num_output_tokens();
@@ -588,10 +622,12 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
     u.status = r->status;
     u.num_output_tokens = r->num_output_tokens();
     u.num_cached_tokens = r->num_cached_tokens;
+    u.num_prefill_cached_tokens = r->prefill_cached_tokens;
     u.num_external_computed_tokens = r->num_external_computed_tokens;
     u.num_preemptions = r->num_preemptions;
+    u.stop_reason = r->stop_reason;
     if (stopped) {
-      free_request(e.ref.index, false);
+      free_request(e.ref.index, false, &res);
       (status_before == RequestStatus::kRunning ? stopped_running_ : stopped_preempted_)
           .push_back(e.ref.index);
       res.finished.push_back(e.key);
@@ -617,21 +653,31 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
   to_release_.clear();
 }
 
-void Scheduler::free_request(std::int32_t index, bool delay_free_blocks) {
+void Scheduler::free_request(std::int32_t index, bool delay_free_blocks, UpdateResult* res) {
   // vllm scheduler.py Scheduler._free_request: report the id with the next output and free
   // the blocks (they keep their hashes) unless the connector keeps them for a transfer. The
   // slot itself is released once no queue refers to it (at the end of update_from_output, or
   // right away for aborts).
   Request& r = req(index);
   erase_value(inflight_prefills_, index);
-  if (connector_ != nullptr && connector_->request_finished(r, kv_.get_blocks(r)))
-    delay_free_blocks = true;
+  if (connector_ != nullptr) {
+    // _connector_finished: the connector sees the blocks that cover the computed tokens
+    // (get_block_ids_for_computed_tokens); its kv_transfer_params go with the output.
+    const auto all = kv_.get_blocks(r);
+    const std::size_t n = std::min(
+        all.size(),
+        static_cast<std::size_t>((r.num_computed_tokens + cfg_.block_size - 1) / cfg_.block_size));
+    FinishedTransfer f = connector_->request_finished(r, all.first(n));
+    if (f.delay_free) delay_free_blocks = true;
+    if (f.params && res != nullptr)
+      res->kv_transfer_params.emplace_back(r.key, std::move(*f.params));
+  }
   finished_req_ids_.push_back(r.key);
   if (delay_free_blocks) {
     delayed_free_.push_back(index);
     return;
   }
-  kv_.free(r);
+  free_request_blocks(index);
   to_release_.push_back(index);
 }
 
@@ -651,11 +697,9 @@ bool Scheduler::try_promote_blocked(std::int32_t index) {
   if (it == finished_recving_.end()) return false;
   finished_recving_.erase(it);
   Request& r = req(index);
-  const std::int32_t held = static_cast<std::int32_t>(kv_.get_blocks(r).size());
-  std::int32_t computed = std::min(held * cfg_.block_size, r.num_tokens());
-  if (computed == r.num_tokens()) --computed;
-  kv_.cache_blocks(r, computed);
-  r.num_computed_tokens = computed;
+  // num_computed_tokens was set to local + external tokens at admission.
+  kv_.cache_blocks(r, r.num_computed_tokens);
+  if (r.num_computed_tokens == r.num_tokens()) r.num_computed_tokens = r.num_tokens() - 1;
   r.status = r.num_preemptions > 0 ? RequestStatus::kPreempted : RequestStatus::kWaiting;
   return true;
 }
@@ -666,6 +710,40 @@ std::int32_t Scheduler::inflight_prefill_reserved_blocks() const {
   for (const std::int32_t i : inflight_prefills_)
     total += kv_.remaining_blocks(reqs_[static_cast<std::size_t>(i)]);
   return total;
+}
+
+void Scheduler::set_connector(KVConnector* connector) {
+  // vllm scheduler.py Scheduler.__init__: connector.bind_gpu_block_pool(block_pool). With
+  // overlapping batches a consumer's load could refill a freed block an in-flight step still
+  // writes, so frees wait for the steps that scheduled the request (defer_block_free).
+  connector_ = connector;
+  if (connector_ != nullptr) connector_->bind_gpu_block_pool(&kv_.block_pool());
+  defer_block_free_ =
+      connector_ != nullptr && cfg_.async_scheduling && connector_->is_kv_consumer();
+}
+
+void Scheduler::free_request_blocks(std::int32_t index) {
+  // vllm scheduler.py _free_request_blocks: free now unless a step that may still write the
+  // blocks is in flight; then they wait, in allocation order, for that step's output.
+  Request& r = req(index);
+  if (!defer_block_free_ ||
+      last_sched_seq_[static_cast<std::size_t>(index)] <= processed_step_seq_) {
+    kv_.free(r);
+    return;
+  }
+  DeferredFree d;
+  d.fence = sched_step_seq_;
+  kv_.pop_blocks_for_free(r, d.blocks);
+  if (!d.blocks.empty()) deferred_frees_.push_back(std::move(d));
+}
+
+void Scheduler::drain_deferred_frees() {
+  // vllm scheduler.py _drain_deferred_frees: fences are near-monotonic; stop at the first
+  // pending one. Reverse order, so the tail blocks are evicted first.
+  while (!deferred_frees_.empty() && deferred_frees_.front().fence <= processed_step_seq_) {
+    kv_.block_pool().free_blocks_reversed(deferred_frees_.front().blocks);
+    deferred_frees_.pop_front();
+  }
 }
 
 void Scheduler::finished_recving(ReqRef ref) {
@@ -687,7 +765,7 @@ void Scheduler::finished_sending(ReqRef ref) {
   const auto it = std::find(delayed_free_.begin(), delayed_free_.end(), ref.index);
   if (it == delayed_free_.end()) return;
   delayed_free_.erase(it);
-  kv_.free(*r);
+  free_request_blocks(ref.index);
   release_slot(ref.index);
 }
 
@@ -716,20 +794,30 @@ bool Scheduler::finish_request(ReqRef ref, RequestStatus status) {
   }
   r->status = status;
   to_release_.clear();
-  free_request(ref.index, delay);
+  free_request(ref.index, delay, nullptr);
   for (const std::int32_t s : to_release_) release_slot(s);
   to_release_.clear();
   return true;
 }
 
-void Scheduler::update_draft_token_ids(const SchedulerOutput& out) {
-  // vllm scheduler.py Scheduler.update_draft_token_ids: drafts for prefill chunks are
-  // dropped; finished requests are skipped.
+void Scheduler::update_draft_token_ids(const SchedulerOutput& out,
+                                       const ModelRunnerOutput* drafts) {
+  // vllm scheduler.py Scheduler.update_draft_token_ids: finished requests are skipped; drafts
+  // for prefill chunks are dropped.
   if (cfg_.num_speculative_tokens <= 0) return;
-  for (const ScheduledRequest& e : out.scheduled) {
-    Request* r = find(e.ref);
-    if (r == nullptr || is_finished(r->status) || r->status != RequestStatus::kRunning) continue;
-    r->num_spec_tokens = r->is_prefill_chunk ? 0 : cfg_.num_speculative_tokens;
+  const bool given = drafts != nullptr && drafts->offsets.size() == out.scheduled.size() + 1;
+  for (std::size_t i = 0; i < out.scheduled.size(); ++i) {
+    Request* r = find(out.scheduled[i].ref);
+    if (r == nullptr || is_finished(r->status)) continue;
+    r->spec_token_ids.clear();
+    if (r->is_prefill_chunk) continue;
+    if (given) {
+      const std::int32_t* t = drafts->tokens.data() + drafts->offsets[i];
+      r->spec_token_ids.assign(t, t + drafts->count(i));
+    } else {
+      // No proposer output supplied: k drafts (their values never influence scheduling).
+      r->spec_token_ids.assign(static_cast<std::size_t>(cfg_.num_speculative_tokens), 0);
+    }
   }
 }
 

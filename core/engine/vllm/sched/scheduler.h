@@ -6,6 +6,7 @@
 // AsyncScheduler (async_scheduler.h) overrides the two hooks marked below.
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <span>
 #include <string>
@@ -28,6 +29,8 @@ struct NewRequest {
   std::int32_t max_tokens = 16;
   std::int32_t min_tokens = 0;
   std::int32_t eos_at_output = 0;
+  std::int32_t eos_token_id = -1;                // SamplingParams.eos_token_id; -1 = none
+  std::span<const std::int32_t> stop_token_ids;  // SamplingParams.stop_token_ids
   std::int32_t output_token_base = 0;
   std::int32_t priority = 0;
   double arrival_time = 0;
@@ -65,15 +68,16 @@ class Scheduler {
   // Outside finish (abort): false if the request is unknown or already finished.
   bool finish_request(ReqRef ref, RequestStatus status);
   // Sync spec decode: the drafts proposed after a step (EngineCore.post_step ->
-  // update_draft_token_ids): every request that sampled gets num_speculative_tokens drafts.
-  void update_draft_token_ids(const SchedulerOutput& out);
+  // update_draft_token_ids). `drafts` holds one list per scheduled entry of `out`; without
+  // it every request that sampled gets num_speculative_tokens drafts.
+  void update_draft_token_ids(const SchedulerOutput& out, const ModelRunnerOutput* drafts);
   // Clears the prefix cache; with reset_running_requests, first preempts every running
   // request (their in-flight output is dropped).
   bool reset_prefix_cache(bool reset_running_requests);
   SchedulerStats make_stats();
 
   // KV connector hooks (P/D transfer, offloading): the connector is owned by the caller.
-  void set_connector(KVConnector* connector) { connector_ = connector; }
+  void set_connector(KVConnector* connector);
   // A connector's async load for this request landed (KVConnectorOutput.finished_recving).
   void finished_recving(ReqRef ref);
   // A connector finished sending a finished request's blocks (finished_sending): free them.
@@ -109,15 +113,15 @@ class Scheduler {
   KVCacheManager& kv() { return kv_; }
 
  private:
-  void schedule_running(SchedulerOutput& out, std::int32_t& token_budget,
-                        std::int32_t& input_budget, bool& prefill_scheduled);
-  void schedule_waiting(SchedulerOutput& out, std::int32_t& token_budget,
-                        std::int32_t& input_budget, bool prefill_scheduled);
+  void schedule_running(SchedulerOutput& out, std::int32_t& token_budget, bool& prefill_scheduled);
+  void schedule_waiting(SchedulerOutput& out, std::int32_t& token_budget, bool prefill_scheduled);
   std::int32_t pick_priority_victim() const;
-  void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget,
-                      std::int32_t& input_budget);
+  void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget);
   void preempt_request(std::int32_t index, bool drop_stale_output);
-  void free_request(std::int32_t index, bool delay_free_blocks);
+  void free_request(std::int32_t index, bool delay_free_blocks, UpdateResult* res);
+  void free_request_blocks(std::int32_t index);
+  void drain_deferred_frees();
+  bool hashes_blocks() const { return cfg_.enable_prefix_caching || connector_ != nullptr; }
   RequestQueue& select_waiting_queue();
   bool try_promote_blocked(std::int32_t index);
   std::int32_t inflight_prefill_reserved_blocks() const;
@@ -144,6 +148,17 @@ class Scheduler {
   std::vector<std::int32_t> finished_recving_;   // slots whose async KV load landed
   std::vector<std::int32_t> inflight_prefills_;  // still prefilling (async-load reservations)
   std::vector<std::int32_t> delayed_free_;       // finished, blocks kept for the connector
+  // defer_block_free (async with a consumer connector): scheduled / processed KV-writing
+  // steps, each request's last scheduled step, and the frees waiting for a step.
+  struct DeferredFree {
+    std::uint64_t fence = 0;
+    std::vector<std::int32_t> blocks;
+  };
+  bool defer_block_free_ = false;
+  std::uint64_t sched_step_seq_ = 0;
+  std::uint64_t processed_step_seq_ = 0;
+  std::vector<std::uint64_t> last_sched_seq_;  // by slot
+  std::deque<DeferredFree> deferred_frees_;
   std::uint64_t total_preemptions_ = 0;
   std::uint64_t next_step_id_ = 0;
   // Per-step scratch, kept to avoid allocation.

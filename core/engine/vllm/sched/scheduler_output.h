@@ -4,6 +4,7 @@
 // All vectors are reused between steps.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/engine.h"
@@ -18,8 +19,13 @@ struct ScheduledRequest {
   ReqRef ref;
   engine::RequestKey key = 0;
   ScheduledKind kind = ScheduledKind::kRunning;
-  std::int32_t num_tokens = 0;           // tokens computed this step (incl. draft tokens)
-  std::int32_t num_spec_tokens = 0;      // scheduled draft tokens (scheduled_spec_decode_tokens)
+  std::int32_t num_tokens = 0;       // tokens computed this step (incl. draft tokens)
+  std::int32_t num_spec_tokens = 0;  // scheduled draft tokens (scheduled_spec_decode_tokens)
+  std::int32_t spec_begin = 0;       // their ids: SchedulerOutput::spec_token_ids range
+  // Worker side, set by the engine at dispatch: how many of the scheduled drafts are real
+  // proposals (padding and async placeholders for which the runner holds no draft are not),
+  // the most that can be accepted.
+  std::int32_t num_valid_drafts = 0;
   std::int32_t num_computed_before = 0;  // num_computed_tokens before the step (pre-advance)
   std::int32_t num_prefill_tokens = 0;   // of num_tokens, prompt or recompute tokens
   bool samples = false;                  // the step samples a token (not a prefill chunk)
@@ -33,7 +39,8 @@ struct SchedulerOutput {
   std::uint64_t step_id = 0;
   std::vector<ScheduledRequest> scheduled;
   std::vector<std::int32_t> block_ids;
-  std::vector<engine::RequestKey> preempted;         // in preemption order
+  std::vector<std::int32_t> spec_token_ids;   // scheduled draft ids (-1: placeholder / padding)
+  std::vector<engine::RequestKey> preempted;  // in preemption order
   std::vector<engine::RequestKey> finished_req_ids;  // finished since the previous schedule
   std::int32_t total_num_scheduled_tokens = 0;
   std::int32_t num_common_prefix_blocks = 0;
@@ -41,6 +48,7 @@ struct SchedulerOutput {
   void clear() {
     scheduled.clear();
     block_ids.clear();
+    spec_token_ids.clear();
     preempted.clear();
     finished_req_ids.clear();
     total_num_scheduled_tokens = 0;
@@ -81,22 +89,32 @@ struct RequestUpdate {
   OutputDisposition disposition = OutputDisposition::kNoOutput;
   std::int32_t num_sampled = 0;    // tokens the model returned
   std::int32_t num_delivered = 0;  // tokens kept (sampled, trimmed at a stop)
-  bool stale = false;              // scheduled before the request's latest preemption
-  bool first_token = false;        // the delivered tokens include the first output token
+  // Spec decode verification (update_from_output, for SpecDecodingStats.observe_draft): the
+  // scheduled drafts and how many were accepted; 0 when nothing was verified.
+  std::int32_t num_draft_tokens = 0;
+  std::int32_t num_accepted_tokens = 0;
+  bool stale = false;        // scheduled before the request's latest preemption
+  bool first_token = false;  // the delivered tokens include the first output token
   bool stopped = false;
   RequestStatus status = RequestStatus::kRunning;  // after the update
   std::int32_t num_output_tokens = 0;              // after the update
   std::int32_t num_cached_tokens = -1;
+  std::int32_t num_prefill_cached_tokens = -1;  // Request.prefill_cached_tokens
   std::int32_t num_external_computed_tokens = 0;
   std::int32_t num_preemptions = 0;
+  std::int32_t stop_reason = -1;  // Request.stop_reason: the stop token hit, or -1
 };
 
 struct UpdateResult {
   std::vector<RequestUpdate> updates;        // one per scheduled entry, same order
   std::vector<engine::RequestKey> finished;  // stopped by this update, in order
+  // The kv_transfer_params the connector returned for requests stopped by this update
+  // (EngineCoreOutput.kv_transfer_params), in finishing order.
+  std::vector<std::pair<engine::RequestKey, engine::KvTransferParams>> kv_transfer_params;
   void clear() {
     updates.clear();
     finished.clear();
+    kv_transfer_params.clear();
   }
 };
 

@@ -7,9 +7,10 @@
 
 namespace blis::vllm {
 
-// Order (spec §3.3): min_tokens first (overrides everything), then EOS, then length
-// (num_tokens >= max_model_len or outputs >= max_tokens). Sets the finished status and
-// returns true when the request must stop. EOS is the token at output count eos_at_output.
+// Order (utils.py check_stop): min_tokens first (overrides everything), then EOS, then the
+// stop token ids (setting stop_reason), then length (num_tokens >= max_model_len or outputs
+// >= max_tokens). Sets the finished status and returns true when the request must stop. EOS is
+// the last token equal to eos_token_id, or (synthetic ids) the output count eos_at_output.
 bool check_stop(Request& r, std::int32_t max_model_len);
 
 }  // namespace blis::vllm
