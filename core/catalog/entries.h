@@ -31,6 +31,10 @@ struct Gpu {
   std::int32_t sm_count = 0;
   Link scale_up;   // GPU-to-GPU inside a node (NVLink, Infinity Fabric, or PCIe)
   Link host_link;  // GPU to host memory
+  // An indicative on-demand list price per GPU-hour (USD), where it was listed and when
+  // (0 = no price). Results use it for cost; a scenario's pool may override it.
+  double usd_per_gpu_hour = 0;
+  std::string price_source, price_as_of;
   std::string source;
   std::map<std::string, std::string> sources;  // field (JSON pointer) -> source
 };

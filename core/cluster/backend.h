@@ -31,6 +31,10 @@ struct PoolResources {
   std::int64_t kv_bytes_per_block = 0;
   std::optional<catalog::Fabric> kv_fabric;
   std::optional<catalog::Fabric> host_fabric;
+  // Cost: USD per GPU-hour (the pool's cost_per_gpu_hour, else the catalog GPU's indicative
+  // price; 0 = unknown) and where it came from.
+  double usd_per_gpu_hour = 0;
+  std::string price_source;
   // Provenance: catalog entries and coefficient sources this pool used.
   std::vector<std::string> catalog_entries;
   std::vector<std::string> coefficient_sources;

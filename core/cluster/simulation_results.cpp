@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "blis_version.h"
+#include "cluster/deployment_cost.h"
 #include "cluster/simulation.h"
 #include "cluster/simulation_state.h"
 #include "util/digest.h"
@@ -131,6 +132,22 @@ void put_millis(std::string& out, SimTime t) {
   out += buf;
 }
 
+// The cost block: GPU count, per-GPU throughput and dollars (deployment_cost.h).
+ojson cost_of(const Simulation::State& st, const ojson& throughput, const ojson& goodput) {
+  std::vector<PoolCostInput> pools;
+  for (std::size_t p = 0; p < st.pools.size(); ++p) {
+    const PoolRuntime& pr = st.pools[p];
+    const scenario::Parallelism& par = st.scenario->pools[p].parallelism;
+    pools.push_back({pr.name, static_cast<std::int64_t>(pr.count) * par.tp * par.pp * par.dp,
+                     pr.res.usd_per_gpu_hour, pr.res.price_source});
+  }
+  const DeploymentCost c =
+      deployment_cost(pools, throughput["output_tokens_per_s"].get<double>(),
+                      throughput["requests_per_s"].get<double>(),
+                      goodput.is_null() ? std::optional<double>() : goodput.get<double>());
+  return cost_json(pools, c);
+}
+
 }  // namespace
 
 // Everything in summary.json except sim.wall_s and the digest.
@@ -247,6 +264,7 @@ static ojson summary_body(const Simulation::State& st) {
   }
   out["pools"] = std::move(pools);
   out["instances"] = std::move(instances);
+  out["cost"] = cost_of(st, out["throughput"], out["goodput_requests_per_s"]);
   out["sim"] = ojson{{"events", st.events}, {"steps", st.steps}, {"simulated_s", to_seconds(span)}};
 
   ojson prov;

@@ -191,6 +191,14 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
                          "model " + origin(catalog::Kind::kModel, pool.model) + estimate};
   if (!s.fabric.empty())
     out.catalog_entries.push_back("fabric " + origin(catalog::Kind::kFabric, s.fabric));
+  if (pool.cost_per_gpu_hour) {
+    out.usd_per_gpu_hour = *pool.cost_per_gpu_hour;
+    out.price_source = "scenario " + ptr + "/cost_per_gpu_hour";
+  } else if (d.gpu.usd_per_gpu_hour > 0) {
+    out.usd_per_gpu_hour = d.gpu.usd_per_gpu_hour;
+    out.price_source = "catalog " + pool.hardware + ": indicative, " + d.gpu.price_source +
+                       ", as of " + d.gpu.price_as_of;
+  }
   out.coefficient_sources = {
       out.overheads.source,
       catalog_->entry_origin(catalog::Kind::kCoefficients, catalog_->memory_coefficients().id)};

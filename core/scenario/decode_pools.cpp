@@ -70,6 +70,8 @@ Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, Decod
   if (const json* par = r.raw("parallelism"))
     p.parallelism = decode_parallelism(*par, r.pointer("parallelism"), c);
   if (const json* eng = r.raw("engine")) p.engine = decode_engine(*eng, r.pointer("engine"), c);
+  p.cost_per_gpu_hour =
+      r.number("cost_per_gpu_hour", 0, true, 1e6, "a price in USD per GPU-hour, > 0 and <= 1e6");
   r.report_unknown_keys();
   return p;
 }

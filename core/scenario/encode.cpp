@@ -184,6 +184,7 @@ ojson encode_pool(const Pool& p) {
   o["engine"] = {{"kind", p.engine.kind},
                  {"release", p.engine.release},
                  {"args", encode_args(p.engine.args, p.engine.release)}};
+  if (p.cost_per_gpu_hour) o["cost_per_gpu_hour"] = *p.cost_per_gpu_hour;
   return o;
 }
 

@@ -167,6 +167,9 @@ struct Pool {
   std::string model;     // catalog model id (Hugging Face repo id)
   Parallelism parallelism;
   EngineSpec engine;
+  // USD per GPU-hour for this pool's cost in the results; unset = the catalog GPU's
+  // indicative price.
+  std::optional<double> cost_per_gpu_hour;
 };
 
 struct Scorer {

@@ -10,7 +10,7 @@ const std::vector<std::string> kRoot = {"schema",   "name",  "seed",        "hor
 const std::vector<std::string> kHorizon = {"duration_s", "max_requests", "drain"};
 const std::vector<std::string> kCatalog = {"gpus", "models", "fabrics"};
 const std::vector<std::string> kPool = {"name",  "role",        "instances", "hardware",
-                                        "model", "parallelism", "engine"};
+                                        "model", "parallelism", "engine",    "cost_per_gpu_hour"};
 const std::vector<std::string> kParallelism = {"tp", "pp", "dp"};
 const std::vector<std::string> kEngine = {"kind", "release", "args"};
 const std::vector<std::string> kRouter = {"policy", "scorers", "signal_staleness_ms"};
@@ -18,8 +18,7 @@ const std::vector<std::string> kScorer = {"name", "weight"};
 const std::vector<std::string> kWorkload = {"clients", "trace_csv"};
 const std::vector<std::string> kClient = {
     "name",  "load",       "prompt_tokens", "output_tokens", "prefix", "shared_prefix",
-    "trace", "ignore_eos", "priority",      "slo_class",     "lora",
-     "timeout_s"};
+    "trace", "ignore_eos", "priority",      "slo_class",     "lora",   "timeout_s"};
 const std::vector<std::string> kLoad = {"rate", "stages", "concurrency", "think_time_s", "arrival"};
 const std::vector<std::string> kStage = {"rate", "duration_s"};
 const std::vector<std::string> kArrival = {"process", "cv"};

@@ -32,7 +32,7 @@ constexpr const char* kScenario = R"({
   "outputs": {"timeseries_interval_ms": 250, "per_request": true}
 })";
 
-constexpr const char* kGoldenDigest = "d945d55328071dad";
+constexpr const char* kGoldenDigest = "260b1f407f07c93d";
 
 TEST(GoldenDigest, SmallScenarioHasTheSameDigestNativelyAndInWasm) {
   Simulation sim;

@@ -4,6 +4,18 @@
 
 namespace blis::catalog::schema {
 
+namespace {
+
+bool is_iso_date(const std::string& s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Diagnostics parse_gpu(const nlohmann::json& j, const std::string& pointer, Gpu* out) {
   Diagnostics d;
   ObjectReader r(j, pointer, &d);
@@ -43,6 +55,17 @@ Diagnostics parse_gpu(const nlohmann::json& j, const std::string& pointer, Gpu* 
     lr.number("bandwidth_bytes_per_s", &link->bandwidth_bytes_per_s, true, kMinBandwidth,
               kMaxBandwidth);
     lr.finish();
+  }
+  // Optional: an entry without a price runs, and its results carry no cost.
+  if (const nlohmann::json* v = r.object("price", false)) {
+    ObjectReader pr(*v, r.child("price"), &d);
+    pr.number("usd_per_gpu_hour", &out->usd_per_gpu_hour, true, 0, 1e6, true);
+    pr.text("source", &out->price_source, true);
+    pr.text("as_of", &out->price_as_of, true);
+    if (!out->price_as_of.empty() && !is_iso_date(out->price_as_of)) {
+      pr.error("as_of", "expected a date YYYY-MM-DD, got \"" + out->price_as_of + "\"");
+    }
+    pr.finish();
   }
   r.text("source", &out->source, true);
   r.string_map("sources", &out->sources);

@@ -1,0 +1,72 @@
+// Capacity search: the rate bisection converges to a bracket within the tolerance, and the
+// fewest instances needed never falls as the rate rises.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "sweep/capacity.h"
+
+namespace blis::sweep {
+namespace {
+
+nlohmann::json base() {
+  std::ifstream in(std::string(BLIS_SOURCE_DIR) + "/tests/sweep/data/base.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return nlohmann::json::parse(ss.str());
+}
+
+TEST(SloParse, DottedAndPointerForms) {
+  std::string why;
+  const auto a = parse_slo("ttft_ms.p99<=500", &why);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->metric, "/ttft_ms/p99");
+  EXPECT_TRUE(a->upper);
+  EXPECT_EQ(a->value, 500);
+  const auto b = parse_slo("/goodput_requests_per_s>=3.5", &why);
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(b->upper);
+  EXPECT_FALSE(parse_slo("ttft_ms.p99<500", &why));
+  EXPECT_FALSE(parse_slo("ttft_ms.p99<=fast", &why));
+}
+
+TEST(Capacity, RateBisectionConvergesWithinTolerance) {
+  CapacityQuery q;
+  q.vary = Vary::kRate;
+  std::string why;
+  q.slo.push_back(*parse_slo("ttft_ms.p99<=150", &why));
+  q.tolerance = 0.05;
+  const CapacityResult r = capacity_search(base(), q, {});
+  ASSERT_TRUE(r.diagnostics.empty()) << r.diagnostics.front().message;
+  ASSERT_TRUE(r.answer);
+  ASSERT_TRUE(r.first_fail);
+  EXPECT_LE((*r.first_fail - *r.answer) / *r.first_fail, q.tolerance);
+  EXPECT_LT(static_cast<int>(r.probes.size()), q.max_probes);
+  // Every probe at or below the answer passed, every one at or above the bracket failed.
+  for (const CapacityProbe& p : r.probes) {
+    if (p.value <= *r.answer) EXPECT_TRUE(p.pass) << p.value << " " << p.why;
+    if (p.value >= *r.first_fail) EXPECT_FALSE(p.pass) << p.value;
+  }
+}
+
+TEST(Capacity, FewestInstancesIsMonotoneInRate) {
+  std::string why;
+  double previous = 0;
+  for (double rate : {20.0, 60.0, 120.0}) {
+    CapacityQuery q;
+    q.vary = Vary::kInstances;
+    q.rate = rate;
+    q.slo.push_back(*parse_slo("ttft_ms.p99<=150", &why));
+    const CapacityResult r = capacity_search(base(), q, {});
+    ASSERT_TRUE(r.answer) << rate;
+    EXPECT_GE(*r.answer, previous) << rate;
+    if (r.first_fail) EXPECT_EQ(*r.first_fail + 1, *r.answer) << rate;
+    previous = *r.answer;
+  }
+  EXPECT_GT(previous, 1);
+}
+
+}  // namespace
+}  // namespace blis::sweep
