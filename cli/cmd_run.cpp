@@ -26,11 +26,12 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kUsage =
-    "usage: blis run SCENARIO --out DIR [--quiet] [--progress] [--read-anywhere]\n"
+    "usage: blis run SCENARIO [--out DIR] [--quiet] [--progress] [--read-anywhere]\n"
     "\n"
     "Runs the scenario and writes DIR/summary.json, DIR/timeseries.json, DIR/requests.csv\n"
     "and DIR/metrics/<pool>-<i>.prom (see docs/results.md).\n"
-    "  --out DIR    where the results go (created if missing)\n"
+    "  --out DIR    where the results go (created if missing); default: a folder\n"
+    "               SCENARIO-NAME-results in the current directory (the file name's stem)\n"
     "  --quiet      print nothing but errors\n"
     "  --progress   show progress on stderr even when it is not a terminal\n"
     "  --read-anywhere  let the scenario name files outside its own folder\n"
@@ -178,9 +179,20 @@ int run_run(const std::vector<std::string>& args) {
       return 2;
     }
   }
-  if (o.scenario.empty() || o.out.empty()) {
-    std::fprintf(stderr, "blis run: a scenario and --out DIR are required\n%s\n", kUsage);
+  if (o.scenario.empty()) {
+    std::fprintf(stderr, "blis run: a scenario is required\n%s\n", kUsage);
     return 2;
+  }
+  if (o.out.empty()) {
+    // Default: a folder named after the scenario file, in the current directory (only a
+    // safe file-name stem; anything else must be given with --out).
+    const std::string stem = fs::path(o.scenario).stem().string() + "-results";
+    if (const auto problem = file_name_problem(stem, 200)) {
+      std::fprintf(stderr, "blis run: give --out DIR (the default %s is not a safe name: %s)\n",
+                   quote_excerpt(stem).c_str(), problem->c_str());
+      return 2;
+    }
+    o.out = stem;
   }
 
   const fs::path scenario_path(o.scenario);

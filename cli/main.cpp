@@ -55,6 +55,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  // `blis COMMAND --help` (or -h) anywhere in its arguments: the command's usage, exit 0.
+  for (const std::string& a : rest) {
+    if (a == "--help" || a == "-h") {
+      std::printf("%s\n", it->second.usage.c_str());
+      return 0;
+    }
+  }
   // No exception leaves main (an uncaught one aborts with SIGABRT): every failure is a
   // message and exit status 1.
   try {

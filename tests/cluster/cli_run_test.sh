@@ -37,8 +37,6 @@ sed 's/"seed": 1,/"seed": 1, "bogus": true,/' "$SRC/examples/default.json" >"$WO
 "$BLIS" run "$WORK/invalid.json" --out "$WORK/c" 2>"$WORK/err"; rc=$?
 [ $rc -eq 2 ] || fail "invalid scenario exited $rc"
 grep -q '^/bogus: ' "$WORK/err" || fail "invalid scenario message: $(cat "$WORK/err")"
-"$BLIS" run "$SRC/examples/default.json" 2>/dev/null; rc=$?
-[ $rc -eq 2 ] || fail "missing --out exited $rc"
 # Multi-turn histories outgrow max_model_len: the server refuses those requests (HTTP 400) and
 # the run still succeeds, saying how many were rejected.
 sed 's/"multi_turn": false/"multi_turn": true/' "$SRC/examples/default.json" >"$WORK/multi.json"
@@ -104,4 +102,20 @@ sed 's/"seed": 1,/"seed": 1, "seed": 2,/' "$SRC/examples/default.json" >"$WORK/h
 "$BLIS" validate "$WORK/h/dup.json" >"$WORK/out" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "duplicate key exited $rc"
 grep -q '^/: the key "seed" appears twice' "$WORK/out" || fail "duplicate key message: $(cat "$WORK/out")"
+# Every command answers --help (and -h) with its usage and exit 0 (issue 15).
+cmds=$("$BLIS" help | awk '/^commands:/{on=1; next} on && /^  [a-z]/{print $1}')
+[ -n "$cmds" ] || fail "blis help lists no commands"
+for c in $cmds; do
+  for h in --help -h; do
+    "$BLIS" "$c" $h >"$WORK/out" 2>&1 || fail "blis $c $h exited $?"
+    grep -q 'usage' "$WORK/out" || fail "blis $c $h printed no usage: $(head -2 "$WORK/out")"
+  done
+done
+"$BLIS" run "$SRC/examples/default.json" --help --out "$WORK/never" >/dev/null || fail "run --help with other options"
+[ ! -e "$WORK/never" ] || fail "run --help ran the scenario"
+# Without --out, run writes into SCENARIO-STEM-results in the current directory.
+mkdir -p "$WORK/cwd" && cp "$SRC/examples/default.json" "$WORK/cwd/tiny.json"
+sed -i 's/"duration_s": 60/"duration_s": 5/' "$WORK/cwd/tiny.json"
+(cd "$WORK/cwd" && "$BLIS" run tiny.json --quiet) || fail "run without --out exited $?"
+[ -s "$WORK/cwd/tiny-results/summary.json" ] || fail "run without --out wrote no tiny-results/summary.json"
 echo "cli_run_test: ok"

@@ -572,11 +572,7 @@ ojson Driver::run() {
   }
 
   ojson doc = ojson::object();
-  const engine::Provenance prov = engine_provenance();
-  doc["provenance"] = {{"engine", prov.kind},
-                       {"release", prov.release},
-                       {"upstream_repo", prov.upstream_repo},
-                       {"upstream_commit", prov.upstream_commit}};
+  doc["provenance"] = conform::provenance_json();
   doc["config"] = c_.config_echo;
   if (async()) {
     doc["engine"] = {
@@ -628,6 +624,14 @@ ojson Driver::run() {
 }  // namespace
 
 namespace conform {
+ojson provenance_json() {
+  const engine::Provenance prov = engine_provenance();
+  return ojson{{"engine", prov.kind},
+               {"release", prov.release},
+               {"upstream_repo", prov.upstream_repo},
+               {"upstream_commit", prov.upstream_commit}};
+}
+
 ojson run_case(const Case& c, DriverHooks* hooks) {
   Driver d(c, hooks);
   return d.run();

@@ -312,11 +312,7 @@ ojson ExtDriver::run() {
   ojson registry = families();
   ojson base = conform::run_case(c_, this);
   ojson doc = ojson::object();
-  const engine::Provenance prov = engine_provenance();
-  doc["provenance"] = {{"engine", prov.kind},
-                       {"release", prov.release},
-                       {"upstream_repo", prov.upstream_repo},
-                       {"upstream_commit", prov.upstream_commit}};
+  doc["provenance"] = conform::provenance_json();
   doc["config"] = base["config"];
   doc["metrics"] = {{"step_seconds", m_.step_seconds},
                     {"served_model_name", m_.served_model_name},

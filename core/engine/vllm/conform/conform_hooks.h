@@ -47,4 +47,7 @@ class DriverHooks {
 // (may be null) observes it.
 nlohmann::ordered_json run_case(const Case& c, DriverHooks* hooks);
 
+// The traces' `provenance` object: this engine's kind, release and upstream commit.
+nlohmann::ordered_json provenance_json();
+
 }  // namespace blis::vllm::conform
