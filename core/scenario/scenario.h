@@ -1,5 +1,5 @@
 #pragma once
-// The scenario document (schema blis/scenario/v1, ../shared/design/scenario.md) as typed,
+// The scenario document (schema blis/scenario/v1, docs/scenario.md) as typed,
 // validated values. decode_scenario() (scenario_decode.h) builds it from JSON text; every
 // default has been filled in (engine-argument defaults by the rules pack of the pool's
 // release), so the cluster never looks at JSON.

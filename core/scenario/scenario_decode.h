@@ -1,5 +1,5 @@
 #pragma once
-// Decoding a blis/scenario/v1 document (../shared/design/scenario.md, docs/scenario.md) into
+// Decoding a blis/scenario/v1 document (docs/scenario.md) into
 // the typed Scenario, with every default filled in. Problems come back as Diagnostics
 // naming the JSON pointer, the value and what was expected; a document with errors yields
 // no Scenario. Warnings are reported and do not stop a run.

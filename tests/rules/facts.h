@@ -1,6 +1,6 @@
 #pragma once
 // Deployment facts for the rules tests: GPUs as vLLM's platform reports them and models as
-// ModelConfig derives them (values from ../shared/spec/catalog-facts.md).
+// ModelConfig derives them (values from the models' Hugging Face config.json files).
 
 #include "rules/rules.h"
 

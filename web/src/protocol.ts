@@ -74,7 +74,7 @@ export interface LatencyStats {
   max?: number;
 }
 
-/** The parts of summary.json the page reads (../shared/design/scenario.md "Results"). */
+/** The parts of summary.json the page reads (docs/results.md). */
 export interface Summary {
   requests?: { arrived?: number; finished?: number; aborted?: number; rejected?: number };
   ttft_ms?: LatencyStats;

@@ -102,8 +102,8 @@ export const PRESETS: readonly Preset[] = [
     title: 'Real H100 run: Llama-2-7B',
     blurb: 'inference-perf shared-prefix traffic, 8 then 20 req/s, 20 min; measured results beside.',
     scenario: h100General,
-    // ../shared/data/vllm-h100-runs/20260217-231439-llama-2-7b-tp1-general/results/
-    // summary_lifecycle_metrics.json (16800 successes).
+    // tests/accuracy/data/20260217-231439-llama-2-7b-tp1-general.json (the run's
+    // summary_lifecycle_metrics.json; 16800 successes).
     measured: {
       source: 'vLLM on H100 SXM, inference-perf (inference-sim/training default_args, 2026-02-17)',
       ttftMs: { mean: 44.78, p50: 47.45, p99: 70.98 },

@@ -1,5 +1,5 @@
 #pragma once
-// Conformance driver: replays a golden-trace input (../shared/conformance/FORMAT.md) through
+// Conformance driver: replays a golden-trace input (tests/conformance/data/FORMAT.md) through
 // the vLLM engine core and returns the step trace as JSON text, in the same format as the
 // traces vLLM's own scheduler produced. Sync cases use EngineCore.step; async cases the
 // batch-queue loop (step_with_batch_queue). `blis conform` and tests/conformance call it.
