@@ -33,9 +33,11 @@ void put_hex(std::string& out, unsigned char b) {
   out += buf;
 }
 
-}  // namespace
-
-std::string escape_excerpt(std::string_view s, std::size_t max_bytes) {
+// The one walk both escapers share: valid UTF-8 is kept whole (never cut in two at the
+// limit), C1 controls and other control bytes, DEL and invalid UTF-8 become \xNN, and "..."
+// marks a cut. `quote_safe` also escapes backslash and double quote and names \n, \t, \r,
+// so the result can sit inside quotes.
+std::string escape(std::string_view s, std::size_t max_bytes, bool quote_safe) {
   std::string out;
   std::size_t i = 0;
   while (i < s.size() && i < max_bytes) {
@@ -53,15 +55,15 @@ std::string escape_excerpt(std::string_view s, std::size_t max_bytes) {
       i += n;
       continue;
     }
-    if (b == '\\') {
+    if (quote_safe && b == '\\') {
       out += "\\\\";
-    } else if (b == '"') {
+    } else if (quote_safe && b == '"') {
       out += "\\\"";
-    } else if (b == '\n') {
+    } else if (quote_safe && b == '\n') {
       out += "\\n";
-    } else if (b == '\t') {
+    } else if (quote_safe && b == '\t') {
       out += "\\t";
-    } else if (b == '\r') {
+    } else if (quote_safe && b == '\r') {
       out += "\\r";
     } else if (b < 0x20 || b >= 0x7F) {
       put_hex(out, b);  // other controls, DEL, invalid UTF-8
@@ -74,32 +76,14 @@ std::string escape_excerpt(std::string_view s, std::size_t max_bytes) {
   return out;
 }
 
+}  // namespace
+
+std::string escape_excerpt(std::string_view s, std::size_t max_bytes) {
+  return escape(s, max_bytes, /*quote_safe=*/true);
+}
+
 std::string sanitize_line(std::string_view s, std::size_t max_bytes) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < s.size() && i < max_bytes) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    const std::size_t n = utf8_length(s, i);
-    if (n > 1) {
-      if (i + n > max_bytes) break;
-      if (n == 2 && b == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
-        put_hex(out, b);
-        put_hex(out, static_cast<unsigned char>(s[i + 1]));
-      } else {
-        out.append(s.substr(i, n));
-      }
-      i += n;
-      continue;
-    }
-    if (b < 0x20 || b >= 0x7F) {
-      put_hex(out, b);
-    } else {
-      out += static_cast<char>(b);
-    }
-    ++i;
-  }
-  if (i < s.size()) out += "...";
-  return out;
+  return escape(s, max_bytes, /*quote_safe=*/false);
 }
 
 std::string quote_excerpt(std::string_view s, std::size_t max_bytes) {
