@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "diagnostics_text.h"
+
 #include <nlohmann/json.hpp>
 
 #include "cluster/simulation.h"
@@ -26,11 +28,7 @@ json base() {
   })");
 }
 
-std::string all(const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += format_diagnostic(d) + "\n";
-  return s;
-}
+using ::blis::testing::all_diagnostics;
 
 TEST(ValidateRunAgree, EdgeDocumentsDecodeIffTheyLoad) {
   std::vector<json> docs;
@@ -56,7 +54,8 @@ TEST(ValidateRunAgree, EdgeDocumentsDecodeIffTheyLoad) {
     ++loaded;
     Simulation sim;
     const Diagnostics ds = sim.load(*r.scenario);
-    EXPECT_FALSE(has_errors(ds)) << d["pools"][0]["engine"]["args"].dump() << "\n" << all(ds);
+    EXPECT_FALSE(has_errors(ds)) << d["pools"][0]["engine"]["args"].dump() << "\n"
+                                 << all_diagnostics(ds);
   }
   EXPECT_GE(loaded, 4u);  // the edges that fit (513 blocks, 4 GiB offload, 70G, 1G) do run
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "diagnostics_text.h"
+
 #include "facts.h"
 #include "rules/json_fields.h"
 #include "rules/rules.h"
@@ -16,11 +18,7 @@ using testing::deployment;
 
 constexpr const char* kArgs = "/pools/0/engine/args";
 
-std::string all(const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += format_diagnostic(d) + "\n";
-  return s;
-}
+using ::blis::testing::all_diagnostics;
 
 Resolved resolve(const std::string& release, const std::string& args,
                  const DeploymentFacts& f = deployment()) {
@@ -106,7 +104,7 @@ class AcceptedValues : public ::testing::TestWithParam<Accepted> {};
 TEST_P(AcceptedValues, ResolveWithoutError) {
   const Accepted& c = GetParam();
   const Resolved r = resolve(c.release, c.args);
-  EXPECT_FALSE(has_errors(r.diagnostics)) << c.args << "\n" << all(r.diagnostics);
+  EXPECT_FALSE(has_errors(r.diagnostics)) << c.args << "\n" << all_diagnostics(r.diagnostics);
 }
 
 INSTANTIATE_TEST_SUITE_P(Boundaries, AcceptedValues, ::testing::ValuesIn(accepted()),
@@ -248,7 +246,7 @@ TEST_P(RefusedValues, FailAtThePointerWithVllmsReason) {
     }
   }
   EXPECT_TRUE(found) << "expected an error at " << ptr << " containing: " << c.message << "\ngot:\n"
-                     << all(r.diagnostics);
+                     << all_diagnostics(r.diagnostics);
 }
 
 INSTANTIATE_TEST_SUITE_P(Boundaries, RefusedValues, ::testing::ValuesIn(refused()),

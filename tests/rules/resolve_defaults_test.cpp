@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "diagnostics_text.h"
+
 #include "facts.h"
 #include "rules/json_fields.h"
 #include "rules/rules.h"
@@ -20,11 +22,7 @@ Resolved resolve(const std::string& release, const std::string& args,
   return resolve_engine_args(*p, json::parse(args), "/pools/0/engine/args", f);
 }
 
-std::string all(const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += format_diagnostic(d) + "\n";
-  return s;
-}
+using ::blis::testing::all_diagnostics;
 
 TEST(Registry, FindsPacksByRelease) {
   ASSERT_NE(find_pack("0.32.0"), nullptr);
@@ -43,7 +41,7 @@ class EveryRelease : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryRelease, StaticDefaults) {
   const Resolved r = resolve(GetParam(), "{}");
-  ASSERT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
+  ASSERT_TRUE(r.diagnostics.empty()) << all_diagnostics(r.diagnostics);
   const auto& a = r.args;
   EXPECT_EQ(a.block_size, 16);
   EXPECT_DOUBLE_EQ(a.gpu_memory_utilization, 0.92);
@@ -97,7 +95,7 @@ TEST_P(EveryRelease, ThroughputModeDoublesUnsetDefaults) {
 TEST_P(EveryRelease, UnchunkedBudgetHoldsAPrompt) {
   const Resolved r =
       resolve(GetParam(), R"({"max_model_len": 32768, "enable_chunked_prefill": false})");
-  EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
+  EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r.diagnostics);
   EXPECT_EQ(r.args.max_num_batched_tokens, 32768);
 }
 
@@ -107,7 +105,7 @@ TEST_P(EveryRelease, LongPrefillThresholdDefault) {
   if (!find_pack(GetParam())->partial_prefills) GTEST_SKIP() << "removed in this release";
   const Resolved r =
       resolve(GetParam(), R"({"max_num_partial_prefills": 4, "max_model_len": 10000})");
-  EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
+  EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r.diagnostics);
   EXPECT_EQ(r.args.long_prefill_token_threshold, 400);
 }
 
@@ -117,7 +115,7 @@ TEST_P(EveryRelease, ExplicitValuesAreKept) {
       "kv_cache_dtype": "fp8_e4m3", "prefix_caching_hash_algo": "xxhash_cbor", "scheduling_policy": "priority",
       "async_scheduling": false, "enable_lora": true, "max_loras": 4, "max_lora_rank": 320,
       "num_gpu_blocks_override": 1000})");
-  EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
+  EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r.diagnostics);
   const auto& a = r.args;
   EXPECT_EQ(a.max_model_len, 4000);           // lowercase k is decimal
   EXPECT_EQ(a.max_num_batched_tokens, 2048);  // uppercase K is binary
@@ -134,14 +132,14 @@ TEST_P(EveryRelease, ExplicitValuesAreKept) {
   EXPECT_EQ(a.max_lora_rank, 320);
   EXPECT_EQ(a.num_gpu_blocks_override, 1000);
   const Resolved k = resolve(GetParam(), R"({"kv_cache_memory_bytes": "16G"})");
-  EXPECT_TRUE(k.diagnostics.empty()) << all(k.diagnostics);
+  EXPECT_TRUE(k.diagnostics.empty()) << all_diagnostics(k.diagnostics);
   EXPECT_EQ(k.args.kv_cache_memory_bytes, 16LL << 30);
 }
 
 TEST_P(EveryRelease, AsyncStaysOnWithEagle) {
   const Resolved r = resolve(GetParam(), R"({"speculative_config": {"method": "eagle3",
       "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3}})");
-  EXPECT_FALSE(has_errors(r.diagnostics)) << all(r.diagnostics);
+  EXPECT_FALSE(has_errors(r.diagnostics)) << all_diagnostics(r.diagnostics);
   EXPECT_TRUE(r.args.async_scheduling);
   ASSERT_TRUE(r.args.speculative_config);
   EXPECT_EQ(r.args.speculative_config->num_speculative_tokens, 3);
@@ -151,13 +149,13 @@ TEST_P(EveryRelease, AsyncStaysOnWithEagle) {
 TEST_P(EveryRelease, AsyncTurnsOffWithSuffixDecoding) {
   const Resolved r = resolve(
       GetParam(), R"({"speculative_config": {"method": "suffix", "num_speculative_tokens": 4}})");
-  EXPECT_FALSE(has_errors(r.diagnostics)) << all(r.diagnostics);
+  EXPECT_FALSE(has_errors(r.diagnostics)) << all_diagnostics(r.diagnostics);
   EXPECT_FALSE(r.args.async_scheduling);
 }
 
 TEST_P(EveryRelease, OffloadingSizeConfiguresOffloadingConnector) {
   const Resolved r = resolve(GetParam(), R"({"kv_offloading_size": 8})");
-  EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
+  EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r.diagnostics);
   ASSERT_TRUE(r.args.kv_transfer_config);
   EXPECT_EQ(r.args.kv_transfer_config->kv_connector, "OffloadingConnector");
   EXPECT_EQ(r.args.kv_transfer_config->kv_role, "kv_both");
@@ -170,7 +168,7 @@ TEST_P(EveryRelease, PdPoolsDefaultToNixl) {
   for (const char* role : {"prefill", "decode"}) {
     const Resolved r =
         resolve(GetParam(), "{}", deployment(testing::h100(), testing::llama31_8b(), 1, role));
-    EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
+    EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r.diagnostics);
     ASSERT_TRUE(r.args.kv_transfer_config) << role;
     EXPECT_EQ(r.args.kv_transfer_config->kv_connector, "NixlConnector");
     EXPECT_EQ(r.args.kv_transfer_config->kv_role, "kv_both");
@@ -195,7 +193,7 @@ TEST_P(EveryRelease, RegistryHoldsModelledAndUnmodelledConnectors) {
 
 TEST_P(EveryRelease, NullArgsAreEmpty) {
   const Resolved r = resolve(GetParam(), "null");
-  EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
+  EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r.diagnostics);
   EXPECT_EQ(r.args.max_num_seqs, 1024);
 }
 
@@ -216,10 +214,10 @@ TEST(ReleaseDifferences, OnlineFp8) {
   const Resolved r = resolve("0.29.x", R"({"quantization": "fp8"})");
   EXPECT_EQ(r.args.quantization, "fp8_per_tensor");  // the deprecated alias resolves
   const Resolved a = resolve("0.32.0", R"({"quantization": "FP8"})");
-  EXPECT_FALSE(has_errors(a.diagnostics)) << all(a.diagnostics);
+  EXPECT_FALSE(has_errors(a.diagnostics)) << all_diagnostics(a.diagnostics);
   EXPECT_EQ(a.args.quantization, "fp8_per_tensor");
   const Resolved q = resolve("0.32.0", R"({"quantization": "fp8_per_tensor"})");
-  EXPECT_TRUE(q.diagnostics.empty()) << all(q.diagnostics);
+  EXPECT_TRUE(q.diagnostics.empty()) << all_diagnostics(q.diagnostics);
 }
 
 TEST(HumanReadable, MatchesVllm) {

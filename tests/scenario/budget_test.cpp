@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "diagnostics_text.h"
+
 #include "documents.h"
 #include "rules/json_fields.h"
 #include "scenario/scenario_decode.h"
@@ -14,11 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string all(const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += format_diagnostic(d) + "\n";
-  return s;
-}
+using ::blis::testing::all_diagnostics;
 
 // The document is refused with an error at `pointer` whose message holds `text`.
 void expect_error(const json& doc, const std::string& pointer, const std::string& text) {
@@ -29,7 +27,7 @@ void expect_error(const json& doc, const std::string& pointer, const std::string
              d.message.find(text) != std::string::npos;
   }
   EXPECT_TRUE(found) << "expected at " << pointer << ": " << text << "\ngot:\n"
-                     << all(r.diagnostics);
+                     << all_diagnostics(r.diagnostics);
   EXPECT_FALSE(r.scenario);
 }
 
@@ -121,7 +119,8 @@ TEST(Budget, ExpectedRequestsAreBounded) {
   // max_requests bounds it.
   doc["horizon"]["max_requests"] = 1000;
   doc["outputs"] = {{"timeseries_interval_ms", 1e6}};
-  EXPECT_TRUE(decode_scenario(doc.dump()).scenario) << all(decode_scenario(doc.dump()).diagnostics);
+  EXPECT_TRUE(decode_scenario(doc.dump()).scenario)
+      << all_diagnostics(decode_scenario(doc.dump()).diagnostics);
   doc = testing::base_unified();
   doc["horizon"] = {{"max_requests", 1000000000000LL}};
   expect_error(doc, "/horizon/max_requests", "1e+12 requests");

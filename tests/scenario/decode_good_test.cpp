@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "diagnostics_text.h"
+
 #include "documents.h"
 #include "scenario/scenario_decode.h"
 #include "scenario/trace_csv.h"
@@ -9,11 +11,7 @@
 namespace blis::scenario {
 namespace {
 
-std::string all(const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += format_diagnostic(d) + "\n";
-  return s;
-}
+using ::blis::testing::all_diagnostics;
 
 DecodeOptions data_reader() {
   DecodeOptions o;
@@ -32,7 +30,7 @@ DecodeOptions data_reader() {
 
 TEST(DecodeGood, EveryKeyDocument) {
   const DecodeResult r = decode_scenario(testing::read_data("full.json"), data_reader());
-  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  ASSERT_TRUE(r.scenario) << all_diagnostics(r.diagnostics);
   EXPECT_FALSE(has_errors(r.diagnostics));
   const Scenario& s = *r.scenario;
   EXPECT_EQ(s.name, "every key");
@@ -144,7 +142,7 @@ TEST(DecodeGood, EveryKeyDocument) {
 
 TEST(DecodeGood, OffloadingTraceDocument) {
   const DecodeResult r = decode_scenario(testing::read_data("unified_offload.json"));
-  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  ASSERT_TRUE(r.scenario) << all_diagnostics(r.diagnostics);
   const Scenario& s = *r.scenario;
   EXPECT_EQ(s.seed, 1u);  // default
   EXPECT_TRUE(s.horizon.drain);
@@ -165,13 +163,13 @@ TEST(DecodeGood, OffloadingTraceDocument) {
     warned |= d.pointer == "/pools/0/engine/args/speculative_config/method" &&
               d.severity == Severity::kWarning;
   }
-  EXPECT_TRUE(warned) << all(r.diagnostics);
+  EXPECT_TRUE(warned) << all_diagnostics(r.diagnostics);
 }
 
 TEST(DecodeGood, DefaultsOfAMinimalDocument) {
   const DecodeResult r = decode_scenario(testing::base_unified().dump());
-  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
-  EXPECT_TRUE(r.diagnostics.empty()) << all(r.diagnostics);
+  ASSERT_TRUE(r.scenario) << all_diagnostics(r.diagnostics);
+  EXPECT_TRUE(r.diagnostics.empty()) << all_diagnostics(r.diagnostics);
   const Scenario& s = *r.scenario;
   const Pool& p = s.pools[0];
   EXPECT_EQ(p.role, "unified");
@@ -188,7 +186,7 @@ TEST(DecodeGood, DefaultsOfAMinimalDocument) {
 
 TEST(DecodeGood, PdDocumentGetsNixlOnBothPools) {
   const DecodeResult r = decode_scenario(testing::base_pd().dump());
-  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  ASSERT_TRUE(r.scenario) << all_diagnostics(r.diagnostics);
   for (const auto& p : r.scenario->pools) {
     ASSERT_TRUE(p.engine.args.kv_transfer_config) << p.name;
     EXPECT_EQ(p.engine.args.kv_transfer_config->kv_connector, "NixlConnector");
@@ -210,7 +208,7 @@ TEST(DecodeGood, BatchDefaultsFollowTheGpu) {
     nlohmann::json doc = testing::base_unified();
     doc["pools"][0]["hardware"] = row.gpu;
     const DecodeResult r = decode_scenario(doc.dump());
-    ASSERT_TRUE(r.scenario) << row.gpu << "\n" << all(r.diagnostics);
+    ASSERT_TRUE(r.scenario) << row.gpu << "\n" << all_diagnostics(r.diagnostics);
     EXPECT_EQ(r.scenario->pools[0].engine.args.max_num_batched_tokens, row.mnbt) << row.gpu;
     EXPECT_EQ(r.scenario->pools[0].engine.args.max_num_seqs, row.mns) << row.gpu;
   }
@@ -218,7 +216,7 @@ TEST(DecodeGood, BatchDefaultsFollowTheGpu) {
 
 TEST(DecodeGood, MaxModelLenDefaultsToTheModel) {
   const DecodeResult r = decode_scenario(testing::base_pd().dump());
-  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  ASSERT_TRUE(r.scenario) << all_diagnostics(r.diagnostics);
   EXPECT_EQ(r.scenario->pools[0].engine.args.max_model_len, 131072);
 }
 
@@ -228,7 +226,7 @@ TEST(DecodeGood, MlaModelsGetFlashMlaBlocks) {
   doc["pools"][0]["model"] = "deepseek-ai/DeepSeek-V3";
   doc["pools"][0]["parallelism"] = {{"tp", 8}};
   const DecodeResult r = decode_scenario(doc.dump());
-  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  ASSERT_TRUE(r.scenario) << all_diagnostics(r.diagnostics);
   EXPECT_EQ(r.scenario->pools[0].engine.args.block_size, 64);
 }
 
@@ -237,7 +235,7 @@ TEST(DecodeGood, BlockSizeOtherThanAPowerOfTwo) {
   nlohmann::json doc = testing::base_unified();
   doc["pools"][0]["engine"]["args"]["block_size"] = 48;
   const DecodeResult r = decode_scenario(doc.dump());
-  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  ASSERT_TRUE(r.scenario) << all_diagnostics(r.diagnostics);
   EXPECT_EQ(r.scenario->pools[0].engine.args.block_size, 48);
 }
 
@@ -249,7 +247,7 @@ TEST(DecodeGood, InlineCatalogEntryIsUsable) {
   doc["catalog"] = {{"gpus", {gpu}}};
   doc["pools"][0]["hardware"] = "my-lab-gpu";
   const DecodeResult r = decode_scenario(doc.dump());
-  ASSERT_TRUE(r.scenario) << all(r.diagnostics);
+  ASSERT_TRUE(r.scenario) << all_diagnostics(r.diagnostics);
   EXPECT_EQ(r.scenario->catalog.gpus.size(), 1u);
   EXPECT_EQ(r.scenario->pools[0].engine.args.max_num_seqs, 1024);
 }
@@ -257,7 +255,8 @@ TEST(DecodeGood, InlineCatalogEntryIsUsable) {
 // Every row of `csv` (the one reader the decoder and the workload share); fails the test on
 // an error.
 std::vector<TraceRow> rows_of(const std::string& csv) {
-  EXPECT_TRUE(validate_trace_csv(csv, "/p").empty()) << all(validate_trace_csv(csv, "/p"));
+  EXPECT_TRUE(validate_trace_csv(csv, "/p").empty())
+      << all_diagnostics(validate_trace_csv(csv, "/p"));
   std::vector<TraceRow> rows;
   TraceCsvReader reader(csv);
   TraceRow row;
@@ -305,9 +304,9 @@ TEST(Validate, SameDiagnosticsWithoutFileAccess) {
     trace_error |= d.pointer == "/workload/clients/3/trace/path" &&
                    d.message.find("give the CSV inline as \"csv\"") != std::string::npos;
   }
-  EXPECT_TRUE(trace_error) << all(ds);
+  EXPECT_TRUE(trace_error) << all_diagnostics(ds);
   const Diagnostics ok = validate_scenario_text(testing::base_unified().dump());
-  EXPECT_TRUE(ok.empty()) << all(ok);
+  EXPECT_TRUE(ok.empty()) << all_diagnostics(ok);
 }
 
 }  // namespace

@@ -5,17 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include "diagnostics_text.h"
+
 #include "documents.h"
 #include "scenario/scenario_decode.h"
 
 namespace blis::scenario {
 namespace {
 
-std::string all(const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += format_diagnostic(d) + "\n";
-  return s;
-}
+using ::blis::testing::all_diagnostics;
 
 // The base document (H100, Llama-3.1-8B: 131072 derived, 16-token blocks) with `args`.
 DecodeResult decode_args(const std::string& args) {
@@ -28,7 +26,7 @@ DecodeResult decode_args(const std::string& args) {
 
 std::int32_t fitted_len(const std::string& args) {
   const DecodeResult r = decode_args(args);
-  EXPECT_TRUE(r.scenario) << args << "\n" << all(r.diagnostics);
+  EXPECT_TRUE(r.scenario) << args << "\n" << all_diagnostics(r.diagnostics);
   return r.scenario ? r.scenario->pools[0].engine.args.max_model_len : 0;
 }
 
@@ -59,11 +57,11 @@ TEST(AutoFit, TheLongestLengthWhoseOneRequestFits) {
   const std::string at =
       R"({"gpu_memory_utilization": 0.3, "max_model_len": )" + std::to_string(fitted) + "}";
   const DecodeResult ok = decode_args(at);
-  EXPECT_TRUE(ok.scenario) << all(ok.diagnostics);
+  EXPECT_TRUE(ok.scenario) << all_diagnostics(ok.diagnostics);
   const DecodeResult over = decode_args(R"({"gpu_memory_utilization": 0.3, "max_model_len": )" +
                                         std::to_string(fitted + 1) + "}");
   EXPECT_TRUE(has_error_at(over, kArgs + "/max_model_len", "cannot hold one request"))
-      << all(over.diagnostics);
+      << all_diagnostics(over.diagnostics);
 }
 
 TEST(AutoFit, AgainstTheOverriddenBlocks) {
@@ -76,25 +74,25 @@ TEST(AutoFit, RefusedWhenNotOneTokenFits) {
   const DecodeResult r = decode_args(R"({"max_model_len": "auto", "kv_cache_memory_bytes": 1})");
   EXPECT_FALSE(r.scenario);
   EXPECT_TRUE(has_error_at(r, kArgs + "/max_model_len", "Cannot auto-fit max_model_len"))
-      << all(r.diagnostics);
+      << all_diagnostics(r.diagnostics);
 }
 
 TEST(BlocksOverride, MustHoldOneMaxModelLenRequest) {
   // 8192 tokens need 512 blocks of 16, plus the null block.
   const DecodeResult fits =
       decode_args(R"({"max_model_len": 8192, "num_gpu_blocks_override": 513})");
-  EXPECT_TRUE(fits.scenario) << all(fits.diagnostics);
+  EXPECT_TRUE(fits.scenario) << all_diagnostics(fits.diagnostics);
   const DecodeResult null_block =
       decode_args(R"({"max_model_len": 8192, "num_gpu_blocks_override": 512})");
   EXPECT_TRUE(has_error_at(null_block, kArgs + "/num_gpu_blocks_override",
                            "511 usable KV blocks of 16 tokens (block 0 is the null block)"))
-      << all(null_block.diagnostics);
+      << all_diagnostics(null_block.diagnostics);
   const DecodeResult below =
       decode_args(R"({"max_model_len": 8192, "num_gpu_blocks_override": 511})");
   EXPECT_FALSE(below.scenario);
   EXPECT_TRUE(has_error_at(below, kArgs + "/num_gpu_blocks_override",
                            "512 KV blocks are needed, more than the 511"))
-      << all(below.diagnostics);
+      << all_diagnostics(below.diagnostics);
 }
 
 TEST(BlocksOverride, OneBlockIsRefusedByValidate) {
@@ -102,18 +100,18 @@ TEST(BlocksOverride, OneBlockIsRefusedByValidate) {
   const DecodeResult r = decode_args(R"({"max_model_len": 8192, "num_gpu_blocks_override": 1})");
   EXPECT_FALSE(r.scenario);
   EXPECT_TRUE(has_error_at(r, kArgs + "/num_gpu_blocks_override", "KV blocks are needed"))
-      << all(r.diagnostics);
+      << all_diagnostics(r.diagnostics);
   // Even when one block would hold a whole request, block 0 is the null block.
   const DecodeResult tiny = decode_args(
       R"({"max_model_len": 16, "max_num_seqs": 16, "max_num_batched_tokens": 16, "num_gpu_blocks_override": 1})");
   EXPECT_TRUE(has_error_at(tiny, kArgs + "/num_gpu_blocks_override", "null block"))
-      << all(tiny.diagnostics);
+      << all_diagnostics(tiny.diagnostics);
 }
 
 TEST(EngineArgs, RemovedArgumentsAreUnknownIn032) {
   const DecodeResult r = decode_args(R"({"max_num_partial_prefills": 2})");
   EXPECT_TRUE(has_error_at(r, kArgs + "/max_num_partial_prefills", "PR #49244"))
-      << all(r.diagnostics);
+      << all_diagnostics(r.diagnostics);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "diagnostics_text.h"
+
 #include "documents.h"
 #include "scenario/scenario_decode.h"
 #include "scenario/trace_csv.h"
@@ -12,11 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string all(const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += format_diagnostic(d) + "\n";
-  return s;
-}
+using ::blis::testing::all_diagnostics;
 
 // The error at `pointer` whose message holds `text` (empty when there is none).
 std::string error_at(const DecodeResult& r, const std::string& pointer, const std::string& text) {
@@ -46,8 +44,9 @@ TEST(Hostile, PoolNamesThatWouldBePathsAreRefused) {
     doc["pools"][0]["name"] = name;
     const DecodeResult r = decode_scenario(doc.dump());
     EXPECT_FALSE(r.scenario) << name;
-    EXPECT_NE(error_at(r, "/pools/0/name", "file name"), "") << name << "\n" << all(r.diagnostics);
-    EXPECT_TRUE(no_raw_controls(r.diagnostics)) << all(r.diagnostics);
+    EXPECT_NE(error_at(r, "/pools/0/name", "file name"), "") << name << "\n"
+                                                             << all_diagnostics(r.diagnostics);
+    EXPECT_TRUE(no_raw_controls(r.diagnostics)) << all_diagnostics(r.diagnostics);
   }
 }
 
@@ -57,8 +56,8 @@ TEST(Hostile, ClientNamesAreBoundedLabels) {
     doc["workload"]["clients"][0]["name"] = name;
     const DecodeResult r = decode_scenario(doc.dump());
     EXPECT_FALSE(r.scenario) << name;
-    EXPECT_NE(error_at(r, "/workload/clients/0/name", ""), "") << all(r.diagnostics);
-    EXPECT_TRUE(no_raw_controls(r.diagnostics)) << all(r.diagnostics);
+    EXPECT_NE(error_at(r, "/workload/clients/0/name", ""), "") << all_diagnostics(r.diagnostics);
+    EXPECT_TRUE(no_raw_controls(r.diagnostics)) << all_diagnostics(r.diagnostics);
   }
   json doc = testing::base_unified();
   doc["workload"]["clients"][0]["name"] = "chat, \"quoted\"";  // fine: requests.csv quotes it
@@ -76,7 +75,7 @@ TEST(Hostile, ReaderErrorsAreQuotedEscapedAndShort) {
   };
   const DecodeResult r = decode_scenario(doc.dump(), o);
   const std::string m = error_at(r, "/workload/trace_csv/path", "cannot read the trace");
-  ASSERT_NE(m, "") << all(r.diagnostics);
+  ASSERT_NE(m, "") << all_diagnostics(r.diagnostics);
   EXPECT_TRUE(no_raw_controls(r.diagnostics));
   EXPECT_LT(m.size(), 300u);
 }
@@ -106,13 +105,15 @@ TEST(Hostile, DuplicateKeysAreErrorsAtTheirObject) {
   DecodeResult r = decode_scenario(text);
   EXPECT_FALSE(r.scenario);
   EXPECT_FALSE(r.malformed_json);  // valid JSON syntax, refused as a scenario (exit 2)
-  EXPECT_NE(error_at(r, "", "the key \"seed\" appears twice"), "") << all(r.diagnostics);
+  EXPECT_NE(error_at(r, "", "the key \"seed\" appears twice"), "")
+      << all_diagnostics(r.diagnostics);
   text = base;
   const auto at = text.find("\"name\":\"main\"");
   ASSERT_NE(at, std::string::npos);
   text.insert(at, "\"name\":\"x\",");
   r = decode_scenario(text);
-  EXPECT_NE(error_at(r, "/pools/0", "the key \"name\" appears twice"), "") << all(r.diagnostics);
+  EXPECT_NE(error_at(r, "/pools/0", "the key \"name\" appears twice"), "")
+      << all_diagnostics(r.diagnostics);
 }
 
 TEST(Hostile, BytesAfterTheDocumentAreErrors) {
@@ -141,7 +142,8 @@ TEST(Hostile, DiagnosticsAreCapped) {
   doc = testing::base_unified();
   doc["pools"] = json::parse(pools);
   r = decode_scenario(doc.dump());
-  EXPECT_NE(error_at(r, "/pools", "holds 1000000 pools, at most 1000"), "") << all(r.diagnostics);
+  EXPECT_NE(error_at(r, "/pools", "holds 1000000 pools, at most 1000"), "")
+      << all_diagnostics(r.diagnostics);
   EXPECT_LE(r.diagnostics.size(), kMaxDiagnostics + 1);
 }
 
@@ -152,7 +154,7 @@ TEST(Hostile, EchoedTextIsOneBoundedLine) {
   doc["bad\nkey\x1b"] = 1;
   const DecodeResult r = decode_scenario(doc.dump());
   ASSERT_FALSE(r.diagnostics.empty());
-  EXPECT_TRUE(no_raw_controls(r.diagnostics)) << all(r.diagnostics);
+  EXPECT_TRUE(no_raw_controls(r.diagnostics)) << all_diagnostics(r.diagnostics);
   for (const auto& d : r.diagnostics) EXPECT_LT(format_diagnostic(d).size(), 1300u);
 }
 

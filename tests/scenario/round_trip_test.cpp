@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "diagnostics_text.h"
+
 #include "documents.h"
 #include "scenario/scenario_decode.h"
 #include "scenario/scenario_encode.h"
@@ -10,19 +12,15 @@
 namespace blis::scenario {
 namespace {
 
-std::string all(const Diagnostics& ds) {
-  std::string s;
-  for (const auto& d : ds) s += format_diagnostic(d) + "\n";
-  return s;
-}
+using ::blis::testing::all_diagnostics;
 
 void expect_round_trip(const std::string& text, const DecodeOptions& options = {}) {
   const DecodeResult first = decode_scenario(text, options);
-  ASSERT_TRUE(first.scenario) << all(first.diagnostics);
+  ASSERT_TRUE(first.scenario) << all_diagnostics(first.diagnostics);
   const std::string encoded = encode_scenario(*first.scenario);
   // No file access on the second pass: the trace CSV travels inline.
   const DecodeResult second = decode_scenario(encoded);
-  ASSERT_TRUE(second.scenario) << all(second.diagnostics) << encoded;
+  ASSERT_TRUE(second.scenario) << all_diagnostics(second.diagnostics) << encoded;
   EXPECT_EQ(encode_scenario(*second.scenario), encoded);
   // Every default is written out: the encoded engine args carry all of vLLM's keys.
   const auto doc = nlohmann::json::parse(encoded);
