@@ -54,6 +54,19 @@ export interface BlisModule {
   /** A Hugging Face config.json as a catalog model entry (`blis catalog import`): the entry's
    *  JSON text ("" when there are errors) and the diagnostics, pointers into the config. */
   importHfConfig(configJson: string, id: string): { entry: string; diagnostics: BlisDiagnostic[] };
+  /** Sweeps (wasm/sweep_bindings.cpp): the C++ sweep core of `blis sweep`. The document's
+   *  base must be inline. Check: decode + check_points diagnostics, the grid size and the
+   *  normalized document ("" on errors). The others throw an Error on a bad document. */
+  sweepCheck(text: string): { diagnostics: BlisDiagnostic[]; points: number; document: string };
+  /** Point i's scenario (JSON text). */
+  sweepPointScenario(text: string, index: number): string;
+  /** Runs point i to the end: its points.jsonl row (JSON text, the native digest). */
+  sweepRunPoint(text: string, index: number): string;
+  /** Ranks rows (a JSON array of rows): {ranking, pareto, table} as JSON text. */
+  sweepRank(text: string, rowsJson: string): string;
+  /** `blis capacity` on a scenario; query {vary, slo[], pool?, rate?, tolerance?,
+   *  max_probes?}; {vary, probes[], answer, first_fail, diagnostics} as JSON text. */
+  capacitySearch(scenario: string, queryJson: string): string;
   Simulation: { new (): BlisSimulation };
 }
 

@@ -1,0 +1,30 @@
+// A sweep worker: its own copy of the WASM module, answering the sweep view's requests in
+// order (one point at a time). The view starts one per core and terminates them to cancel.
+import createBlisModule from "../wasm/blis.mjs";
+import wasmUrl from "../wasm/blis.wasm?url";
+import { handleSweepRequest } from "./sweep_core";
+import type { SweepRequest, SweepResponse } from "./protocol";
+
+type WorkerScope = {
+  postMessage(message: SweepResponse): void;
+  onmessage: ((ev: MessageEvent<SweepRequest>) => void) | null;
+};
+const scope = self as unknown as WorkerScope;
+
+const modulePromise = createBlisModule({
+  locateFile: (p: string) => (p.endsWith(".wasm") ? wasmUrl : p),
+});
+
+let queue: Promise<void> = Promise.resolve();
+
+scope.onmessage = (ev: MessageEvent<SweepRequest>) => {
+  const req = ev.data;
+  queue = queue.then(async () => {
+    try {
+      scope.postMessage(handleSweepRequest(await modulePromise, req));
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      scope.postMessage({ id: req.id, ok: false, message });
+    }
+  });
+};
