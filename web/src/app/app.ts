@@ -13,6 +13,7 @@ import { readUrlState, writeUrlState, type UrlState } from '../lib/url_state';
 import type { Diagnostic, SlotId } from '../protocol';
 import { getAt, setAt, type Json } from '../scenario/knobs';
 import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/presets';
+import { mountSweepView } from '../sweep/mount';
 import { fmtSimSeconds } from '../ui/format';
 import { renderDiff } from '../ui/ab_diff';
 import { renderErrorBanner } from '../ui/error_banner';
@@ -163,6 +164,7 @@ export class App {
       const { JsonEditor } = await import('../editor/json_editor');
       this.editor = new JsonEditor($('editor'), '', (text) => this.onEditorEdit(text));
     }
+    if (!this.embed) mountSweepView({ scenarioText: () => this.texts[this.editing], openScenario: (t) => this.onFormEdit(JSON.parse(t) as Json) });
 
     const preset = findPreset(state.preset ?? '') ?? (state.scenario === undefined ? findPreset(DEFAULT_PRESET) : undefined);
     if (state.preset && !findPreset(state.preset)) this.showBanner(`There is no preset named “${state.preset}”; showing the default.`);
@@ -383,7 +385,7 @@ export class App {
 
   private async writeUrl(): Promise<void> {
     const q = await this.urlState(this.embed);
-    history.replaceState(null, '', `${location.pathname}${q}`);
+    history.replaceState(null, '', `${location.pathname}${q}${location.hash}`);
     ($('open-full') as HTMLAnchorElement).href = `${location.pathname}${await this.urlState(false)}`;
   }
 
