@@ -4,8 +4,9 @@
 // last line printed is `N passed, N failed`.
 //
 // BLIS_UPDATE_SCREENSHOT=1 also writes docs/images/playground.png (the README's picture).
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
@@ -548,6 +549,145 @@ test('screenshot of the playground (1280×800)', async (browser) => {
     copyFileSync(file, path.join(repoDir, 'docs/images/playground.png'));
   }
   check(existsSync(file), 'no screenshot');
+  await p.done();
+});
+
+// ---- the sweep view (web/src/sweep) ----
+
+// Frame gaps (ms) on the page from now until stopFrames(): the UI must stay responsive
+// while the sweep workers run.
+const startFrames = (page) => page.evaluate(() => {
+  const w = window;
+  w.__sweepFrames = [];
+  w.__sweepStop = false;
+  let last = performance.now();
+  const f = (t) => {
+    w.__sweepFrames.push(t - last);
+    last = t;
+    if (!w.__sweepStop) requestAnimationFrame(f);
+  };
+  requestAnimationFrame(f);
+});
+const stopFrames = (page) => page.evaluate(() => {
+  const w = window;
+  w.__sweepStop = true;
+  const s = [...w.__sweepFrames].sort((a, b) => a - b);
+  return { n: s.length, p95: s[Math.floor(0.95 * (s.length - 1))] ?? 0, max: s[s.length - 1] ?? 0 };
+});
+const nativeCli = process.env.BLIS_NATIVE_CLI ?? path.join(repoDir, 'build/native/cli/blis');
+
+// Runs `blis sweep` on a document; the digests of points.jsonl by index (undefined without
+// the native build).
+function nativeDigests(docText) {
+  if (!existsSync(nativeCli)) return undefined;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'blis-browser-sweep-'));
+  writeFileSync(path.join(dir, 'sweep.json'), docText);
+  execFileSync(nativeCli, ['sweep', path.join(dir, 'sweep.json'), '--out', path.join(dir, 'out'), '--quiet'], { stdio: 'ignore' });
+  return readFileSync(path.join(dir, 'out/points.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).digest);
+}
+
+async function tableRowsOf(page) {
+  return page.$$eval(`${tid('sweep-table')} tbody tr`, (trs) => trs.map((tr) => {
+    const cells = [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '');
+    return { index: Number(tr.getAttribute('data-index')), rank: cells[0], pareto: cells[cells.length - 4], verdict: cells[cells.length - 3], digest: cells[cells.length - 2] };
+  }));
+}
+
+test('sweep: a 2x2 grid built from the scenario runs in the workers, ranks, and matches native', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitValid(p.page);
+  await p.page.click(tid('sweep-toggle'));
+  await p.page.waitForSelector(`${tid('sweep-view')}:not([hidden])`);
+  check(await p.page.isHidden(tid('summary-cards')), 'the playground is still shown under the sweep view');
+  await p.page.fill(tid('sweep-axis0-pointer'), '/pools/0/instances');
+  await p.page.fill(tid('sweep-axis0-values'), '1, 2');
+  await p.page.fill(tid('sweep-axis1-pointer'), '/workload/clients/0/load/rate');
+  await p.page.fill(tid('sweep-axis1-values'), '2, 6');
+  await p.page.click(tid('sweep-build'));
+  await p.page.waitForFunction((sel) => /4 points, ready/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 20000 });
+  const docText = await p.page.inputValue(tid('sweep-editor'));
+  check(JSON.parse(docText).base.horizon.duration_s === 10, 'the sweep base is not the scenario being edited');
+  await p.page.waitForFunction(() => /#sweep=/.test(location.hash), null, { timeout: 5000 });
+  await startFrames(p.page);
+  const t0 = Date.now();
+  await p.page.click(tid('sweep-run'));
+  await p.page.waitForSelector(`${tid('sweep-view')}[data-done="4"]`, { timeout: 60000 });
+  const secs = (Date.now() - t0) / 1000;
+  const frames = await stopFrames(p.page);
+  notes.push(`2x2 sweep in the browser: ${secs.toFixed(1)} s, frames max ${frames.max.toFixed(1)} ms (p95 ${frames.p95.toFixed(1)}) over ${frames.n}`);
+  const rows = await tableRowsOf(p.page);
+  check(rows.length === 4, `table has ${rows.length} rows`);
+  check(rows.map((r) => r.rank).join(',') === '1,2,3,4', `ranks ${rows.map((r) => r.rank)}`);
+  check(rows.every((r) => /^[0-9a-f]{16}$/.test(r.digest)), `digests ${rows.map((r) => r.digest)}`);
+  check(rows.some((r) => r.pareto === 'yes'), 'no point on the Pareto front');
+  check(rows.every((r) => /^(yes|no: .+)$/.test(r.verdict)), `verdicts ${rows.map((r) => r.verdict)}`);
+  check(await p.page.getAttribute(tid('sweep-pareto'), 'data-points') !== '0', 'the Pareto plot is empty');
+  check((await p.page.$$(`${tid('sweep-heat')} td[data-index]`)).length === 4, 'the heat map lacks cells');
+  const native = nativeDigests(docText);
+  if (native) {
+    const byIndex = [...rows].sort((a, b) => a.index - b.index).map((r) => r.digest);
+    check(JSON.stringify(byIndex) === JSON.stringify(native), `browser digests ${byIndex} != native ${native}`);
+  }
+  await p.page.screenshot({ path: path.join(artifacts, 'sweep.png') });
+  // Open the best point as the playground's scenario.
+  const best = rows[0];
+  await p.page.click(tid(`sweep-open-${best.index}`));
+  await p.page.waitForSelector(tid('sweep-view'), { state: 'hidden' });
+  await waitValid(p.page);
+  const opened = JSON.parse(await editorText(p.page));
+  const want = JSON.parse(docText).axes;
+  const point = { instances: want[0].values[best.index >> 1], rate: want[1].values[best.index & 1] };
+  check(opened.pools[0].instances === point.instances && opened.workload.clients[0].load.rate === point.rate,
+    `opened ${JSON.stringify(opened)}, expected point ${best.index} ${JSON.stringify(point)}`);
+  await p.done();
+});
+
+test('sweep: errors show at their JSON pointer; a run can be cancelled', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitValid(p.page);
+  await p.page.click(tid('sweep-toggle'));
+  const doc = {
+    schema: 'blis/sweep/v1', base: MINIMAL,
+    axes: [{ pointer: '/workload/clients/0/load/rate', range: { from: 8, to: 2, step: 1 } }],
+    objective: 'min_cost',
+  };
+  await p.page.fill(tid('sweep-editor'), JSON.stringify(doc, null, 2));
+  await p.page.waitForSelector(`${tid('sweep-errors')} li[data-pointer="/axes/0/range/to"]`, { timeout: 20000 });
+  check(await p.page.isDisabled(tid('sweep-run')), 'run is enabled on a document with errors');
+  doc.axes[0].range = { from: 2, to: 40, step: 2 };
+  doc.base = { ...MINIMAL, horizon: { duration_s: 120 } };
+  await p.page.fill(tid('sweep-editor'), JSON.stringify(doc, null, 2));
+  await p.page.waitForFunction((sel) => /20 points, ready/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 20000 });
+  await p.page.click(tid('sweep-run'));
+  await p.page.waitForFunction((sel) => /running [1-9]/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 60000 });
+  await p.page.click(tid('sweep-cancel'));
+  await p.page.waitForFunction((sel) => /cancelled after \d+ of 20/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 10000 });
+  check(!(await p.page.isDisabled(tid('sweep-run'))), 'run stays disabled after cancel');
+  await p.done();
+});
+
+test('sweep: the 3x4 default grid in the browser (time and frames)', async (browser) => {
+  const grid = JSON.parse(readFileSync(path.join(repoDir, 'examples/sweeps/default-grid.json'), 'utf8'));
+  grid.base = JSON.parse(readFileSync(path.join(repoDir, 'examples/default.json'), 'utf8'));
+  const p = await openPage(browser);
+  await p.page.click(tid('sweep-toggle'));
+  await p.page.fill(tid('sweep-editor'), JSON.stringify(grid, null, 2));
+  await p.page.waitForFunction((sel) => /12 points, ready/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 20000 });
+  await startFrames(p.page);
+  const t0 = Date.now();
+  await p.page.click(tid('sweep-run'));
+  await p.page.waitForSelector(`${tid('sweep-view')}[data-done="12"]`, { timeout: 180000 });
+  const secs = (Date.now() - t0) / 1000;
+  const frames = await stopFrames(p.page);
+  const workers = await p.page.textContent(tid('sweep-status'));
+  notes.push(`3x4 default grid in the browser: ${secs.toFixed(1)} s (${workers}), frames max ${frames.max.toFixed(1)} ms, p95 ${frames.p95.toFixed(1)} ms over ${frames.n}`);
+  check((await tableRowsOf(p.page)).length === 12, 'table lacks rows');
+  check(frames.p95 < 50, `frame time p95 ${frames.p95.toFixed(1)} ms ≥ 50 ms while sweeping`);
+  const native = nativeDigests(JSON.stringify(grid));
+  if (native) {
+    const rows = (await tableRowsOf(p.page)).sort((a, b) => a.index - b.index).map((r) => r.digest);
+    check(JSON.stringify(rows) === JSON.stringify(native), `browser digests ${rows} != native ${native}`);
+  }
   await p.done();
 });
 

@@ -1,6 +1,6 @@
 // The sweep view's one hook into the page: a "Sweep" button in the top bar that swaps the
 // playground's main area for the sweep view, sweep workers started on first use (one per
-// core, at most 8), and the sweep kept in the URL's hash while the view is open.
+// core but one, at most 8), and the sweep kept in the URL's hash while the view is open.
 
 import "./sweep.css";
 import { SweepPool, type WorkerLike } from "./sweep_pool";
@@ -18,7 +18,8 @@ export function mountSweepView(host: SweepMountHost): SweepView | undefined {
   const main = document.querySelector<HTMLElement>("main.main");
   const nav = document.querySelector<HTMLElement>(".topnav");
   if (!main || !nav) return undefined;
-  const cores = Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 2));
+  // One worker per core but one: that core is left to the page, so frames stay short.
+  const cores = Math.max(1, Math.min(MAX_WORKERS, (navigator.hardwareConcurrency || 2) - 1));
   const pool = new SweepPool(
     () =>
       new Worker(new URL("./sweep_worker.ts", import.meta.url), {
