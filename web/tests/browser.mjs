@@ -663,6 +663,14 @@ test('sweep: errors show at their JSON pointer; a run can be cancelled', async (
   await p.page.click(tid('sweep-cancel'));
   await p.page.waitForFunction((sel) => /cancelled after \d+ of 20/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 10000 });
   check(!(await p.page.isDisabled(tid('sweep-run'))), 'run stays disabled after cancel');
+  // blis capacity on the playground's scenario, in a (fresh) sweep worker.
+  await p.page.selectOption(tid('capacity-vary'), 'instances');
+  await p.page.fill(tid('capacity-slo'), 'ttft_ms.p99<=2000');
+  await p.page.click(tid('capacity-run'));
+  await p.page.waitForSelector(tid('capacity-answer'), { timeout: 60000 });
+  const answer = await p.page.textContent(tid('capacity-answer'));
+  check(/^fewest instances within the SLO: \d+/.test(answer ?? ''), `capacity answer: ${answer}`);
+  check((await p.page.$$(`${tid('capacity-result')} li`)).length >= 1, 'no probes listed');
   await p.done();
 });
 

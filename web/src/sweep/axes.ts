@@ -15,7 +15,11 @@ export interface AxisInput {
   step: string;
 }
 
-export const OBJECTIVES = ["min_cost", "min_gpus", "max_goodput_per_gpu"] as const;
+export const OBJECTIVES = [
+  "min_cost",
+  "min_gpus",
+  "max_goodput_per_gpu",
+] as const;
 export type Objective = (typeof OBJECTIVES)[number];
 
 /** The constraints a built sweep starts with (docs/sweeps.md's example); edit them in JSON. */

@@ -14,6 +14,14 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-export function button(label: string, testid: string, cls = "btn btn-small"): HTMLButtonElement {
-  return el("button", { type: "button", class: cls, "data-testid": testid }, label);
+export function button(
+  label: string,
+  testid: string,
+  cls = "btn btn-small",
+): HTMLButtonElement {
+  return el(
+    "button",
+    { type: "button", class: cls, "data-testid": testid },
+    label,
+  );
 }

@@ -19,7 +19,10 @@ export function mountSweepView(host: SweepMountHost): SweepView | undefined {
   const nav = document.querySelector<HTMLElement>(".topnav");
   if (!main || !nav) return undefined;
   // One worker per core but one: that core is left to the page, so frames stay short.
-  const cores = Math.max(1, Math.min(MAX_WORKERS, (navigator.hardwareConcurrency || 2) - 1));
+  const cores = Math.max(
+    1,
+    Math.min(MAX_WORKERS, (navigator.hardwareConcurrency || 2) - 1),
+  );
   const pool = new SweepPool(
     () =>
       new Worker(new URL("./sweep_worker.ts", import.meta.url), {
@@ -33,7 +36,11 @@ export function mountSweepView(host: SweepMountHost): SweepView | undefined {
     window.clearTimeout(urlTimer);
     urlTimer = window.setTimeout(async () => {
       const hash = open ? await sweepHash(view.text()) : "";
-      history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+      history.replaceState(
+        null,
+        "",
+        `${location.pathname}${location.search}${hash}`,
+      );
     }, 300);
   };
   const view = new SweepView(pool, {
@@ -51,7 +58,8 @@ export function mountSweepView(host: SweepMountHost): SweepView | undefined {
   toggle.className = "btn btn-ghost btn-toggle";
   toggle.dataset["testid"] = "sweep-toggle";
   toggle.setAttribute("aria-pressed", "false");
-  toggle.title = "Sweep a grid of scenarios and rank them (blis sweep in the browser)";
+  toggle.title =
+    "Sweep a grid of scenarios and rank them (blis sweep in the browser)";
   toggle.textContent = "Sweep";
   nav.insertBefore(toggle, nav.querySelector("#share"));
   const setOpen = (v: boolean) => {

@@ -2,7 +2,12 @@
 // million output tokens against TTFT p99, the core's front joined by a line) and the heat
 // map of the objective over a one- or two-axis grid. Both open a point on click.
 
-import { fmtValue, type Goal, type HeatMap, type ScatterPoint } from "./view_model";
+import {
+  fmtValue,
+  type Goal,
+  type HeatMap,
+  type ScatterPoint,
+} from "./view_model";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -51,10 +56,23 @@ export function renderPareto(
   const [y0, y1] = extent(points.map((p) => p.y));
   const sx = (x: number) => M.l + ((x - x0) / (x1 - x0)) * (W - M.l - M.r);
   const sy = (y: number) => H - M.b - ((y - y0) / (y1 - y0)) * (H - M.t - M.b);
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "sweep-plot", role: "img" });
-  root.setAttribute("aria-label", `Pareto plot: ${gx.metric} against ${gy.metric}`);
+  const root = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "sweep-plot",
+    role: "img",
+  });
+  root.setAttribute(
+    "aria-label",
+    `Pareto plot: ${gx.metric} against ${gy.metric}`,
+  );
   root.append(
-    svg("line", { x1: M.l, y1: H - M.b, x2: W - M.r, y2: H - M.b, class: "axis" }),
+    svg("line", {
+      x1: M.l,
+      y1: H - M.b,
+      x2: W - M.r,
+      y2: H - M.b,
+      class: "axis",
+    }),
     svg("line", { x1: M.l, y1: M.t, x2: M.l, y2: H - M.b, class: "axis" }),
   );
   const label = (text: string, attrs: Record<string, string | number>) => {
@@ -62,15 +80,39 @@ export function renderPareto(
     t.textContent = text;
     root.append(t);
   };
-  label(`${gx.maximize ? "max" : "min"} ${gx.metric}`, { x: (M.l + W - M.r) / 2, y: H - 6, class: "label", "text-anchor": "middle" });
-  label(`${gy.maximize ? "max" : "min"} ${gy.metric}`, { x: 12, y: (M.t + H - M.b) / 2, class: "label", "text-anchor": "middle", transform: `rotate(-90 12 ${(M.t + H - M.b) / 2})` });
-  for (const [v, x] of [[x0, M.l], [x1, W - M.r]] as const) {
-    label(fmtValue(v), { x, y: H - M.b + 14, class: "tick", "text-anchor": x === M.l ? "start" : "end" });
+  label(`${gx.maximize ? "max" : "min"} ${gx.metric}`, {
+    x: (M.l + W - M.r) / 2,
+    y: H - 6,
+    class: "label",
+    "text-anchor": "middle",
+  });
+  label(`${gy.maximize ? "max" : "min"} ${gy.metric}`, {
+    x: 12,
+    y: (M.t + H - M.b) / 2,
+    class: "label",
+    "text-anchor": "middle",
+    transform: `rotate(-90 12 ${(M.t + H - M.b) / 2})`,
+  });
+  for (const [v, x] of [
+    [x0, M.l],
+    [x1, W - M.r],
+  ] as const) {
+    label(fmtValue(v), {
+      x,
+      y: H - M.b + 14,
+      class: "tick",
+      "text-anchor": x === M.l ? "start" : "end",
+    });
   }
-  for (const [v, y] of [[y0, H - M.b], [y1, M.t + 8]] as const) {
+  for (const [v, y] of [
+    [y0, H - M.b],
+    [y1, M.t + 8],
+  ] as const) {
     label(fmtValue(v), { x: M.l - 4, y, class: "tick", "text-anchor": "end" });
   }
-  const front = points.filter((p) => p.pareto).sort((a, b) => a.x - b.x || a.y - b.y);
+  const front = points
+    .filter((p) => p.pareto)
+    .sort((a, b) => a.x - b.x || a.y - b.y);
   if (front.length > 1) {
     root.append(
       svg("polyline", {
@@ -125,7 +167,9 @@ export function renderHeat(
   table.className = "sweep-heat-grid";
   const head = table.createTHead().insertRow();
   const corner = document.createElement("th");
-  corner.textContent = map.colAxis ? `${map.rowAxis.name} \\ ${map.colAxis.name}` : map.rowAxis.name;
+  corner.textContent = map.colAxis
+    ? `${map.rowAxis.name} \\ ${map.colAxis.name}`
+    : map.rowAxis.name;
   head.append(corner);
   const colValues = map.colAxis?.values[0] ?? [""];
   for (const v of colValues) {
@@ -158,7 +202,10 @@ export function renderHeat(
         td.title = `point ${cell.index}`;
       }
       td.addEventListener("click", () => open(cell.index));
-      td.addEventListener("keydown", (e) => e.key === "Enter" && open(cell.index));
+      td.addEventListener(
+        "keydown",
+        (e) => e.key === "Enter" && open(cell.index),
+      );
     }
   });
   host.append(table);

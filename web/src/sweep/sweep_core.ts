@@ -25,7 +25,12 @@ export function handleSweepRequest(
   try {
     switch (req.kind) {
       case "check":
-        return { id: req.id, ok: true, kind: "check", check: blis.sweepCheck(req.text) };
+        return {
+          id: req.id,
+          ok: true,
+          kind: "check",
+          check: blis.sweepCheck(req.text),
+        };
       case "run":
         return text(req.id, blis.sweepRunPoint(req.text, req.index));
       case "rank":
@@ -36,7 +41,11 @@ export function handleSweepRequest(
         return text(req.id, blis.capacitySearch(req.scenario, req.query));
     }
   } catch (e) {
-    return { id: req.id, ok: false, message: e instanceof Error ? e.message : String(e) };
+    return {
+      id: req.id,
+      ok: false,
+      message: e instanceof Error ? e.message : String(e),
+    };
   }
 }
 

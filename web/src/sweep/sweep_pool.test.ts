@@ -11,12 +11,16 @@ import { SweepPool, type WorkerLike } from "./sweep_pool";
 
 let blis: BlisModule;
 beforeAll(async () => {
-  const wasmBinary = readFileSync(fileURLToPath(new URL("../wasm/blis.wasm", import.meta.url)));
+  const wasmBinary = readFileSync(
+    fileURLToPath(new URL("../wasm/blis.wasm", import.meta.url)),
+  );
   blis = await createBlisModule({ wasmBinary });
 });
 
 const sweepText = readFileSync(
-  fileURLToPath(new URL("../../../wasm/tests/fixtures/sweep_2x2.json", import.meta.url)),
+  fileURLToPath(
+    new URL("../../../wasm/tests/fixtures/sweep_2x2.json", import.meta.url),
+  ),
   "utf8",
 );
 
@@ -33,7 +37,10 @@ class FakeWorker implements WorkerLike {
       () =>
         new Promise<void>((resolve) =>
           setTimeout(() => {
-            if (!this.terminated) this.onmessage?.({ data: handleSweepRequest(blis, req) } as MessageEvent<SweepResponse>);
+            if (!this.terminated)
+              this.onmessage?.({
+                data: handleSweepRequest(blis, req),
+              } as MessageEvent<SweepResponse>);
             resolve();
           }, 0),
         ),
@@ -60,8 +67,14 @@ describe("the sweep pool", () => {
     const ok = await p.check(sweepText);
     expect(ok.points).toBe(4);
     expect(ok.diagnostics).toEqual([]);
-    const bad = await p.check(sweepText.replace('"values": [\n        512', '"values": [\n        -5'));
-    expect(bad.diagnostics.some((d) => d.pointer === "/axes" && /point 0/.test(d.message))).toBe(true);
+    const bad = await p.check(
+      sweepText.replace('"values": [\n        512', '"values": [\n        -5'),
+    );
+    expect(
+      bad.diagnostics.some(
+        (d) => d.pointer === "/axes" && /point 0/.test(d.message),
+      ),
+    ).toBe(true);
   });
 
   it("runs every point once across the workers, to the core's rows and ranking", async () => {
@@ -77,8 +90,14 @@ describe("the sweep pool", () => {
     expect(made.flatMap((w) => w.runs).sort()).toEqual([0, 1, 2, 3]);
     expect(made.every((w) => w.runs.length > 0)).toBe(true);
     const byIndex = [...out.rows].sort((a, b) => a.index - b.index);
-    expect(byIndex.map((r) => JSON.stringify(r))).toEqual([0, 1, 2, 3].map((i) => JSON.stringify(JSON.parse(blis.sweepRunPoint(sweepText, i)))));
-    expect(out.ranking).toEqual(JSON.parse(blis.sweepRank(sweepText, JSON.stringify(byIndex))));
+    expect(byIndex.map((r) => JSON.stringify(r))).toEqual(
+      [0, 1, 2, 3].map((i) =>
+        JSON.stringify(JSON.parse(blis.sweepRunPoint(sweepText, i))),
+      ),
+    );
+    expect(out.ranking).toEqual(
+      JSON.parse(blis.sweepRank(sweepText, JSON.stringify(byIndex))),
+    );
     expect(out.ranking.ranking.ranked.length).toBe(4);
   });
 
@@ -100,13 +119,18 @@ describe("the sweep pool", () => {
     const { p } = pool(2);
     const out = await p.run(sweepText, 5, () => undefined);
     expect(out.kind).toBe("failed");
-    if (out.kind === "failed") expect(out.message).toMatch(/point 4 does not exist/);
+    if (out.kind === "failed")
+      expect(out.message).toMatch(/point 4 does not exist/);
   });
 
   it("opens a point as its scenario", async () => {
     const { p } = pool(1);
-    const s = JSON.parse(await p.pointScenario(sweepText, 2)) as { pools: { instances: number }[] };
+    const s = JSON.parse(await p.pointScenario(sweepText, 2)) as {
+      pools: { instances: number }[];
+    };
     expect(s.pools[0]!.instances).toBe(2);
-    await expect(p.pointScenario("{}", 0)).rejects.toThrow(/the sweep has errors/);
+    await expect(p.pointScenario("{}", 0)).rejects.toThrow(
+      /the sweep has errors/,
+    );
   });
 });

@@ -4,7 +4,13 @@
 // fresh ones. Ranking is asked of a worker too (the C++ core ranks; this file only orders
 // requests), throttled so that a large sweep does not re-rank after every point.
 
-import type { PointRow, RankResult, SweepCheck, SweepRequest, SweepResponse } from "./protocol";
+import type {
+  PointRow,
+  RankResult,
+  SweepCheck,
+  SweepRequest,
+  SweepResponse,
+} from "./protocol";
 
 /** What the pool needs of a Worker (a fake in unit tests). */
 export interface WorkerLike {
@@ -14,7 +20,11 @@ export interface WorkerLike {
   terminate(): void;
 }
 
-type Body = SweepRequest extends infer R ? (R extends SweepRequest ? Omit<R, "id"> : never) : never;
+type Body = SweepRequest extends infer R
+  ? R extends SweepRequest
+    ? Omit<R, "id">
+    : never
+  : never;
 
 /** The run was cancelled: its requests are dropped. */
 export class Cancelled extends Error {
@@ -36,7 +46,8 @@ class SweepWorker {
       this.pending.delete(ev.data.id);
       p?.resolve(ev.data);
     };
-    worker.onerror = (ev) => this.failAll(new Error(`the sweep worker failed: ${ev.message}`));
+    worker.onerror = (ev) =>
+      this.failAll(new Error(`the sweep worker failed: ${ev.message}`));
   }
 
   call(body: Body): Promise<SweepResponse> {
@@ -113,7 +124,11 @@ export class SweepPool {
 
   async rank(text: string, rows: PointRow[]): Promise<RankResult> {
     return JSON.parse(
-      await this.ensure(1)[0]!.text({ kind: "rank", text, rows: JSON.stringify(rows) }),
+      await this.ensure(1)[0]!.text({
+        kind: "rank",
+        text,
+        rows: JSON.stringify(rows),
+      }),
     ) as RankResult;
   }
 
@@ -133,12 +148,18 @@ export class SweepPool {
     const lane = async (w: SweepWorker) => {
       while (next < total && gen === this.generation) {
         const index = next++;
-        rows.push(JSON.parse(await w.text({ kind: "run", text, index })) as PointRow);
+        rows.push(
+          JSON.parse(await w.text({ kind: "run", text, index })) as PointRow,
+        );
         const n = rows.length;
         if (n === total || this.now() - lastRank >= RANK_EVERY_MS) {
           lastRank = this.now();
           const r = JSON.parse(
-            await w.text({ kind: "rank", text, rows: JSON.stringify(rows.slice(0, n)) }),
+            await w.text({
+              kind: "rank",
+              text,
+              rows: JSON.stringify(rows.slice(0, n)),
+            }),
           ) as RankResult;
           // Answers may come back out of order across workers: keep the newest.
           if (n > shown) {
@@ -146,19 +167,26 @@ export class SweepPool {
             ranking = r;
           }
         }
-        if (gen === this.generation) onProgress({ rows: [...rows], ranking, done: rows.length, total });
+        if (gen === this.generation)
+          onProgress({ rows: [...rows], ranking, done: rows.length, total });
       }
     };
     try {
       await Promise.all(lanes.map(lane));
       if (gen !== this.generation) return { kind: "cancelled", rows };
-      if (!ranking || shown !== rows.length) ranking = await this.rank(text, rows);
+      if (!ranking || shown !== rows.length)
+        ranking = await this.rank(text, rows);
       return { kind: "done", rows, ranking };
     } catch (e) {
-      if (e instanceof Cancelled || gen !== this.generation) return { kind: "cancelled", rows };
+      if (e instanceof Cancelled || gen !== this.generation)
+        return { kind: "cancelled", rows };
       this.cancel(); // the other lanes stop too
 
-      return { kind: "failed", rows, message: e instanceof Error ? e.message : String(e) };
+      return {
+        kind: "failed",
+        rows,
+        message: e instanceof Error ? e.message : String(e),
+      };
     }
   }
 
@@ -174,7 +202,8 @@ export class SweepPool {
   }
 
   private ensure(n: number): SweepWorker[] {
-    while (this.workers.length < n) this.workers.push(new SweepWorker(this.factory()));
+    while (this.workers.length < n)
+      this.workers.push(new SweepWorker(this.factory()));
     return this.workers.slice(0, n);
   }
 }

@@ -8,11 +8,20 @@ import { locateJson } from "../lib/json_locate";
 import type { Diagnostic } from "../protocol";
 import type { Json } from "../scenario/knobs";
 import { buildSweep, OBJECTIVES, type AxisInput, type Objective } from "./axes";
+import { CapacityPanel } from "./capacity_panel";
 import { button, el } from "./dom";
 import { renderHeat, renderPareto } from "./plots";
-import type { CapacityResult, PointRow, RankResult } from "./protocol";
+import type { PointRow, RankResult } from "./protocol";
+import { renderTable } from "./results_table";
 import type { SweepPool } from "./sweep_pool";
-import { fmtValue, goalOf, heatMap, scatterPoints, sweepDoc, tableRows, type SweepDoc } from "./view_model";
+import {
+  goalOf,
+  heatMap,
+  scatterPoints,
+  sweepDoc,
+  tableRows,
+  type SweepDoc,
+} from "./view_model";
 
 export interface SweepHost {
   /** The scenario being edited in the playground (JSON text). */
@@ -57,10 +66,6 @@ export class SweepView {
   private readonly heat: HTMLElement;
   private readonly axes: AxisForm[] = [];
   private readonly objective: HTMLSelectElement;
-  private readonly capSlo: HTMLInputElement;
-  private readonly capVary: HTMLSelectElement;
-  private readonly capBtn: HTMLButtonElement;
-  private readonly capOut: HTMLElement;
   private checkTimer?: number;
   private checkSeq = 0;
   /** The checked document: its text, normalized form and size (undefined with errors). */
@@ -92,40 +97,110 @@ export class SweepView {
     this.cancelBtn = button("Cancel", "sweep-cancel");
     this.cancelBtn.disabled = true;
     this.cancelBtn.addEventListener("click", () => this.cancel());
-    this.progress = el("progress", { "data-testid": "sweep-progress", max: "1", value: "0" });
-    this.status = el("span", { class: "sweep-status", "data-testid": "sweep-status", "aria-live": "polite" }, "no sweep yet");
-    this.table = el("table", { class: "sweep-table", "data-testid": "sweep-table" });
-    this.pareto = el("div", { class: "sweep-pareto", "data-testid": "sweep-pareto" });
+    this.progress = el("progress", {
+      "data-testid": "sweep-progress",
+      max: "1",
+      value: "0",
+    });
+    this.status = el(
+      "span",
+      {
+        class: "sweep-status",
+        "data-testid": "sweep-status",
+        "aria-live": "polite",
+      },
+      "no sweep yet",
+    );
+    this.table = el("table", {
+      class: "sweep-table",
+      "data-testid": "sweep-table",
+    });
+    this.pareto = el("div", {
+      class: "sweep-pareto",
+      "data-testid": "sweep-pareto",
+    });
     this.heat = el("div", { class: "sweep-heat", "data-testid": "sweep-heat" });
-    this.objective = el("select", { "data-testid": "sweep-objective", "aria-label": "Objective" });
+    this.objective = el("select", {
+      "data-testid": "sweep-objective",
+      "aria-label": "Objective",
+    });
     for (const o of OBJECTIVES) this.objective.append(new Option(o, o));
-    this.capSlo = el("input", { type: "text", value: "ttft_ms.p99<=500", "data-testid": "capacity-slo", "aria-label": "SLO bounds, comma-separated" });
-    this.capVary = el("select", { "data-testid": "capacity-vary", "aria-label": "What to vary" });
-    this.capVary.append(new Option("highest rate", "rate"), new Option("fewest instances", "instances"));
-    this.capBtn = button("Find capacity", "capacity-run");
-    this.capBtn.addEventListener("click", () => void this.capacity());
-    this.capOut = el("div", { class: "sweep-capacity-out", "data-testid": "capacity-result" });
+    const capacity = new CapacityPanel(this.pool, () =>
+      this.host.scenarioText(),
+    );
 
     const hints = el("datalist", { id: "sweep-pointer-hints" });
     for (const p of POINTER_HINTS) hints.append(el("option", { value: p }));
     const build = button("Build from current scenario", "sweep-build");
     build.addEventListener("click", () => this.buildFromScenario());
-    const file = el("input", { type: "file", accept: ".json,application/json", "aria-label": "Load a sweep file", "data-testid": "sweep-file" });
+    const file = el("input", {
+      type: "file",
+      accept: ".json,application/json",
+      "aria-label": "Load a sweep file",
+      "data-testid": "sweep-file",
+    });
     file.addEventListener("change", () => void this.loadFile(file));
 
-    const form = el("div", { class: "sweep-form", "data-testid": "sweep-form" }, hints);
-    [["/pools/0/instances", "values", "1, 2, 4"], ["/pools/0/engine/args/max_num_batched_tokens", "values", "1024, 4096"]].forEach(([p, m, v], k) => {
+    const form = el(
+      "div",
+      { class: "sweep-form", "data-testid": "sweep-form" },
+      hints,
+    );
+    [
+      ["/pools/0/instances", "values", "1, 2, 4"],
+      ["/pools/0/engine/args/max_num_batched_tokens", "values", "1024, 4096"],
+    ].forEach(([p, m, v], k) => {
       const a: AxisForm = {
-        pointer: el("input", { type: "text", list: "sweep-pointer-hints", value: p!, "aria-label": `Axis ${k + 1} key (JSON pointer)`, "data-testid": `sweep-axis${k}-pointer` }),
-        mode: el("select", { "aria-label": `Axis ${k + 1} values or range`, "data-testid": `sweep-axis${k}-mode` }),
-        values: el("input", { type: "text", value: v!, "aria-label": `Axis ${k + 1} values`, "data-testid": `sweep-axis${k}-values` }),
-        from: el("input", { type: "text", value: "1", size: "5", "aria-label": `Axis ${k + 1} from` }),
-        to: el("input", { type: "text", value: "4", size: "5", "aria-label": `Axis ${k + 1} to` }),
-        step: el("input", { type: "text", value: "1", size: "5", "aria-label": `Axis ${k + 1} step` }),
+        pointer: el("input", {
+          type: "text",
+          list: "sweep-pointer-hints",
+          value: p!,
+          "aria-label": `Axis ${k + 1} key (JSON pointer)`,
+          "data-testid": `sweep-axis${k}-pointer`,
+        }),
+        mode: el("select", {
+          "aria-label": `Axis ${k + 1} values or range`,
+          "data-testid": `sweep-axis${k}-mode`,
+        }),
+        values: el("input", {
+          type: "text",
+          value: v!,
+          "aria-label": `Axis ${k + 1} values`,
+          "data-testid": `sweep-axis${k}-values`,
+        }),
+        from: el("input", {
+          type: "text",
+          value: "1",
+          size: "5",
+          "aria-label": `Axis ${k + 1} from`,
+        }),
+        to: el("input", {
+          type: "text",
+          value: "4",
+          size: "5",
+          "aria-label": `Axis ${k + 1} to`,
+        }),
+        step: el("input", {
+          type: "text",
+          value: "1",
+          size: "5",
+          "aria-label": `Axis ${k + 1} step`,
+        }),
       };
-      a.mode.append(new Option("values", "values"), new Option("range", "range"));
+      a.mode.append(
+        new Option("values", "values"),
+        new Option("range", "range"),
+      );
       a.mode.value = m!;
-      const range = el("span", { class: "sweep-range" }, a.from, " to ", a.to, " step ", a.step);
+      const range = el(
+        "span",
+        { class: "sweep-range" },
+        a.from,
+        " to ",
+        a.to,
+        " step ",
+        a.step,
+      );
       const sync = () => {
         a.values.hidden = a.mode.value !== "values";
         range.hidden = a.mode.value !== "range";
@@ -133,14 +208,41 @@ export class SweepView {
       a.mode.addEventListener("change", sync);
       sync();
       this.axes.push(a);
-      form.append(el("div", { class: "sweep-axis" }, el("span", { class: "sweep-axis-label" }, `Axis ${k + 1}`), a.pointer, a.mode, a.values, range));
+      form.append(
+        el(
+          "div",
+          { class: "sweep-axis" },
+          el("span", { class: "sweep-axis-label" }, `Axis ${k + 1}`),
+          a.pointer,
+          a.mode,
+          a.values,
+          range,
+        ),
+      );
     });
-    form.append(el("div", { class: "sweep-axis" }, el("span", { class: "sweep-axis-label" }, "Objective"), this.objective, build));
+    form.append(
+      el(
+        "div",
+        { class: "sweep-axis" },
+        el("span", { class: "sweep-axis-label" }, "Objective"),
+        this.objective,
+        build,
+      ),
+    );
 
     this.el = el(
       "section",
-      { class: "panel sweep-view", "data-testid": "sweep-view", "aria-labelledby": "sweep-h" },
-      el("div", { class: "panel-head" }, el("h2", { id: "sweep-h" }, "Sweep"), el("div", { class: "panel-tools" }, file)),
+      {
+        class: "panel sweep-view",
+        "data-testid": "sweep-view",
+        "aria-labelledby": "sweep-h",
+      },
+      el(
+        "div",
+        { class: "panel-head" },
+        el("h2", { id: "sweep-h" }, "Sweep"),
+        el("div", { class: "panel-tools" }, file),
+      ),
       el(
         "div",
         { class: "sweep-body" },
@@ -148,13 +250,36 @@ export class SweepView {
           "div",
           { class: "sweep-left" },
           form,
-          el("div", { class: "editor-head" }, el("h3", {}, "Sweep document"), el("span", { class: "hint" }, "blis/sweep/v1, the base inline; same checks as ", el("code", {}, "blis sweep"))),
+          el(
+            "div",
+            { class: "editor-head" },
+            el("h3", {}, "Sweep document"),
+            el(
+              "span",
+              { class: "hint" },
+              "blis/sweep/v1, the base inline; same checks as ",
+              el("code", {}, "blis sweep"),
+            ),
+          ),
           this.editor,
           el("div", { class: "validation" }, this.errors),
-          el("div", { class: "sweep-controls" }, this.runBtn, this.cancelBtn, this.progress, this.status),
-          el("div", { class: "sweep-capacity" }, el("h3", {}, "Capacity of the current scenario"), el("div", { class: "sweep-axis" }, this.capVary, this.capSlo, this.capBtn), this.capOut),
+          el(
+            "div",
+            { class: "sweep-controls" },
+            this.runBtn,
+            this.cancelBtn,
+            this.progress,
+            this.status,
+          ),
+          capacity.el,
         ),
-        el("div", { class: "sweep-right" }, this.heat, this.pareto, el("div", { class: "sweep-table-wrap" }, this.table)),
+        el(
+          "div",
+          { class: "sweep-right" },
+          this.heat,
+          this.pareto,
+          el("div", { class: "sweep-table-wrap" }, this.table),
+        ),
       ),
     );
     this.renderResults();
@@ -186,10 +311,20 @@ export class SweepView {
     try {
       scenario = JSON.parse(this.host.scenarioText()) as Json;
     } catch {
-      this.showDiagnostics([{ pointer: "", message: "the playground's scenario is not valid JSON: fix it first", severity: "error" }]);
+      this.showDiagnostics([
+        {
+          pointer: "",
+          message: "the playground's scenario is not valid JSON: fix it first",
+          severity: "error",
+        },
+      ]);
       return;
     }
-    const doc = buildSweep(scenario, this.axisInputs(), this.objective.value as Objective);
+    const doc = buildSweep(
+      scenario,
+      this.axisInputs(),
+      this.objective.value as Objective,
+    );
     this.setText(JSON.stringify(doc, null, 2));
   }
 
@@ -198,7 +333,10 @@ export class SweepView {
     this.updateControls();
     this.host.onDocumentChange?.(this.editor.value);
     window.clearTimeout(this.checkTimer);
-    this.checkTimer = window.setTimeout(() => void this.check(), CHECK_DELAY_MS);
+    this.checkTimer = window.setTimeout(
+      () => void this.check(),
+      CHECK_DELAY_MS,
+    );
   }
 
   private async check(): Promise<void> {
@@ -212,20 +350,35 @@ export class SweepView {
       const c = await this.pool.check(text);
       if (seq !== this.checkSeq) return;
       this.showDiagnostics(c.diagnostics);
-      if (c.document) this.checked = { text, doc: sweepDoc(c.document), points: c.points };
-      if (this.checked && !this.running) this.status.textContent = `${c.points} points, ready`;
+      if (c.document)
+        this.checked = { text, doc: sweepDoc(c.document), points: c.points };
+      if (this.checked && !this.running)
+        this.status.textContent = `${c.points} points, ready`;
     } catch (e) {
       if (seq !== this.checkSeq) return;
-      this.showDiagnostics([{ pointer: "", message: e instanceof Error ? e.message : String(e), severity: "error" }]);
+      this.showDiagnostics([
+        {
+          pointer: "",
+          message: e instanceof Error ? e.message : String(e),
+          severity: "error",
+        },
+      ]);
     }
     this.updateControls();
   }
 
   private showDiagnostics(ds: Diagnostic[]): void {
     this.errors.replaceChildren();
-    this.errors.dataset["count"] = String(ds.filter((d) => d.severity === "error").length);
+    this.errors.dataset["count"] = String(
+      ds.filter((d) => d.severity === "error").length,
+    );
     for (const d of ds) {
-      const li = el("li", { class: d.severity, tabindex: "0" }, el("code", {}, d.pointer || "/"), d.message);
+      const li = el(
+        "li",
+        { class: d.severity, tabindex: "0" },
+        el("code", {}, d.pointer || "/"),
+        d.message,
+      );
       li.dataset["pointer"] = d.pointer;
       const go = () => this.reveal(d.pointer);
       li.addEventListener("click", go);
@@ -298,7 +451,9 @@ export class SweepView {
 
   private async open(index: number): Promise<void> {
     try {
-      this.host.openScenario(await this.pool.pointScenario(this.resultText, index));
+      this.host.openScenario(
+        await this.pool.pointScenario(this.resultText, index),
+      );
     } catch (e) {
       this.status.textContent = `cannot open point ${index}: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -315,60 +470,19 @@ export class SweepView {
     }
     const rows = tableRows(doc, this.rows, this.ranking);
     const objective = goalOf(this.ranking?.ranking.objective);
-    renderHeat(this.heat, this.rows.length ? heatMap(doc, this.rows) : undefined, objective.maximize, open);
+    renderHeat(
+      this.heat,
+      this.rows.length ? heatMap(doc, this.rows) : undefined,
+      objective.maximize,
+      open,
+    );
     renderPareto(this.pareto, doc.pareto, scatterPoints(doc, rows), open);
-    const head = el("tr", {}, ...["rank", "point", ...doc.axes.map((a) => a.name), objective.metric ? `${objective.maximize ? "max" : "min"} ${objective.metric}` : "objective", ...doc.pareto.map((g) => g.metric), "Pareto", "constraints", "digest", ""].map((h) => el("th", {}, h)));
-    const body = rows.map((r) => {
-      const openBtn = button("Open", `sweep-open-${r.index}`);
-      openBtn.addEventListener("click", () => open(r.index));
-      const tr = el(
-        "tr",
-        { class: `${r.feasible ? "feasible" : "infeasible"}${r.pareto ? " pareto" : ""}`, "data-index": String(r.index) },
-        el("td", {}, r.rank === undefined ? "…" : String(r.rank)),
-        el("td", {}, String(r.index)),
-        ...r.axes.map((a) => el("td", {}, a)),
-        el("td", {}, fmtValue(r.objective)),
-        ...r.goals.map((g) => el("td", {}, fmtValue(g))),
-        el("td", {}, r.pareto ? "yes" : ""),
-        el("td", { class: "verdict" }, r.feasible ? "yes" : `no: ${r.why}`),
-        el("td", {}, el("code", {}, r.digest)),
-        el("td", {}, openBtn),
-      );
-      return tr;
-    });
-    this.table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
-    this.table.dataset["rows"] = String(rows.length);
+    renderTable(this.table, doc, rows, objective, open);
   }
 
   private async loadFile(input: HTMLInputElement): Promise<void> {
     const f = input.files?.[0];
     if (f) this.setText(await f.text());
     input.value = "";
-  }
-
-  private async capacity(): Promise<void> {
-    const slo = this.capSlo.value.split(",").map((s) => s.trim()).filter((s) => s !== "");
-    this.capBtn.disabled = true;
-    this.capOut.textContent = "searching…";
-    try {
-      const r = JSON.parse(await this.pool.capacity(this.host.scenarioText(), JSON.stringify({ vary: this.capVary.value, slo }))) as CapacityResult;
-      this.renderCapacity(r);
-    } catch (e) {
-      this.capOut.replaceChildren(el("p", { class: "error" }, e instanceof Error ? e.message : String(e)));
-    } finally {
-      this.capBtn.disabled = false;
-    }
-  }
-
-  private renderCapacity(r: CapacityResult): void {
-    const rate = r.vary === "rate";
-    const answer =
-      r.answer === null
-        ? `no ${rate ? "rate" : "instance count"} passes within ${r.probes.length} probes`
-        : rate
-          ? `highest rate within the SLO: ${fmtValue(r.answer)} req/s${r.first_fail === null ? "" : ` (fails at ${fmtValue(r.first_fail)})`}`
-          : `fewest instances within the SLO: ${r.answer}${r.first_fail === null ? "" : ` (${r.first_fail} fails)`}`;
-    const list = el("ol", {}, ...r.probes.map((p) => el("li", { class: p.pass ? "pass" : "fail" }, `${fmtValue(p.value)} ${rate ? "req/s" : "instances"}: ${p.pass ? "pass" : "fail"} (${p.why})`)));
-    this.capOut.replaceChildren(el("p", { "data-testid": "capacity-answer" }, answer), ...r.diagnostics.map((d) => el("p", { class: "error" }, d)), list);
   }
 }

@@ -25,20 +25,35 @@ export interface SweepDoc {
 
 export function goalOf(g: unknown): Goal {
   const o = (g ?? {}) as Record<string, unknown>;
-  if (typeof o["maximize"] === "string") return { metric: o["maximize"], maximize: true };
-  return { metric: typeof o["minimize"] === "string" ? o["minimize"] : "", maximize: false };
+  if (typeof o["maximize"] === "string")
+    return { metric: o["maximize"], maximize: true };
+  return {
+    metric: typeof o["minimize"] === "string" ? o["minimize"] : "",
+    maximize: false,
+  };
 }
 
 /** Reads sweepCheck's normalized document (its shape is fixed by normalized_document). */
 export function sweepDoc(normalized: string): SweepDoc {
   const d = JSON.parse(normalized) as {
     name?: string;
-    axes?: { name: string; pointer?: string; values?: Json[]; linked?: { pointer: string; values: Json[] }[] }[];
+    axes?: {
+      name: string;
+      pointer?: string;
+      values?: Json[];
+      linked?: { pointer: string; values: Json[] }[];
+    }[];
     pareto?: unknown[];
   };
   const axes = (d.axes ?? []).map((a) => {
-    const members = a.linked ?? [{ pointer: a.pointer ?? "", values: a.values ?? [] }];
-    return { name: a.name, pointers: members.map((m) => m.pointer), values: members.map((m) => m.values) };
+    const members = a.linked ?? [
+      { pointer: a.pointer ?? "", values: a.values ?? [] },
+    ];
+    return {
+      name: a.name,
+      pointers: members.map((m) => m.pointer),
+      values: members.map((m) => m.values),
+    };
   });
   return { name: d.name ?? "", axes, pareto: (d.pareto ?? []).map(goalOf) };
 }
@@ -65,13 +80,21 @@ export interface TableRow {
 }
 
 function axisCells(doc: SweepDoc, row: PointRow): string[] {
-  return doc.axes.map((a) => a.pointers.map((p) => fmtValue(row.point[p])).join(", "));
+  return doc.axes.map((a) =>
+    a.pointers.map((p) => fmtValue(row.point[p])).join(", "),
+  );
 }
 
 /** Rows in rank order; rows the last ranking does not cover yet follow by index. */
-export function tableRows(doc: SweepDoc, rows: PointRow[], ranking?: RankResult): TableRow[] {
+export function tableRows(
+  doc: SweepDoc,
+  rows: PointRow[],
+  ranking?: RankResult,
+): TableRow[] {
   const byIndex = new Map(rows.map((r) => [r.index, r]));
-  const front = new Map((ranking?.pareto ?? []).map((p) => [p.index, p.pareto]));
+  const front = new Map(
+    (ranking?.pareto ?? []).map((p) => [p.index, p.pareto]),
+  );
   const out: TableRow[] = [];
   const make = (row: PointRow, rank?: number): TableRow => ({
     rank,
@@ -91,7 +114,9 @@ export function tableRows(doc: SweepDoc, rows: PointRow[], ranking?: RankResult)
     seen.add(r.index);
     out.push(make(row, r.rank));
   }
-  const rest = rows.filter((r) => !seen.has(r.index)).sort((a, b) => a.index - b.index);
+  const rest = rows
+    .filter((r) => !seen.has(r.index))
+    .sort((a, b) => a.index - b.index);
   for (const row of rest) out.push(make(row));
   return out;
 }
@@ -105,7 +130,10 @@ export interface ScatterPoint {
 }
 
 /** The Pareto plot's points: every row with both goals (the front as the core marked it). */
-export function scatterPoints(doc: SweepDoc, table: TableRow[]): ScatterPoint[] {
+export function scatterPoints(
+  doc: SweepDoc,
+  table: TableRow[],
+): ScatterPoint[] {
   if (doc.pareto.length < 2) return [];
   const out: ScatterPoint[] = [];
   for (const r of table) {
@@ -150,7 +178,11 @@ export function heatMap(doc: SweepDoc, rows: PointRow[]): HeatMap | undefined {
     const j = colAxis ? stepOf(colAxis, row) : 0;
     const line = cells[i];
     if (!line || j < 0 || j >= nc) continue;
-    line[j] = { index: row.index, value: row.objective, feasible: row.feasible };
+    line[j] = {
+      index: row.index,
+      value: row.objective,
+      feasible: row.feasible,
+    };
   }
   return { rowAxis, colAxis, cells };
 }
