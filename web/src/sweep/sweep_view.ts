@@ -13,7 +13,7 @@ import { button, el } from "./dom";
 import { renderHeat, renderPareto } from "./plots";
 import type { PointRow, RankResult } from "./protocol";
 import { renderTable } from "./results_table";
-import type { SweepPool } from "./sweep_pool";
+import { Cancelled, type SweepPool } from "./sweep_pool";
 import {
   goalOf,
   heatMap,
@@ -355,6 +355,8 @@ export class SweepView {
       if (this.checked && !this.running)
         this.status.textContent = `${c.points} points, ready`;
     } catch (e) {
+      // A check cut short by Cancel (its worker was terminated) is asked again.
+      if (e instanceof Cancelled) return void this.check();
       if (seq !== this.checkSeq) return;
       this.showDiagnostics([
         {
