@@ -409,6 +409,7 @@ export class SweepView {
     this.resultDoc = c.doc;
     this.rows = [];
     this.ranking = undefined;
+    delete this.el.dataset["done"];
     this.progress.max = c.points;
     this.progress.value = 0;
     this.status.textContent = `running 0 / ${c.points}`;
@@ -419,7 +420,8 @@ export class SweepView {
       this.rows = p.rows;
       if (p.ranking) this.ranking = p.ranking;
       this.progress.value = p.done;
-      this.status.textContent = `running ${p.done} / ${p.total} (${this.pool.size} workers)`;
+      const n = this.pool.size;
+      this.status.textContent = `running ${p.done} / ${p.total} (${n} worker${n === 1 ? "" : "s"})`;
       this.scheduleDraw();
     });
     this.running = false;
