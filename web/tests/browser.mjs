@@ -629,6 +629,13 @@ test('sweep: a 2x2 grid built from the scenario runs in the workers, ranks, and 
     check(JSON.stringify(byIndex) === JSON.stringify(native), `browser digests ${byIndex} != native ${native}`);
   }
   await p.page.screenshot({ path: path.join(artifacts, 'sweep.png') });
+  // The sweep lives in the URL: a copied link reopens the view with the same document.
+  const link = new URL(p.page.url());
+  const again = await openPage(browser, `${link.search}${link.hash}`);
+  await again.page.waitForSelector(`${tid('sweep-view')}:not([hidden])`, { timeout: 10000 });
+  check(JSON.stringify(JSON.parse(await again.page.inputValue(tid('sweep-editor')))) === JSON.stringify(JSON.parse(docText)),
+    'the link does not carry the sweep document');
+  await again.done();
   // Open the best point as the playground's scenario.
   const best = rows[0];
   await p.page.click(tid(`sweep-open-${best.index}`));
