@@ -18,11 +18,14 @@ export interface Diagnostic {
   severity: Severity;
 }
 
-export type ExportKind = 'summary' | 'requests' | 'metrics' | 'timeseries';
+/** `steps`: the run's engine steps per instance (stepTrace), for the Perfetto trace. */
+export type ExportKind = 'summary' | 'requests' | 'metrics' | 'timeseries' | 'steps';
 
 export type WorkerRequest =
   | { kind: 'hello' }
   | { kind: 'validate'; id: number; json: string }
+  /** A pasted Hugging Face config.json as a catalog model entry (`blis catalog import`). */
+  | { kind: 'import'; id: number; config: string; modelId: string }
   | { kind: 'load'; slot: SlotId; gen: number; json: string }
   | { kind: 'unload'; slot: SlotId }
   | { kind: 'advance'; slot: SlotId; gen: number; untilUs: number; maxEvents: number; wantSummary: boolean; snapshotOf?: number }
@@ -58,6 +61,7 @@ export interface Progress {
 export type WorkerResponse =
   | { kind: 'ready'; version: string; catalog: { gpus: string[]; models: string[] } }
   | { kind: 'validated'; id: number; diagnostics: Diagnostic[]; effective: string }
+  | { kind: 'imported'; id: number; entry: string; diagnostics: Diagnostic[] }
   | { kind: 'loaded'; slot: SlotId; gen: number; diagnostics: Diagnostic[]; ok: boolean; columns: string[]; instances: string[] }
   | Progress
   | { kind: 'exported'; slot: SlotId; what: ExportKind; files: { name: string; text: string }[] }
@@ -118,6 +122,8 @@ export function describeResponse(r: WorkerResponse): string {
       return `error: ${r.message}`;
     case 'validated':
       return `${r.diagnostics.length} diagnostics`;
+    case 'imported':
+      return r.entry ? 'imported a model entry' : `not imported: ${r.diagnostics.length} diagnostics`;
     case 'loaded':
       return r.ok ? `loaded ${r.slot}` : `not loaded: ${r.diagnostics.length} errors`;
     case 'progress':

@@ -47,6 +47,10 @@ function makeCore() {
     catalogIds: () => ({ gpus: ['G1'], models: ['m/1'], fabrics: [] }),
     validate: (json) => (json.includes('"bad"') ? [{ pointer: '/bad', message: 'is bad', severity: 'error' }] : []),
     effective: (json) => JSON.stringify({ ...(JSON.parse(json) as object), defaulted: true }),
+    importHfConfig: (config, id) =>
+      config.includes('hidden_size') ? { entry: JSON.stringify({ id }), diagnostics: [] }
+        : { entry: '', diagnostics: [{ pointer: '/hidden_size', message: 'missing', severity: 'error' }] },
+    stepTrace: (json, maxSteps) => JSON.stringify({ instances: ['i0'], steps: [], truncated: false, json, maxSteps }),
     create: () => { const s = new ScriptedSim(); sims.push(s); return s; },
   };
   return { core: new WorkerCore(module), sims };

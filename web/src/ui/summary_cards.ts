@@ -79,6 +79,19 @@ const CARDS: CardDef[] = [
   { label: 'KV usage', value: (s) => s.kv_usage?.mean, fmt: fmtPct, sub: (s) => `max ${fmtPct(s.kv_usage?.max)}`, lowerIsBetter: true },
 ];
 
+/** The models priced without a calibration run on their GPU (summary provenance, whose
+ *  catalog lines read "model ID (origin); estimate: no calibration run covers it on GPU"). */
+export function estimateNotes(s: Summary | undefined): string[] {
+  const prov = s?.['provenance'] as { catalog?: unknown } | undefined;
+  const lines = Array.isArray(prov?.catalog) ? prov.catalog.filter((x): x is string => typeof x === 'string') : [];
+  const out: string[] = [];
+  for (const line of lines) {
+    const m = /^model (\S+).*; estimate: no calibration run covers it on (\S+)$/.exec(line);
+    if (m) out.push(`${m[1]!} on ${m[2]!}`);
+  }
+  return out;
+}
+
 function el(tag: string, cls: string, text?: string): HTMLElement {
   const e = document.createElement(tag);
   e.className = cls;
@@ -134,6 +147,13 @@ export function renderCards(host: HTMLElement, runs: { label: string; summary?: 
     card.append(rows);
     card.append(el('div', 'card-sub', 'measured / simulated'));
     frag.append(card);
+  }
+  const estimates = [...new Set(runs.flatMap((r) => estimateNotes(r.summary)))];
+  if (estimates.length > 0) {
+    const note = el('p', 'estimate-note', `Estimates: no calibration run covers ${estimates.join(', ')}; ` +
+      'their step times come from the latency kernel’s physical terms alone.');
+    note.dataset['testid'] = 'estimate-note';
+    frag.append(note);
   }
   host.replaceChildren(frag);
   host.dataset['ready'] = withSummary.length > 0 ? '1' : '0';

@@ -54,6 +54,11 @@ export interface BlisModule {
   /** A Hugging Face config.json as a catalog model entry (`blis catalog import`): the entry's
    *  JSON text ("" when there are errors) and the diagnostics, pointers into the config. */
   importHfConfig(configJson: string, id: string): { entry: string; diagnostics: BlisDiagnostic[] };
+  /** Replays a scenario in its own simulation and returns its engine steps per instance, each
+   *  from the event that scheduled its batch to the one that applied its output (JSON:
+   *  {instances, steps: [{instance, id, start_us, end_us, requests, tokens, prefill_tokens,
+   *  prefills, decodes, spec_tokens, preempted}], truncated}); throws on a scenario with errors. */
+  stepTrace(scenarioJson: string, maxSteps: number): string;
   Simulation: { new (): BlisSimulation };
 }
 
