@@ -13,7 +13,7 @@ export type SlotId = 'a' | 'b';
 export type Severity = 'error' | 'warning';
 
 export interface Diagnostic {
-  pointer: string;  // JSON pointer into the scenario ("" = the document)
+  pointer: string; // JSON pointer into the scenario ("" = the document)
   message: string;
   severity: Severity;
 }
@@ -38,7 +38,7 @@ export type WorkerRequest =
 export interface RunLatencies {
   ttftMs: Float64Array;
   e2eMs: Float64Array;
-  itlMs: Float64Array;  // per request mean inter-token latency
+  itlMs: Float64Array; // per request mean inter-token latency
 }
 
 export interface Progress {
@@ -90,7 +90,12 @@ export interface Summary {
   /** null when no SLO target is set (it would only restate throughput). */
   goodput_requests_per_s?: number | null;
   /** The scenario's SLO targets that are set (ms), and the classes' when any. */
-  slo?: { ttft_ms?: number; itl_ms?: number; e2e_ms?: number; classes?: Record<string, { ttft_ms?: number; itl_ms?: number; e2e_ms?: number }> };
+  slo?: {
+    ttft_ms?: number;
+    itl_ms?: number;
+    e2e_ms?: number;
+    classes?: Record<string, { ttft_ms?: number; itl_ms?: number; e2e_ms?: number }>;
+  };
   saturation?: {
     verdict: 'stable' | 'backlogged' | 'overloaded';
     reason: string;

@@ -21,7 +21,7 @@ const base = `http://127.0.0.1:${port}/`;
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
-const notes = [];  // figures worth reporting (frame times), printed before the tally
+const notes = []; // figures worth reporting (frame times), printed before the tally
 
 function check(cond, message) {
   if (!cond) throw new Error(message);
@@ -29,13 +29,17 @@ function check(cond, message) {
 
 async function startServer() {
   const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-    cwd: webDir, detached: true, stdio: 'ignore',
+    cwd: webDir,
+    detached: true,
+    stdio: 'ignore',
   });
   for (let i = 0; i < 300; i++) {
     try {
       const r = await fetch(base);
       if (r.ok) return server;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   process.kill(-server.pid);
@@ -48,7 +52,9 @@ async function openPage(browser, query = '', viewport = { width: 1280, height: 8
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
   await page.goto(base + query);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
   return {
@@ -66,14 +72,26 @@ const encodeScenario = (doc) => deflateRawSync(Buffer.from(JSON.stringify(doc)))
 // The smallest valid scenario: every knob but the pool's ids and the load is a default.
 const MINIMAL = {
   schema: 'blis/scenario/v1',
-  pools: [{ name: 'main', hardware: 'H100-SXM-80GB', model: 'meta-llama/Llama-3.1-8B-Instruct', engine: { kind: 'vllm', release: '0.32.0' } }],
-  workload: { clients: [{ name: 'chat', load: { rate: 2 }, prompt_tokens: { dist: 'constant', value: 256 }, output_tokens: { dist: 'constant', value: 64 } }] },
+  pools: [
+    {
+      name: 'main',
+      hardware: 'H100-SXM-80GB',
+      model: 'meta-llama/Llama-3.1-8B-Instruct',
+      engine: { kind: 'vllm', release: '0.32.0' },
+    },
+  ],
+  workload: {
+    clients: [
+      {
+        name: 'chat',
+        load: { rate: 2 },
+        prompt_tokens: { dist: 'constant', value: 256 },
+        output_tokens: { dist: 'constant', value: 64 },
+      },
+    ],
+  },
   horizon: { duration_s: 10 },
 };
-const editorText = async (page) => page.evaluate(() => {
-  const lines = [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent);
-  return lines.join('\n');
-});
 const simTime = async (page) => Number(await page.textContent(tid('sim-time')));
 const simSteps = async (page) => Number(await page.textContent(tid('sim-steps')));
 const points = async (page, chart) => Number(await page.getAttribute(tid(chart), 'data-points'));
@@ -82,14 +100,20 @@ const status = async (page) => (await page.textContent(tid('run-status')))?.trim
 async function waitStatus(page, wanted, timeout = 20000) {
   await page.waitForFunction(
     ([sel, w]) => w.includes(document.querySelector(sel)?.textContent?.trim() ?? ''),
-    [tid('run-status'), wanted], { timeout });
+    [tid('run-status'), wanted],
+    { timeout },
+  );
 }
 
 async function waitValid(page) {
-  await page.waitForFunction((sel) => {
-    const ul = document.querySelector(sel);
-    return ul && ul.dataset.count === '0' && ul.querySelector('li.ok');
-  }, tid('validation-errors'), { timeout: 20000 });
+  await page.waitForFunction(
+    (sel) => {
+      const ul = document.querySelector(sel);
+      return ul && ul.dataset.count === '0' && ul.querySelector('li.ok');
+    },
+    tid('validation-errors'),
+    { timeout: 20000 },
+  );
 }
 
 async function setSpeed(page, value) {
@@ -102,9 +126,9 @@ test('loads: module version, default preset, valid scenario, charts waiting', as
   const p = await openPage(browser);
   const version = (await p.page.textContent(tid('module-version')))?.trim();
   check(/^\d+\.\d+\.\d+$/.test(version ?? ''), `unexpected version text: ${version}`);
-  check(await p.page.getAttribute(tid('preset-single-instance'), 'aria-pressed') === 'true', 'default preset not selected');
+  check((await p.page.getAttribute(tid('preset-single-instance'), 'aria-pressed')) === 'true', 'default preset not selected');
   await waitValid(p.page);
-  check(await simTime(p.page) === 0, 'sim-time is not 0 at load');
+  check((await simTime(p.page)) === 0, 'sim-time is not 0 at load');
   for (const c of ['chart-kv', 'chart-queue', 'chart-latency']) check(await p.page.isVisible(tid(c)), `${c} not visible`);
   await p.done();
 });
@@ -117,7 +141,7 @@ test('every preset loads and validates', async (browser) => {
     await p.page.click(tid(`preset-${name}`));
     await waitStatus(p.page, ['ready']);
     await waitValid(p.page);
-    check(await p.page.getAttribute(tid(`preset-${name}`), 'aria-pressed') === 'true', `${name} not marked chosen`);
+    check((await p.page.getAttribute(tid(`preset-${name}`), 'aria-pressed')) === 'true', `${name} not marked chosen`);
     await p.page.waitForFunction((n) => new URL(location.href).searchParams.get('preset') === n, name);
   }
   await p.done();
@@ -127,7 +151,9 @@ test('play advances simulated time and draws the charts; frames stay short', asy
   const p = await openPage(browser);
   await waitStatus(p.page, ['ready']);
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), { timeout: 20000 });
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), {
+    timeout: 20000,
+  });
   const t1 = await simTime(p.page);
   await p.page.waitForTimeout(4000);
   const t2 = await simTime(p.page);
@@ -135,10 +161,12 @@ test('play advances simulated time and draws the charts; frames stay short', asy
   for (const c of ['chart-kv', 'chart-queue', 'chart-latency', 'chart-throughput']) {
     const n = await points(p.page, c);
     check(n > 0, `${c} has no points`);
-    check(await p.page.$(`${tid(c)} canvas`) !== null, `${c} has no canvas`);
+    check((await p.page.$(`${tid(c)} canvas`)) !== null, `${c} has no canvas`);
   }
   const stats = await p.page.evaluate(() => window.__blisFrameStats());
-  notes.push(`frame time while playing the default preset: p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms over ${stats.n} frames`);
+  notes.push(
+    `frame time while playing the default preset: p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms over ${stats.n} frames`,
+  );
   check(stats.n > 60, `too few frames measured: ${stats.n}`);
   check(stats.p95 < 50, `frame time p95 ${stats.p95.toFixed(1)} ms ≥ 50 ms`);
   const cards = await p.page.textContent(tid('summary-cards'));
@@ -150,7 +178,7 @@ test('play advances simulated time and draws the charts; frames stay short', asy
   await p.page.waitForFunction((sel) => !document.querySelector(sel)?.disabled, tid('step'), { timeout: 10000 });
   const paused = await simTime(p.page);
   await p.page.waitForTimeout(600);
-  check(await simTime(p.page) === paused, 'sim-time moved while paused');
+  check((await simTime(p.page)) === paused, 'sim-time moved while paused');
   await p.done();
 });
 
@@ -160,10 +188,13 @@ test('a click on Play right after load is never lost (8 fresh loads)', async (br
     const page = await context.newPage();
     await page.goto(base);
     // Play is disabled until a run can play; playwright's click waits for it to be enabled.
-    check(await page.isDisabled(tid('play')) || await status(page) !== 'loading', 'Play enabled while loading');
+    check((await page.isDisabled(tid('play'))) || (await status(page)) !== 'loading', 'Play enabled while loading');
     await page.click(tid('play'), { timeout: 30000 });
-    await page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0, tid('sim-time'), { timeout: 20000 })
-      .catch(async () => { throw new Error(`load ${k + 1}: Play was clicked but the time stayed at 0 (status ${await status(page)})`); });
+    await page
+      .waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0, tid('sim-time'), { timeout: 20000 })
+      .catch(async () => {
+        throw new Error(`load ${k + 1}: Play was clicked but the time stayed at 0 (status ${await status(page)})`);
+      });
     await context.close();
   }
 });
@@ -171,18 +202,21 @@ test('a click on Play right after load is never lost (8 fresh loads)', async (br
 test('step runs exactly one engine step; reset returns to zero', async (browser) => {
   const p = await openPage(browser);
   await waitStatus(p.page, ['ready']);
-  check(await simSteps(p.page) === 0, 'steps not 0 at load');
+  check((await simSteps(p.page)) === 0, 'steps not 0 at load');
   for (let k = 1; k <= 3; k++) {
     await p.page.click(tid('step'));
-    await p.page.waitForFunction(([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want, [tid('sim-steps'), k]);
+    await p.page.waitForFunction(
+      ([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want,
+      [tid('sim-steps'), k],
+    );
     await p.page.waitForTimeout(150);
     const s = await simSteps(p.page);
     check(s === k, `after ${k} step clicks, ${s} engine steps ran`);
   }
-  check(await simTime(p.page) > 0, 'sim-time did not move on step');
+  check((await simTime(p.page)) > 0, 'sim-time did not move on step');
   await p.page.click(tid('reset'));
   await p.page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '0', tid('sim-steps'));
-  check(await simTime(p.page) === 0, 'reset did not return sim-time to 0');
+  check((await simTime(p.page)) === 0, 'reset did not return sim-time to 0');
   await p.done();
 });
 
@@ -192,17 +226,20 @@ test('a bad edit in the JSON editor shows its error at the right pointer', async
   // Type into CodeMirror like a user: go to the end of the max_num_seqs line, replace the value.
   await p.page.click(`${tid('scenario-editor')} .cm-line:has-text('"max_num_seqs"')`);
   await p.page.keyboard.press('End');
-  for (let i = 0; i < 4; i++) await p.page.keyboard.press('Backspace');  // "256,"
+  for (let i = 0; i < 4; i++) await p.page.keyboard.press('Backspace'); // "256,"
   await p.page.keyboard.type('-3,');
   const pointer = '/pools/0/engine/args/max_num_seqs';
   await p.page.waitForSelector(`${tid('validation-errors')} li[data-pointer="${pointer}"]`, { timeout: 10000 });
   const marked = await p.page.$$eval('.cm-lintRange-error', (els) => els.map((e) => e.textContent));
   check(marked.includes('-3'), `the editor did not underline the bad value (marked: ${JSON.stringify(marked)})`);
-  check(await p.page.getAttribute(tid('knob-max_num_seqs'), 'aria-invalid') === 'true', 'the form knob is not marked invalid');
-  check(await status(p.page) === 'invalid', 'run not marked invalid');
+  check((await p.page.getAttribute(tid('knob-max_num_seqs'), 'aria-invalid')) === 'true', 'the form knob is not marked invalid');
+  check((await status(p.page)) === 'invalid', 'run not marked invalid');
   // A syntax error is located too.
-  await p.page.keyboard.press('Backspace');  // drop the comma: the next line breaks the syntax
-  await p.page.waitForFunction((sel) => /JSON syntax error/.test(document.querySelector(sel)?.textContent ?? ''), tid('validation-errors'));
+  await p.page.keyboard.press('Backspace'); // drop the comma: the next line breaks the syntax
+  await p.page.waitForFunction(
+    (sel) => /JSON syntax error/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('validation-errors'),
+  );
   await p.page.screenshot({ path: path.join(artifacts, 'bad-edit.png') });
   // Fixing it makes the scenario valid again.
   await p.page.keyboard.type(',');
@@ -210,7 +247,7 @@ test('a bad edit in the JSON editor shows its error at the right pointer', async
   for (let i = 0; i < 3; i++) await p.page.keyboard.press('Backspace');
   await p.page.keyboard.type('64,');
   await waitValid(p.page);
-  check(await p.page.inputValue(tid('knob-max_num_seqs')) === '64', 'the form did not follow the JSON edit');
+  check((await p.page.inputValue(tid('knob-max_num_seqs'))) === '64', 'the form did not follow the JSON edit');
   await p.done();
 });
 
@@ -218,28 +255,47 @@ test('the form on a minimal scenario: every knob enabled, defaults shown and mar
   const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
   await waitValid(p.page);
   // Defaults arrive with the validation (the resolved document from the WASM API).
-  await p.page.waitForFunction((sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'default', tid('knob-enable_prefix_caching'));
-  const knobs = await p.page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) => els.map((e) => ({
-    id: e.dataset.testid, disabled: e.disabled, value: e.type === 'checkbox' ? String(e.checked) : e.value,
-    source: e.closest('.knob').dataset.source,
-  })));
+  await p.page.waitForFunction(
+    (sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'default',
+    tid('knob-enable_prefix_caching'),
+  );
+  const knobs = await p.page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) =>
+    els.map((e) => ({
+      id: e.dataset.testid,
+      disabled: e.disabled,
+      value: e.type === 'checkbox' ? String(e.checked) : e.value,
+      source: e.closest('.knob').dataset.source,
+    })),
+  );
   check(knobs.length >= 12, `only ${knobs.length} knobs`);
   for (const k of knobs) {
     check(!k.disabled, `${k.id} is disabled on a minimal scenario`);
     check(k.value !== '', `${k.id} is blank on a minimal scenario`);
   }
   const pc = knobs.find((k) => k.id === 'knob-enable_prefix_caching');
-  check(pc.value === 'true' && pc.source === 'default', `prefix caching shows ${pc.value} (${pc.source}), expected vLLM's default (on)`);
+  check(
+    pc.value === 'true' && pc.source === 'default',
+    `prefix caching shows ${pc.value} (${pc.source}), expected vLLM's default (on)`,
+  );
   check(knobs.find((k) => k.id === 'knob-max_num_seqs').source === 'default', 'max_num_seqs not marked as a default');
   check(await p.page.isVisible(`.knob:has(${tid('knob-max_num_seqs')}) .knob-default`), 'no visible default mark');
   // Editing a defaulted knob writes its key.
   await p.page.fill(tid('knob-max_num_seqs'), '48');
-  await p.page.waitForFunction(() => [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')]
-    .some((l) => /"max_num_seqs": 48/.test(l.textContent ?? '')));
-  await p.page.waitForFunction((sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'document', tid('knob-max_num_seqs'));
+  await p.page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].some((l) =>
+      /"max_num_seqs": 48/.test(l.textContent ?? ''),
+    ),
+  );
+  await p.page.waitForFunction(
+    (sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'document',
+    tid('knob-max_num_seqs'),
+  );
   await p.page.click(tid('knob-enable_prefix_caching'));
-  await p.page.waitForFunction(() => /"enable_prefix_caching": false/.test(
-    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n')));
+  await p.page.waitForFunction(() =>
+    /"enable_prefix_caching": false/.test(
+      [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n'),
+    ),
+  );
   await waitValid(p.page);
   await p.page.screenshot({ path: path.join(artifacts, 'form-minimal.png') });
   await p.done();
@@ -269,12 +325,19 @@ test('a bad form edit: the message next to the field and a banner in the main pa
 
 test('latency windows with no sample are gaps, not zeros; the window can be chosen', async (browser) => {
   // One request every 5 s and a 500 ms window: most windows see no first token.
-  const sparse = { ...MINIMAL, workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 0.2, arrival: 'constant' } }] }, horizon: { duration_s: 30 } };
+  const sparse = {
+    ...MINIMAL,
+    workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 0.2, arrival: 'constant' } }] },
+    horizon: { duration_s: 30 },
+  };
   const p = await openPage(browser, `?s=${encodeScenario(sparse)}`);
   await waitValid(p.page);
   await p.page.selectOption(tid('window'), '500');
-  await p.page.waitForFunction(() => /"timeseries_interval_ms": 500/.test(
-    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n')));
+  await p.page.waitForFunction(() =>
+    /"timeseries_interval_ms": 500/.test(
+      [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n'),
+    ),
+  );
   await waitStatus(p.page, ['ready']);
   await setSpeed(p.page, 'Infinity');
   await p.page.click(tid('play'));
@@ -299,8 +362,14 @@ test('the saturation verdict; goodput only with an SLO, shown beside it', async 
   await waitStatus(q.page, ['ready']);
   await setSpeed(q.page, 'Infinity');
   await q.page.click(tid('play'));
-  await q.page.waitForSelector(`${tid('verdict')} :is([data-verdict="backlogged"], [data-verdict="overloaded"])`, { timeout: 120000 });
-  await q.page.waitForFunction((sel) => /Goodput[\s\S]*TTFT ≤/.test(document.querySelector(sel)?.textContent ?? ''), tid('summary-cards'), { timeout: 60000 });
+  await q.page.waitForSelector(`${tid('verdict')} :is([data-verdict="backlogged"], [data-verdict="overloaded"])`, {
+    timeout: 120000,
+  });
+  await q.page.waitForFunction(
+    (sel) => /Goodput[\s\S]*TTFT ≤/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('summary-cards'),
+    { timeout: 60000 },
+  );
   await q.page.click(tid('pause'));
   await q.page.screenshot({ path: path.join(artifacts, 'verdict.png') });
   await q.done();
@@ -310,7 +379,9 @@ test('375 px: nothing overflows sideways', async (browser) => {
   const p = await openPage(browser, '', { width: 375, height: 740 });
   await waitStatus(p.page, ['ready']);
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), { timeout: 20000 });
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), {
+    timeout: 20000,
+  });
   await p.page.click(tid('pause'));
   const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
   check(wide <= 375, `the page is ${wide} px wide at a 375 px viewport`);
@@ -329,7 +400,7 @@ test('dark mode follows the system, and ?theme= overrides it', async (browser) =
   await page.screenshot({ path: path.join(artifacts, 'dark.png') });
   await page.goto(`${base}?theme=light`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
-  check(await bg(page) === 'rgb(246, 247, 249)', 'theme=light did not override the dark system scheme');
+  check((await bg(page)) === 'rgb(246, 247, 249)', 'theme=light did not override the dark system scheme');
   await context.close();
 });
 
@@ -340,7 +411,10 @@ test('the mechanism view: KV blocks, queues and the budget, on every Step; hover
   await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.blocks) > 0, tid('mech-body'));
   for (let k = 1; k <= 3; k++) {
     await p.page.click(tid('step'));
-    await p.page.waitForFunction(([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want, [tid('sim-steps'), k]);
+    await p.page.waitForFunction(
+      ([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want,
+      [tid('sim-steps'), k],
+    );
   }
   await p.page.waitForFunction((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, tid('mech-running'));
   const budget = await p.page.textContent(tid('mech-budget'));
@@ -348,20 +422,28 @@ test('the mechanism view: KV blocks, queues and the budget, on every Step; hover
   const before = await p.page.getAttribute(tid('mech-body'), 'data-requests');
   // Playing updates it too.
   await p.page.click(tid('play'));
-  await p.page.waitForFunction(([sel, b]) => document.querySelector(sel)?.dataset.requests !== b, [tid('mech-body'), before], { timeout: 20000 });
+  await p.page.waitForFunction(([sel, b]) => document.querySelector(sel)?.dataset.requests !== b, [tid('mech-body'), before], {
+    timeout: 20000,
+  });
   await p.page.click(tid('pause'));
   await p.page.hover(`${tid('mech-running')} tbody tr`);
-  check(await p.page.$(`${tid('mech-running')} tbody tr.hover`) !== null, 'hovering a request does not highlight its row');
+  check((await p.page.$(`${tid('mech-running')} tbody tr.hover`)) !== null, 'hovering a request does not highlight its row');
   await p.page.locator(tid('mechanism')).screenshot({ path: path.join(artifacts, 'mechanism.png') });
   await p.done();
 });
 
 test('16 instances: one line per pool by default, a heat map on request', async (browser) => {
-  const many = { ...MINIMAL, pools: [{ ...MINIMAL.pools[0], instances: 16 }], workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 40 } }] } };
+  const many = {
+    ...MINIMAL,
+    pools: [{ ...MINIMAL.pools[0], instances: 16 }],
+    workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 40 } }] },
+  };
   const p = await openPage(browser, `?s=${encodeScenario(many)}`);
   await waitStatus(p.page, ['ready']);
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 2, tid('sim-time'), { timeout: 30000 });
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 2, tid('sim-time'), {
+    timeout: 30000,
+  });
   const legend = await p.page.$$eval(`${tid('chart-queue')} .u-legend .u-series`, (els) => els.length);
   check(legend <= 3, `the queue chart has ${legend} legend entries at 16 instances`);
   await p.page.selectOption(tid('instance-mode'), 'heat');
@@ -378,12 +460,12 @@ test('the URL round-trips the scenario', async (browser) => {
   await p.page.fill(tid('knob-instances'), '3');
   await p.page.fill(tid('knob-rate'), '21.5');
   await p.page.waitForFunction(() => new URL(location.href).searchParams.has('s'), null, { timeout: 5000 });
-  await p.page.waitForTimeout(400);  // the URL is written after a short debounce
+  await p.page.waitForTimeout(400); // the URL is written after a short debounce
   const url = p.page.url();
   await p.done();
   const q = await openPage(browser, url.slice(base.length));
-  check(await q.page.inputValue(tid('knob-instances')) === '3', 'instances did not survive the URL');
-  check(await q.page.inputValue(tid('knob-rate')) === '21.5', 'rate did not survive the URL');
+  check((await q.page.inputValue(tid('knob-instances'))) === '3', 'instances did not survive the URL');
+  check((await q.page.inputValue(tid('knob-rate'))) === '21.5', 'rate did not survive the URL');
   const text = await q.page.textContent(`${tid('scenario-editor')} .cm-content`);
   check(/"instances": 3/.test(text ?? ''), 'editor text did not survive the URL');
   await waitStatus(q.page, ['ready']);
@@ -395,11 +477,13 @@ test('the URL round-trips the scenario', async (browser) => {
 test('compare mode runs A and B and overlays them', async (browser) => {
   const p = await openPage(browser);
   await p.page.click(tid('preset-prefix-cache'));
-  check(await p.page.getAttribute(tid('compare'), 'aria-pressed') === 'true', 'compare not on for an A/B preset');
+  check((await p.page.getAttribute(tid('compare'), 'aria-pressed')) === 'true', 'compare not on for an A/B preset');
   await waitStatus(p.page, ['ready']);
   await setSpeed(p.page, '100');
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 5, tid('sim-time'), { timeout: 30000 });
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 5, tid('sim-time'), {
+    timeout: 30000,
+  });
   await p.page.waitForTimeout(1500);
   const legend = await p.page.textContent(`${tid('chart-latency')} .u-legend`);
   check(/TTFT p99 A/.test(legend ?? '') && /TTFT p99 B/.test(legend ?? ''), `latency legend lacks A/B: ${legend}`);
@@ -417,7 +501,10 @@ test('compare mode runs A and B and overlays them', async (browser) => {
 test('A/B: the knob diff of B against A, named runs, swap; the real-run card compares like with like', async (browser) => {
   const p = await openPage(browser, '?preset=prefix-cache');
   await waitStatus(p.page, ['ready']);
-  await p.page.waitForFunction((sel) => /enable_prefix_caching/.test(document.querySelector(sel)?.textContent ?? ''), tid('ab-diff'));
+  await p.page.waitForFunction(
+    (sel) => /enable_prefix_caching/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('ab-diff'),
+  );
   const before = await p.page.textContent(tid('ab-diff'));
   check(/true → false/.test(before ?? ''), `diff before the swap: ${before}`);
   const tabB = await p.page.textContent(tid('edit-b'));
@@ -453,7 +540,10 @@ test('exports download summary.json, requests.csv and Prometheus text', async (b
   const lines = csv.text.trim().split('\n');
   check(/^id,/.test(lines[0]), `requests.csv header: ${lines[0]}`);
   const rows = lines.length - 1;
-  check(rows === s.requests.finished + (s.requests.aborted ?? 0), `requests.csv has ${rows} rows for ${s.requests.finished} finished requests`);
+  check(
+    rows === s.requests.finished + (s.requests.aborted ?? 0),
+    `requests.csv has ${rows} rows for ${s.requests.finished} finished requests`,
+  );
   const prom = await grab('export-metrics');
   check(prom.name.endsWith('.prom') && /^# (HELP|TYPE) vllm:/m.test(prom.text), 'metrics file is not vLLM Prometheus text');
   check(await p.page.isVisible(tid('chart-cdf')), 'latency CDF not shown at the end');
@@ -463,7 +553,7 @@ test('exports download summary.json, requests.csv and Prometheus text', async (b
 test('exports: timeseries.json, every .prom in one zip, a chart PNG, requests.csv with ttft_ms/e2e_ms', async (browser) => {
   const p = await openPage(browser, '?preset=router-comparison');
   await waitStatus(p.page, ['ready']);
-  await p.page.click(tid('compare'));  // one run: four instances
+  await p.page.click(tid('compare')); // one run: four instances
   await waitStatus(p.page, ['ready']);
   await setSpeed(p.page, 'Infinity');
   await p.page.click(tid('play'));
@@ -487,20 +577,25 @@ test('exports: timeseries.json, every .prom in one zip, a chart PNG, requests.cs
   check(/,ttft_ms,e2e_ms$/.test(header), `requests.csv header: ${header}`);
   const trace = await grab('export-trace');
   const events = JSON.parse(trace.bytes.toString('utf8')).traceEvents;
-  check(trace.name.endsWith('-trace.json') && events.filter((e) => e.ph === 'M').length === 4 && events.some((e) => e.ph === 'X'),
-    `${trace.name}: ${events.length} events`);
+  check(
+    trace.name.endsWith('-trace.json') && events.filter((e) => e.ph === 'M').length === 4 && events.some((e) => e.ph === 'X'),
+    `${trace.name}: ${events.length} events`,
+  );
   await p.done();
 });
 
 test('embed mode shows controls and three charts, and plays', async (browser) => {
   const p = await openPage(browser, '?embed=1&preset=preemption', { width: 900, height: 640 });
   check(await p.page.isHidden('.sidebar'), 'sidebar visible in embed mode');
-  for (const c of ['chart-kv', 'chart-queue', 'chart-latency']) check(await p.page.isVisible(tid(c)), `${c} hidden in embed mode`);
+  for (const c of ['chart-kv', 'chart-queue', 'chart-latency'])
+    check(await p.page.isVisible(tid(c)), `${c} hidden in embed mode`);
   check(await p.page.isHidden(tid('chart-throughput')), 'throughput chart shown in embed mode');
   await waitStatus(p.page, ['ready']);
   await p.page.focus('body');
-  await p.page.keyboard.press('Space');  // keyboard play
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), { timeout: 20000 });
+  await p.page.keyboard.press('Space'); // keyboard play
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), {
+    timeout: 20000,
+  });
   const href = await p.page.getAttribute('#open-full', 'href');
   check(href && !href.includes('embed=1') && href.includes('preset=preemption'), `open-in-playground link: ${href}`);
   await p.page.screenshot({ path: path.join(artifacts, 'embed.png') });
@@ -512,10 +607,12 @@ test('a docs demo page embeds a live playground, and the sidebar lists the guide
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
   const r = await page.goto(`${base}docs/demos/prefix-caching.html`);
   check(r?.ok(), `docs page answered ${r?.status()}`);
-  check(/Prefix caching/.test(await page.textContent('h1') ?? ''), 'demo page title missing');
+  check(/Prefix caching/.test((await page.textContent('h1')) ?? ''), 'demo page title missing');
   const sidebar = await page.textContent('.VPSidebar');
   check(/Architecture/.test(sidebar ?? ''), 'the sidebar does not list the architecture page');
   for (const t of ['Chunked prefill and the token budget', 'Preemption under KV pressure', 'Routing across instances']) {
@@ -525,9 +622,11 @@ test('a docs demo page embeds a live playground, and the sidebar lists the guide
   await iframe.scrollIntoViewIfNeeded();
   const frame = await iframe.contentFrame();
   await frame.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
-  check(await frame.getAttribute(tid('preset-prefix-cache'), 'aria-pressed') === 'true', 'embed did not load its preset');
+  check((await frame.getAttribute(tid('preset-prefix-cache'), 'aria-pressed')) === 'true', 'embed did not load its preset');
   await frame.click(tid('play'));
-  await frame.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), { timeout: 20000 });
+  await frame.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), {
+    timeout: 20000,
+  });
   await page.screenshot({ path: path.join(artifacts, 'docs-demo.png'), fullPage: false });
   await context.close();
   check(errors.length === 0, `errors on the docs page:\n${errors.join('\n')}`);
@@ -538,7 +637,9 @@ test('screenshot of the playground (1280×800)', async (browser) => {
   await waitStatus(p.page, ['ready']);
   await setSpeed(p.page, '30');
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 40, tid('sim-time'), { timeout: 60000 });
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 40, tid('sim-time'), {
+    timeout: 60000,
+  });
   await p.page.click(tid('pause'));
   await p.page.waitForTimeout(300);
   const file = path.join(artifacts, 'playground.png');
@@ -554,12 +655,20 @@ test('screenshot of the playground (1280×800)', async (browser) => {
 // ---------------------------------------------------------------------------------------
 
 const server = await startServer();
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 const browser = await chromium.launch({
   executablePath: process.env.BLIS_CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const only = process.env.BLIS_BROWSER_ONLY;
 try {
@@ -571,12 +680,20 @@ try {
       console.log(`ok   ${t.name}`);
     } catch (e) {
       failed++;
-      console.log(`FAIL ${t.name}\n     ${String(e?.stack ?? e).split('\n').join('\n     ')}`);
+      console.log(
+        `FAIL ${t.name}\n     ${String(e?.stack ?? e)
+          .split('\n')
+          .join('\n     ')}`,
+      );
     }
   }
 } finally {
   await browser.close();
-  try { process.kill(-server.pid); } catch { /* already gone */ }
+  try {
+    process.kill(-server.pid);
+  } catch {
+    /* already gone */
+  }
 }
 for (const n of notes) console.log(`note ${n}`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -7,15 +7,7 @@
 import { ChartPanel } from '../charts/chart_panel';
 import { PANELS, panelApplies, type PanelDef } from '../charts/grafana_views';
 import { HeatMapPanel } from '../charts/heatmap';
-import {
-  cdfView,
-  kvView,
-  latencyView,
-  queueView,
-  throughputView,
-  type InstanceMode,
-  type RunData,
-} from '../charts/views';
+import { cdfView, kvView, latencyView, queueView, throughputView, type InstanceMode, type RunData } from '../charts/views';
 import { $as } from './dom';
 import type { Run } from './run';
 

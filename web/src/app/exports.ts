@@ -12,7 +12,12 @@ import type { Run } from './run';
 type What = ExportKind | 'metrics-all' | 'trace';
 
 /** Renders the rows; returns the refreshers of the instance pickers (call on run changes). */
-export function renderExportRows(host: HTMLElement, slots: SlotId[], runs: Record<SlotId, Run>, compare: boolean): (() => void)[] {
+export function renderExportRows(
+  host: HTMLElement,
+  slots: SlotId[],
+  runs: Record<SlotId, Run>,
+  compare: boolean,
+): (() => void)[] {
   host.replaceChildren();
   const fills: (() => void)[] = [];
   for (const slot of slots) {
@@ -43,8 +48,15 @@ export function renderExportRows(host: HTMLElement, slots: SlotId[], runs: Recor
     };
     fills.push(fill);
     fill();
-    row.append(button('summary.json', 'summary'), button('timeseries.json', 'timeseries'), button('requests.csv', 'requests'),
-      button('metrics.prom', 'metrics', sel), sel, button('all .prom (zip)', 'metrics-all'), button('trace.json (Perfetto)', 'trace'));
+    row.append(
+      button('summary.json', 'summary'),
+      button('timeseries.json', 'timeseries'),
+      button('requests.csv', 'requests'),
+      button('metrics.prom', 'metrics', sel),
+      sel,
+      button('all .prom (zip)', 'metrics-all'),
+      button('trace.json (Perfetto)', 'trace'),
+    );
     host.append(row);
   }
   return fills;

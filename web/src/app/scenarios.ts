@@ -21,9 +21,7 @@ export class Scenarios {
 
   /** The preset whose documents the texts are, if any (edits leave the preset). */
   matchingPreset(): Preset | undefined {
-    return PRESETS.find(
-      (p) => p.scenario === this.texts.a && (this.compare ? p.compare?.scenario === this.texts.b : !p.compare),
-    );
+    return PRESETS.find((p) => p.scenario === this.texts.a && (this.compare ? p.compare?.scenario === this.texts.b : !p.compare));
   }
 
   /** A slot's text as JSON, or undefined while it does not parse. */

@@ -28,8 +28,18 @@ describe('Perfetto trace of requests', () => {
 
 describe('Perfetto trace of engine steps', () => {
   const step = (instance: number, id: number, start: number, end: number, over: Partial<TraceStep> = {}): TraceStep => ({
-    instance, id, start_us: start, end_us: end, requests: 2, tokens: 130, prefill_tokens: 128, prefills: 1, decodes: 1,
-    spec_tokens: 0, preempted: 0, ...over,
+    instance,
+    id,
+    start_us: start,
+    end_us: end,
+    requests: 2,
+    tokens: 130,
+    prefill_tokens: 128,
+    prefills: 1,
+    decodes: 1,
+    spec_tokens: 0,
+    preempted: 0,
+    ...over,
   });
   const steps: StepTrace = {
     instances: ['main-0', 'main-1'],
@@ -48,7 +58,11 @@ describe('Perfetto trace of engine steps', () => {
     expect(s[0]!.tid).not.toBe(s[1]!.tid); // step 1 starts before step 0 ends
     expect(s[2]).toMatchObject({ pid: 2, name: 'step 0: 2 decode (2 tok)' });
     const threads = t.traceEvents.filter((e) => e.name === 'thread_name');
-    expect(threads.map((e) => `${e.pid}:${String(e.args?.['name'])}`)).toEqual(['1:engine steps 1', '1:engine steps 2', '2:engine steps 1']);
+    expect(threads.map((e) => `${e.pid}:${String(e.args?.['name'])}`)).toEqual([
+      '1:engine steps 1',
+      '1:engine steps 2',
+      '2:engine steps 1',
+    ]);
     expect(t.metadata).toEqual({});
   });
 

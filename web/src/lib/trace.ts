@@ -77,7 +77,16 @@ function addSteps(procs: Processes, trace: StepTrace): void {
     const { requests, tokens, prefill_tokens, prefills, decodes, spec_tokens, preempted } = s;
     const args = { batch_size: requests, tokens, prefill_tokens, prefills, decodes, spec_tokens, preempted };
     const dur = Math.max(0, s.end_us - s.start_us);
-    procs.events.push({ name: stepName(s), cat: 'step', ph: 'X', pid, tid, ts: s.start_us, dur, args: { ...args, step_us: dur } });
+    procs.events.push({
+      name: stepName(s),
+      cat: 'step',
+      ph: 'X',
+      pid,
+      tid,
+      ts: s.start_us,
+      dur,
+      args: { ...args, step_us: dur },
+    });
   }
 }
 
@@ -85,8 +94,17 @@ function addRequests(procs: Processes, csv: string): void {
   const rows = parseCsv(csv);
   const h = rows[0] ?? [];
   const col = (n: string) => h.indexOf(n);
-  const [id, client, inst, arr, first, fin, status] = ['id', 'client', 'instance', 'arrival_s', 'first_token_s', 'finish_s', 'status'].map(col);
-  if ([id, inst, arr, fin].some((i) => i === undefined || i < 0)) throw new Error('requests.csv lacks id, instance, arrival_s or finish_s');
+  const [id, client, inst, arr, first, fin, status] = [
+    'id',
+    'client',
+    'instance',
+    'arrival_s',
+    'first_token_s',
+    'finish_s',
+    'status',
+  ].map(col);
+  if ([id, inst, arr, fin].some((i) => i === undefined || i < 0))
+    throw new Error('requests.csv lacks id, instance, arrival_s or finish_s');
   const lanes = new Map<number, number[]>(); // pid -> end time (µs) of each lane
   const us = (s: string | undefined) => Math.round(Number(s) * 1e6);
   const body = rows.slice(1).sort((a, b) => us(a[arr!]) - us(b[arr!]));
@@ -100,7 +118,16 @@ function addRequests(procs: Processes, csv: string): void {
     else ends[lane] = end;
     lanes.set(pid, ends);
     const args = { client: r[client!] ?? '', status: r[status!] ?? '' };
-    procs.events.push({ name: `request ${r[id!]}`, cat: 'request', ph: 'X', pid, tid: lane + 1, ts: start, dur: end - start, args });
+    procs.events.push({
+      name: `request ${r[id!]}`,
+      cat: 'request',
+      ph: 'X',
+      pid,
+      tid: lane + 1,
+      ts: start,
+      dur: end - start,
+      args,
+    });
     const f = r[first!];
     if (f) {
       const dur = Math.max(0, us(f) - start);

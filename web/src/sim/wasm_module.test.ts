@@ -56,8 +56,24 @@ describe('the validator behind the editor', () => {
 // The smallest document the validator accepts: everything else is a default.
 const MINIMAL = JSON.stringify({
   schema: 'blis/scenario/v1',
-  pools: [{ name: 'main', hardware: 'H100-SXM-80GB', model: 'meta-llama/Llama-3.1-8B-Instruct', engine: { kind: 'vllm', release: '0.32.0' } }],
-  workload: { clients: [{ name: 'chat', load: { rate: 2 }, prompt_tokens: { dist: 'constant', value: 256 }, output_tokens: { dist: 'constant', value: 64 } }] },
+  pools: [
+    {
+      name: 'main',
+      hardware: 'H100-SXM-80GB',
+      model: 'meta-llama/Llama-3.1-8B-Instruct',
+      engine: { kind: 'vllm', release: '0.32.0' },
+    },
+  ],
+  workload: {
+    clients: [
+      {
+        name: 'chat',
+        load: { rate: 2 },
+        prompt_tokens: { dist: 'constant', value: 256 },
+        output_tokens: { dist: 'constant', value: 64 },
+      },
+    ],
+  },
   horizon: { duration_s: 10 },
 });
 
@@ -96,7 +112,16 @@ describe('the mechanism view and the trace export', () => {
     let seen = false;
     for (let k = 0; k < 40 && !seen; k++) {
       sim.advanceOneStep();
-      const s = JSON.parse(sim.engineSnapshot(0)) as { batches: { id: number; tokens: number; prefill_tokens: number; prefills: number; decodes: number; entries: { tokens: number; k: number }[] }[] };
+      const s = JSON.parse(sim.engineSnapshot(0)) as {
+        batches: {
+          id: number;
+          tokens: number;
+          prefill_tokens: number;
+          prefills: number;
+          decodes: number;
+          entries: { tokens: number; k: number }[];
+        }[];
+      };
       for (const b of s.batches) {
         expect(b.entries.reduce((n, e) => n + e.tokens, 0)).toBe(b.tokens);
         expect(b.prefills + b.decodes).toBe(b.entries.length);
@@ -111,7 +136,11 @@ describe('the mechanism view and the trace export', () => {
     const sim = new blis.Simulation();
     sim.load(MINIMAL);
     while (sim.advanceOneStep());
-    const trace = JSON.parse(blis.stepTrace(MINIMAL, 1e6)) as { instances: string[]; truncated: boolean; steps: { start_us: number; end_us: number; tokens: number; requests: number }[] };
+    const trace = JSON.parse(blis.stepTrace(MINIMAL, 1e6)) as {
+      instances: string[];
+      truncated: boolean;
+      steps: { start_us: number; end_us: number; tokens: number; requests: number }[];
+    };
     expect(trace.instances).toEqual(sim.instanceNames());
     expect(trace.truncated).toBe(false);
     // Every engine step of the run is one slice (empty batches are not steps).
@@ -127,7 +156,10 @@ describe('the mechanism view and the trace export', () => {
 });
 
 describe('a pasted config.json', () => {
-  const config = readFileSync(fileURLToPath(new URL('../../../tests/catalog/fixtures/hf-configs/Llama-2-7b-hf.json', import.meta.url)), 'utf8');
+  const config = readFileSync(
+    fileURLToPath(new URL('../../../tests/catalog/fixtures/hf-configs/Llama-2-7b-hf.json', import.meta.url)),
+    'utf8',
+  );
 
   it('imports, runs inline in a scenario, and its prices say they are estimates', async () => {
     const { withImportedModel } = await import('../scenario/import_model');

@@ -77,7 +77,12 @@ function entriesTable(b: SnapshotBatch, swatch: (k: number) => string, hover: (k
 }
 
 /** Renders the panel into `host`; `swatch` colours a request, `hover` links rows and blocks. */
-export function renderBatch(host: HTMLElement, s: BatchSnapshot, swatch: (k: number) => string, hover: (k: number) => void): void {
+export function renderBatch(
+  host: HTMLElement,
+  s: BatchSnapshot,
+  swatch: (k: number) => string,
+  hover: (k: number) => void,
+): void {
   const bar = document.createElement('div');
   bar.className = 'mech-bar';
   const text = document.createElement('p');

@@ -63,7 +63,8 @@ export class MechanismView {
     el.append(this.legend, this.canvas, this.budget, this.tables);
     this.canvas.addEventListener('mousemove', (e) => {
       const r = this.canvas.getBoundingClientRect();
-      const c = Math.floor((e.clientX - r.left) / this.cell), row = Math.floor((e.clientY - r.top) / this.cell);
+      const c = Math.floor((e.clientX - r.left) / this.cell),
+        row = Math.floor((e.clientY - r.top) / this.cell);
       const b = row * this.cols + c;
       this.setHover(this.snap && b >= 0 && b < this.snap.blocks.length ? this.snap.blocks[b]! : -1);
     });
@@ -82,7 +83,8 @@ export class MechanismView {
     this.snap = JSON.parse(json) as EngineSnapshot;
     const s = this.snap;
     const cached = s.blocks.filter((b) => b === CACHED).length;
-    this.legend.textContent = `${s.num_blocks} KV blocks of ${s.block_size} tokens: ${s.num_blocks - 1 - s.free_blocks} in use, ` +
+    this.legend.textContent =
+      `${s.num_blocks} KV blocks of ${s.block_size} tokens: ${s.num_blocks - 1 - s.free_blocks} in use, ` +
       `${s.free_blocks - cached} free, ${cached} free but cached (a prefix hit revives them), 1 null block (black).`;
     this.el.dataset['blocks'] = String(s.num_blocks);
     this.el.dataset['requests'] = String(s.requests.length);
@@ -95,11 +97,18 @@ export class MechanismView {
     if (k === this.hover) return;
     this.hover = k;
     this.draw();
-    this.el.querySelectorAll<HTMLElement>('tr[data-k]').forEach((tr) => tr.classList.toggle('hover', Number(tr.dataset['k']) === k));
+    this.el
+      .querySelectorAll<HTMLElement>('tr[data-k]')
+      .forEach((tr) => tr.classList.toggle('hover', Number(tr.dataset['k']) === k));
   }
 
   private renderBudget(): void {
-    renderBatch(this.budget, this.snap!, (k) => requestColor(k), (k) => this.setHover(k));
+    renderBatch(
+      this.budget,
+      this.snap!,
+      (k) => requestColor(k),
+      (k) => this.setHover(k),
+    );
   }
 
   private renderQueues(): void {
@@ -111,13 +120,21 @@ export class MechanismView {
       h.textContent = `${q === 'running' ? 'Running' : 'Waiting'} (${rows.length})`;
       const t = document.createElement('table');
       t.dataset['testid'] = `mech-${q}`;
-      t.innerHTML = '<thead><tr><th></th><th>request</th><th>phase</th><th>computed / prompt</th><th>out</th><th>hit</th><th>blocks</th><th>preempt.</th></tr></thead>';
+      t.innerHTML =
+        '<thead><tr><th></th><th>request</th><th>phase</th><th>computed / prompt</th><th>out</th><th>hit</th><th>blocks</th><th>preempt.</th></tr></thead>';
       const body = document.createElement('tbody');
       for (const [r, k] of rows.slice(0, 200)) {
         const tr = document.createElement('tr');
         tr.dataset['k'] = String(k);
-        const cells = [r.id, r.phase, `${r.computed_tokens} / ${r.prompt_tokens}`, String(r.output_tokens),
-          r.cached_tokens >= 0 ? String(r.cached_tokens) : '–', String(r.blocks), String(r.preemptions)];
+        const cells = [
+          r.id,
+          r.phase,
+          `${r.computed_tokens} / ${r.prompt_tokens}`,
+          String(r.output_tokens),
+          r.cached_tokens >= 0 ? String(r.cached_tokens) : '–',
+          String(r.blocks),
+          String(r.preemptions),
+        ];
         const sw = document.createElement('td');
         sw.innerHTML = `<span class="mech-swatch" style="background:${requestColor(k)}"></span>`;
         tr.append(sw, ...cells.map((c) => Object.assign(document.createElement('td'), { textContent: c })));
