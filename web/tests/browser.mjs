@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,23 +27,40 @@ function check(cond, message) {
   if (!cond) throw new Error(message);
 }
 
+// Starts vite preview and resolves once it printed its address (a condition, not a delay).
 async function startServer() {
   const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     cwd: webDir,
     detached: true,
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  for (let i = 0; i < 300; i++) {
+  let output = '';
+  const listening = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`vite preview did not start on ${base}:\n${output}`)), 30000);
+    const read = (chunk) => {
+      output += chunk.toString();
+      if (output.includes(`127.0.0.1:${port}`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    server.stdout.on('data', read);
+    server.stderr.on('data', read);
+    server.on('exit', (code) => reject(new Error(`vite preview exited (${code}):\n${output}`)));
+  });
+  try {
+    await listening;
+    const r = await fetch(base);
+    check(r.ok, `vite preview answered ${r.status} on ${base}`);
+  } catch (e) {
     try {
-      const r = await fetch(base);
-      if (r.ok) return server;
+      process.kill(-server.pid);
     } catch {
-      /* not up yet */
+      /* already gone */
     }
-    await new Promise((r) => setTimeout(r, 100));
+    throw e;
   }
-  process.kill(-server.pid);
-  throw new Error(`vite preview did not answer on ${base}`);
+  return server;
 }
 
 // Opens a page, collecting console errors and page errors; `done()` fails on any.
@@ -116,6 +133,25 @@ async function waitValid(page) {
   );
 }
 
+// Resolves once the page has drawn `n` more animation frames: "nothing moved while n frames
+// were drawn" is the condition a paused run must meet (every frame would advance a playing one).
+async function framesDrawn(page, n) {
+  await page.evaluate(
+    (k) =>
+      new Promise((resolve) => {
+        let i = 0;
+        const f = () => (++i >= k ? resolve() : requestAnimationFrame(f));
+        requestAnimationFrame(f);
+      }),
+    n,
+  );
+}
+
+// No request to the worker outstanding: Step is enabled again (it is disabled while a run is busy).
+async function waitIdle(page) {
+  await page.waitForFunction((sel) => !document.querySelector(sel)?.disabled, tid('step'), { timeout: 10000 });
+}
+
 async function setSpeed(page, value) {
   await page.selectOption(tid('speed'), value);
 }
@@ -155,7 +191,15 @@ test('play advances simulated time and draws the charts; frames stay short', asy
     timeout: 20000,
   });
   const t1 = await simTime(p.page);
-  await p.page.waitForTimeout(4000);
+  // Enough frames for the frame-time figure, the time moving on, and every chart drawn.
+  await p.page.waitForFunction(
+    ([sel, t, charts]) =>
+      window.__blisFrameStats().n > 200 &&
+      Number(document.querySelector(sel)?.textContent) > t &&
+      charts.every((c) => Number(document.querySelector(`[data-testid="${c}"]`)?.dataset.points) > 0),
+    [tid('sim-time'), t1, ['chart-kv', 'chart-queue', 'chart-latency', 'chart-throughput']],
+    { timeout: 30000 },
+  );
   const t2 = await simTime(p.page);
   check(t2 > t1, `sim-time did not advance while playing (${t1} → ${t2})`);
   for (const c of ['chart-kv', 'chart-queue', 'chart-latency', 'chart-throughput']) {
@@ -175,9 +219,9 @@ test('play advances simulated time and draws the charts; frames stay short', asy
   await p.page.click(tid('pause'));
   // An advance the worker had already started still lands (its time is real); once no run is
   // busy (step enabled again) the time must stand still.
-  await p.page.waitForFunction((sel) => !document.querySelector(sel)?.disabled, tid('step'), { timeout: 10000 });
+  await waitIdle(p.page);
   const paused = await simTime(p.page);
-  await p.page.waitForTimeout(600);
+  await framesDrawn(p.page, 30);
   check((await simTime(p.page)) === paused, 'sim-time moved while paused');
   await p.done();
 });
@@ -209,7 +253,8 @@ test('step runs exactly one engine step; reset returns to zero', async (browser)
       ([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want,
       [tid('sim-steps'), k],
     );
-    await p.page.waitForTimeout(150);
+    // The step's answer is in once the run is idle again; a second step would need a new click.
+    await waitIdle(p.page);
     const s = await simSteps(p.page);
     check(s === k, `after ${k} step clicks, ${s} engine steps ran`);
   }
@@ -419,13 +464,49 @@ test('the mechanism view: KV blocks, queues and the budget, on every Step; hover
   await p.page.waitForFunction((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, tid('mech-running'));
   const budget = await p.page.textContent(tid('mech-budget'));
   check(/budget of \d+ tokens/.test(budget ?? ''), `budget: ${budget}`);
+  // The batch panel shows what the scheduler put into the last batch: prefill chunks and
+  // decodes, one row each, whose tokens add up to the batch's.
+  await waitIdle(p.page);
+  await p.page.waitForFunction((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, tid('mech-batch'));
+  const batch = await p.page.evaluate((sel) => {
+    const rows = [...document.querySelectorAll(`${sel} tbody tr`)];
+    const sum = (i) => rows.reduce((n, r) => n + Number(r.children[i].textContent), 0);
+    return {
+      text: document.querySelector('[data-testid="mech-budget"] p').textContent,
+      tokens: sum(3),
+      prefill: sum(4),
+      prefills: rows.filter((r) => r.dataset.phase === 'prefill').length,
+      decodes: rows.filter((r) => r.dataset.phase === 'decode').length,
+    };
+  }, tid('mech-batch'));
+  const m =
+    /Last scheduled batch \(#\d+\): (\d+) prefill chunks? \((\d+) tokens\) \+ (\d+) decodes? \((\d+) tokens.*= (\d+) of a budget of (\d+) tokens/.exec(
+      batch.text,
+    );
+  check(m, `batch panel: ${batch.text}`);
+  const [, prefills, prefillTokens, decodes, decodeTokens, tokens, tokenBudget] = m.map(Number);
+  check(prefills === batch.prefills && decodes === batch.decodes, `batch rows ${JSON.stringify(batch)} vs ${batch.text}`);
+  check(
+    tokens === batch.tokens && prefillTokens === batch.prefill && tokens === prefillTokens + decodeTokens,
+    `batch tokens: ${JSON.stringify(batch)}`,
+  );
+  check(tokens > 0 && tokens <= tokenBudget, `batch of ${tokens} tokens against a budget of ${tokenBudget}`);
+  const batchBefore = await p.page.getAttribute(tid('mech-budget'), 'data-batch');
   const before = await p.page.getAttribute(tid('mech-body'), 'data-requests');
   // Playing updates it too.
   await p.page.click(tid('play'));
   await p.page.waitForFunction(([sel, b]) => document.querySelector(sel)?.dataset.requests !== b, [tid('mech-body'), before], {
     timeout: 20000,
   });
+  await p.page.waitForFunction(
+    ([sel, b]) => document.querySelector(sel)?.dataset.batch !== b,
+    [tid('mech-budget'), batchBefore],
+    {
+      timeout: 20000,
+    },
+  );
   await p.page.click(tid('pause'));
+  await waitIdle(p.page);
   await p.page.hover(`${tid('mech-running')} tbody tr`);
   check((await p.page.$(`${tid('mech-running')} tbody tr.hover`)) !== null, 'hovering a request does not highlight its row');
   await p.page.locator(tid('mechanism')).screenshot({ path: path.join(artifacts, 'mechanism.png') });
@@ -459,8 +540,17 @@ test('the URL round-trips the scenario', async (browser) => {
   await waitValid(p.page);
   await p.page.fill(tid('knob-instances'), '3');
   await p.page.fill(tid('knob-rate'), '21.5');
-  await p.page.waitForFunction(() => new URL(location.href).searchParams.has('s'), null, { timeout: 5000 });
-  await p.page.waitForTimeout(400); // the URL is written after a short debounce
+  // The URL is written after a short debounce: wait for each rewrite until its scenario has both edits.
+  const urlDoc = (u) => {
+    const q = new URL(u).searchParams.get('s');
+    return q ? JSON.parse(inflateRawSync(Buffer.from(q, 'base64url')).toString('utf8')) : undefined;
+  };
+  for (let seen = p.page.url(); ;) {
+    const doc = urlDoc(seen);
+    if (doc?.pools?.[0]?.instances === 3 && doc.workload?.clients?.[0]?.load?.rate === 21.5) break;
+    await p.page.waitForFunction((u) => location.href !== u, seen, { timeout: 5000 });
+    seen = p.page.url();
+  }
   const url = p.page.url();
   await p.done();
   const q = await openPage(browser, url.slice(base.length));
@@ -484,7 +574,15 @@ test('compare mode runs A and B and overlays them', async (browser) => {
   await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 5, tid('sim-time'), {
     timeout: 30000,
   });
-  await p.page.waitForTimeout(1500);
+  // Both runs' latency series appear once each has finished requests.
+  await p.page.waitForFunction(
+    (sel) =>
+      /TTFT p99 A/.test(document.querySelector(sel)?.textContent ?? '') &&
+      /TTFT p99 B/.test(document.querySelector(sel)?.textContent ?? ''),
+    `${tid('chart-latency')} .u-legend`,
+    { timeout: 20000 },
+  );
+  await p.page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 2, `${tid('summary-cards')} .card-rows .slot`);
   const legend = await p.page.textContent(`${tid('chart-latency')} .u-legend`);
   check(/TTFT p99 A/.test(legend ?? '') && /TTFT p99 B/.test(legend ?? ''), `latency legend lacks A/B: ${legend}`);
   const cards = await p.page.$$eval(`${tid('summary-cards')} .card-rows .slot`, (els) => els.map((e) => e.textContent));
@@ -577,10 +675,65 @@ test('exports: timeseries.json, every .prom in one zip, a chart PNG, requests.cs
   check(/,ttft_ms,e2e_ms$/.test(header), `requests.csv header: ${header}`);
   const trace = await grab('export-trace');
   const events = JSON.parse(trace.bytes.toString('utf8')).traceEvents;
+  const processes = events.filter((e) => e.name === 'process_name');
   check(
-    trace.name.endsWith('-trace.json') && events.filter((e) => e.ph === 'M').length === 4 && events.some((e) => e.ph === 'X'),
-    `${trace.name}: ${events.length} events`,
+    trace.name.endsWith('-trace.json') && processes.length === 4 && events.some((e) => e.cat === 'request'),
+    `${trace.name}: ${events.length} events, ${processes.length} processes`,
   );
+  // Engine steps per instance: every step of the run, with its batch size, tokens and time.
+  const steps = events.filter((e) => e.cat === 'step');
+  const summary = JSON.parse((await grab('export-summary')).bytes.toString('utf8'));
+  check(steps.length === summary.sim.steps, `${steps.length} step slices for ${summary.sim.steps} engine steps`);
+  check(new Set(steps.map((e) => e.pid)).size === 4, 'not every instance has engine steps');
+  const bad = steps.find((e) => !(e.dur > 0 && e.args.batch_size > 0 && e.args.tokens > 0 && e.args.step_us === e.dur));
+  check(!bad, `a step slice without its batch: ${JSON.stringify(bad)}`);
+  await p.done();
+});
+
+test('a pasted config.json: errors named, else a model the scenario runs, priced as an estimate', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitValid(p.page);
+  await p.page.click(`${tid('hf-details')} summary`);
+  const importing = async (config) => {
+    await p.page.fill(tid('hf-config'), config);
+    await p.page.click(tid('hf-import'));
+    await p.page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state, tid('hf-result'));
+  };
+  // What the importer cannot read: the errors, each with its pointer into the config.
+  await importing('{"architectures": ["LlamaForCausalLM"]}');
+  await p.page.waitForSelector(`${tid('hf-errors')} li`);
+  const errors = await p.page.$$eval(`${tid('hf-errors')} li code`, (els) => els.map((e) => e.textContent));
+  check(
+    errors.some((c) => /^\/\w+/.test(c ?? '')),
+    `import errors without pointers: ${errors}`,
+  );
+  check(await p.page.isHidden(tid('hf-use')), '"Use in scenario" offered for a config with errors');
+  await p.page.evaluate((sel) => delete document.querySelector(sel).dataset.state, tid('hf-result'));
+  await importing('{"hidden_size": ');
+  check(/not valid JSON/.test((await p.page.textContent(tid('hf-errors'))) ?? ''), 'a broken config is not called invalid JSON');
+  // A real config.json imports; the scenario runs it and its prices say they are estimates.
+  await p.page.evaluate((sel) => delete document.querySelector(sel).dataset.state, tid('hf-result'));
+  await p.page.fill(tid('hf-id'), 'acme/llama-copy');
+  await importing(readFileSync(path.join(repoDir, 'tests/catalog/fixtures/hf-configs/Llama-2-7b-hf.json'), 'utf8'));
+  const entry = JSON.parse((await p.page.textContent(tid('hf-entry'))) ?? '{}');
+  check(entry.id === 'acme/llama-copy' && entry.num_hidden_layers === 32, `imported entry: ${JSON.stringify(entry)}`);
+  check(
+    /estimates/.test((await p.page.textContent(tid('hf-estimate'))) ?? ''),
+    'the import does not say its prices are estimates',
+  );
+  await p.page.click(tid('hf-use'));
+  await p.page.waitForFunction((sel) => document.querySelector(sel)?.value === 'acme/llama-copy', tid('knob-model'));
+  const text = await p.page.textContent(`${tid('scenario-editor')} .cm-content`);
+  check(/"catalog"/.test(text ?? '') && /"id": "acme\/llama-copy"/.test(text ?? ''), 'the entry is not inline in the scenario');
+  await setSpeed(p.page, '100');
+  await p.page.click(tid('play')); // remembered if the new run is still loading
+  await p.page.waitForFunction(
+    (sel) => /acme\/llama-copy on H100-SXM-80GB/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('estimate-note'),
+    { timeout: 30000 },
+  );
+  await waitValid(p.page);
+  await p.page.screenshot({ path: path.join(artifacts, 'model-import.png') });
   await p.done();
 });
 
@@ -602,7 +755,19 @@ test('embed mode shows controls and three charts, and plays', async (browser) =>
   await p.done();
 });
 
-test('a docs demo page embeds a live playground, and the sidebar lists the guide', async (browser) => {
+// What the demo pages' "What to look for" lists cite, and where the embed shows it.
+const CITED = {
+  'KV cache usage': { chart: 'chart-kv' },
+  'Running and waiting': { chart: 'chart-queue' },
+  TTFT: { chart: 'chart-latency', card: 'TTFT p50' },
+  ITL: { chart: 'chart-latency', card: 'ITL p50' },
+  'End-to-end latency': { card: 'E2E p50' },
+  Throughput: { card: 'Output throughput' },
+  Preemptions: { card: 'Preemptions' },
+  'Prefix cache hits': { card: 'Prefix cache hits' },
+};
+
+test('every docs demo page embeds a live playground that shows what its text cites', async (browser) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
@@ -610,26 +775,64 @@ test('a docs demo page embeds a live playground, and the sidebar lists the guide
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
-  const r = await page.goto(`${base}docs/demos/prefix-caching.html`);
-  check(r?.ok(), `docs page answered ${r?.status()}`);
-  check(/Prefix caching/.test((await page.textContent('h1')) ?? ''), 'demo page title missing');
-  const sidebar = await page.textContent('.VPSidebar');
-  check(/Architecture/.test(sidebar ?? ''), 'the sidebar does not list the architecture page');
-  for (const t of ['Chunked prefill and the token budget', 'Preemption under KV pressure', 'Routing across instances']) {
-    check(sidebar?.includes(t), `the sidebar does not list “${t}”`);
+  const demos = {
+    'prefix-caching': 'Prefix caching',
+    'chunked-prefill': 'Chunked prefill',
+    preemption: 'Preemption',
+    routing: 'Routing',
+  };
+  for (const [file, title] of Object.entries(demos)) {
+    const r = await page.goto(`${base}docs/demos/${file}.html`);
+    check(r?.ok(), `docs page ${file} answered ${r?.status()}`);
+    check(new RegExp(title).test((await page.textContent('h1')) ?? ''), `${file}: title missing`);
+    if (file === 'prefix-caching') {
+      const sidebar = await page.textContent('.VPSidebar');
+      check(/Architecture/.test(sidebar ?? ''), 'the sidebar does not list the architecture page');
+      for (const t of ['Chunked prefill and the token budget', 'Preemption under KV pressure', 'Routing across instances']) {
+        check(sidebar?.includes(t), `the sidebar does not list “${t}”`);
+      }
+    }
+    const cited = await page.$$eval('h2:has-text("What to look for") + ul > li > strong:first-child', (els) =>
+      els.map((e) => e.textContent.trim()),
+    );
+    check(cited.length > 0, `${file}: no "What to look for" list`);
+    const iframe = await page.waitForSelector(tid('docs-embed'));
+    await iframe.scrollIntoViewIfNeeded();
+    const preset = new URL(await iframe.getAttribute('src'), base).searchParams.get('preset');
+    const frame = await iframe.contentFrame();
+    await frame.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    check(
+      (await frame.getAttribute(tid(`preset-${preset}`), 'aria-pressed')) === 'true',
+      `${file}: embed did not load ${preset}`,
+    );
+    await frame.click(tid('play'));
+    await frame.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), {
+      timeout: 20000,
+    });
+    await frame.waitForSelector(`${tid('summary-cards')}[data-ready="1"]`, { timeout: 20000 });
+    const labels = await frame.$$eval(`${tid('summary-cards')} .card-label`, (els) => els.map((e) => e.textContent));
+    for (const term of cited) {
+      const where = CITED[term];
+      check(where, `${file} cites “${term}”, which this test does not know where to find`);
+      if (where.chart)
+        check(await frame.isVisible(tid(where.chart)), `${file} cites “${term}” but the embed hides ${where.chart}`);
+      if (where.card) check(labels.includes(where.card), `${file} cites “${term}” but the embed has no “${where.card}” card`);
+      if (where.chart) {
+        const h =
+          (
+            await frame
+              .locator(`${tid(where.chart)} canvas`)
+              .first()
+              .boundingBox()
+          )?.height ?? 0;
+        check(h >= 100, `${file}: ${where.chart} is only ${h} px tall`);
+      }
+    }
+    await frame.click(tid('pause'));
+    if (file === 'prefix-caching') await page.screenshot({ path: path.join(artifacts, 'docs-demo.png'), fullPage: false });
   }
-  const iframe = await page.waitForSelector(tid('docs-embed'));
-  await iframe.scrollIntoViewIfNeeded();
-  const frame = await iframe.contentFrame();
-  await frame.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
-  check((await frame.getAttribute(tid('preset-prefix-cache'), 'aria-pressed')) === 'true', 'embed did not load its preset');
-  await frame.click(tid('play'));
-  await frame.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), {
-    timeout: 20000,
-  });
-  await page.screenshot({ path: path.join(artifacts, 'docs-demo.png'), fullPage: false });
   await context.close();
-  check(errors.length === 0, `errors on the docs page:\n${errors.join('\n')}`);
+  check(errors.length === 0, `errors on the docs pages:\n${errors.join('\n')}`);
 });
 
 test('screenshot of the playground (1280×800)', async (browser) => {
@@ -641,7 +844,8 @@ test('screenshot of the playground (1280×800)', async (browser) => {
     timeout: 60000,
   });
   await p.page.click(tid('pause'));
-  await p.page.waitForTimeout(300);
+  await waitIdle(p.page);
+  await framesDrawn(p.page, 3); // the last answer drawn
   const file = path.join(artifacts, 'playground.png');
   await p.page.screenshot({ path: file });
   if (process.env.BLIS_UPDATE_SCREENSHOT === '1') {

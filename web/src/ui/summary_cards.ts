@@ -87,6 +87,7 @@ const CARDS: CardDef[] = [
     lowerIsBetter: true,
   },
   {
+    embed: true,
     label: 'Output throughput',
     value: (s) => s.throughput?.output_tokens_per_s,
     fmt: (v) => fmtRate(v, 'tok/s'),
