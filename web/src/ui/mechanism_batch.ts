@@ -98,7 +98,10 @@ export function renderBatch(
     );
     text.textContent = describeBatch(last, s.token_budget, batches.length) + seqs;
     host.dataset['batch'] = String(last.id);
-    host.replaceChildren(bar, text, entriesTable(last, swatch, hover));
+    const wrap = document.createElement('div');
+    wrap.className = 'mech-batch';
+    wrap.append(entriesTable(last, swatch, hover));
+    host.replaceChildren(bar, text, wrap);
     return;
   }
   delete host.dataset['batch'];

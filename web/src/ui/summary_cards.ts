@@ -194,8 +194,8 @@ export function renderCards(
     const note = el(
       'p',
       'estimate-note',
-      `Estimates: no calibration run covers ${estimates.join(', ')}; ` +
-        'their step times come from the latency kernel’s physical terms alone.',
+      `Estimates: no calibration run covers ${estimates.join(', ')}, so the step times ` +
+        'come from the latency kernel’s physical terms alone.',
     );
     note.dataset['testid'] = 'estimate-note';
     frag.append(note);
