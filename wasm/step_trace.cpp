@@ -7,7 +7,8 @@
 //
 // Returns JSON {instances: [names], steps: [{instance, id, start_us, end_us, requests,
 // tokens, prefill_tokens, prefills, decodes, spec_tokens, preempted}], truncated}; a step
-// still in flight at the end (or at the limit) ends at the last simulated time.
+// still in flight at the end (or at the limit) ends at the last simulated time; at most
+// maxSteps steps in all (`truncated` when more were left out).
 
 #include <emscripten/bind.h>
 
@@ -69,6 +70,15 @@ std::string step_trace(const std::string& json, double max_steps) {
     for (std::size_t i = 0; i < n; ++i) names.push_back(sim.instance_name(i));
     const auto limit = static_cast<std::size_t>(max_steps);
     bool truncated = false;
+    // An empty batch (nothing scheduled) is dropped by the engine: not a step.
+    auto add = [&](std::size_t i, const OpenStep& o, SimTime end) {
+      if (o.shape.requests == 0) return;
+      if (steps.size() < limit) {
+        steps.push_back(step_json(i, o, end));
+      } else {
+        truncated = true;
+      }
+    };
     while (!sim.done()) {
       if (steps.size() >= limit) {
         truncated = true;
@@ -86,8 +96,7 @@ std::string step_trace(const std::string& json, double max_steps) {
             ++it;
             continue;
           }
-          // An empty batch (nothing scheduled) is dropped by the engine: not a step.
-          if (it->second.shape.requests > 0) steps.push_back(step_json(i, it->second, now));
+          add(i, it->second, now);
           it = mine.erase(it);
         }
         for (const BatchShape& b : shapes) {
@@ -97,9 +106,7 @@ std::string step_trace(const std::string& json, double max_steps) {
     }
     const SimTime end = sim.now();
     for (std::size_t i = 0; i < n; ++i) {
-      for (const auto& [id, o] : open[i]) {
-        if (o.shape.requests > 0) steps.push_back(step_json(i, o, end));
-      }
+      for (const auto& [id, o] : open[i]) add(i, o, end);
     }
     ojson out;
     out["instances"] = std::move(names);
