@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestsTrace, runTrace, type StepTrace, type TraceStep } from './trace';
+import { runTrace, type StepTrace, type TraceStep } from './trace';
 
 interface Ev {
   name: string;
@@ -17,7 +17,7 @@ const csv =
 
 describe('Perfetto trace of requests', () => {
   it('puts overlapping requests of an instance on separate lanes, with TTFT slices', () => {
-    const t = parse(requestsTrace(csv));
+    const t = parse(runTrace(csv));
     const reqs = t.traceEvents.filter((e) => e.name.startsWith('request'));
     expect(reqs.map((e) => e.tid)).toEqual([1, 2, 1]);
     expect(reqs[0]).toMatchObject({ ts: 0, dur: 1_000_000, ph: 'X' });

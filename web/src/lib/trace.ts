@@ -146,8 +146,3 @@ export function runTrace(csv: string, steps?: StepTrace): string {
   const metadata = steps?.truncated ? { note: `engine steps after the first ${steps.steps.length} are not included` } : {};
   return JSON.stringify({ traceEvents: procs.events, displayTimeUnit: 'ms', metadata });
 }
-
-/** The requests alone (requests.csv). */
-export function requestsTrace(csv: string): string {
-  return runTrace(csv);
-}
