@@ -1,5 +1,6 @@
 #include "engine_snapshot.h"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -25,7 +26,73 @@ const char* phase_of(const vllm::Request& r) {
   }
 }
 
+const char* kind_of(vllm::ScheduledKind k) {
+  switch (k) {
+    case vllm::ScheduledKind::kNew:
+      return "new";
+    case vllm::ScheduledKind::kResumed:
+      return "resumed";
+    default:
+      return "running";
+  }
+}
+
+// One in-flight batch with its entries; `index_of` maps a scheduler slot to its row in the
+// snapshot's request list (-1: no longer listed, e.g. finished while a later batch ran).
+ojson batch_json(const vllm::InFlightBatch& b, const vllm::Scheduler& s,
+                 const std::map<std::int32_t, std::int32_t>& index_of) {
+  const BatchShape shape = batch_shape(b);
+  ojson entries = ojson::array();
+  for (const vllm::ScheduledRequest& e : b.output.scheduled) {
+    const vllm::Request& r = s.slot(e.ref.index);
+    const bool live = r.gen == e.ref.gen;
+    const auto it = index_of.find(e.ref.index);
+    entries.push_back(ojson{{"id", live ? r.request_id : std::string()},
+                            {"k", live && it != index_of.end() ? it->second : -1},
+                            {"kind", kind_of(e.kind)},
+                            {"tokens", e.num_tokens},
+                            {"prefill_tokens", e.num_prefill_tokens},
+                            {"spec_tokens", e.num_spec_tokens}});
+  }
+  return ojson{{"id", shape.id},
+               {"tokens", shape.tokens},
+               {"prefill_tokens", shape.prefill_tokens},
+               {"prefills", shape.prefills},
+               {"decodes", shape.decodes},
+               {"spec_tokens", shape.spec_tokens},
+               {"preempted", shape.preempted},
+               {"entries", std::move(entries)}};
+}
+
 }  // namespace
+
+BatchShape batch_shape(const vllm::InFlightBatch& b) {
+  BatchShape out;
+  out.id = b.batch_id;
+  out.tokens = b.output.total_num_scheduled_tokens;
+  out.preempted = static_cast<std::int32_t>(b.output.preempted.size());
+  for (const vllm::ScheduledRequest& e : b.output.scheduled) {
+    ++out.requests;
+    out.prefill_tokens += e.num_prefill_tokens;
+    out.spec_tokens += e.num_spec_tokens;
+    if (e.num_prefill_tokens > 0) {
+      ++out.prefills;
+    } else {
+      ++out.decodes;
+    }
+  }
+  return out;
+}
+
+std::vector<BatchShape> in_flight_shapes(const engine::Engine& e) {
+  std::vector<BatchShape> out;
+  const auto* v = dynamic_cast<const vllm::VllmEngine*>(&e);
+  if (v == nullptr) return out;
+  const vllm::EngineCore& core = v->core();
+  for (std::int32_t k = 0; k < core.in_flight(); ++k)
+    out.push_back(batch_shape(core.in_flight_batch(k)));
+  return out;
+}
 
 std::string engine_snapshot_json(const engine::Engine& e) {
   const auto* v = dynamic_cast<const vllm::VllmEngine*>(&e);
@@ -49,9 +116,11 @@ std::string engine_snapshot_json(const engine::Engine& e) {
     }
   }
   ojson reqs = ojson::array();
+  std::map<std::int32_t, std::int32_t> index_of;  // scheduler slot -> row in `requests`
   auto add = [&](std::int32_t slot, const char* queue) {
     const vllm::Request& r = s.slot(slot);
     const auto k = static_cast<std::int32_t>(reqs.size());
+    index_of.emplace(slot, k);
     const auto blocks = kv.get_blocks(r);
     for (const std::int32_t b : blocks) {
       if (b > 0 && b < n && owner[static_cast<std::size_t>(b)] < 0) {
@@ -80,6 +149,15 @@ std::string engine_snapshot_json(const engine::Engine& e) {
   out["blocks"] = owner;
   out["refs"] = refs;
   out["requests"] = std::move(reqs);
+  // What the scheduler put into each batch still in flight, oldest first (with async
+  // scheduling the newest was scheduled when the last step completed).
+  ojson batches = ojson::array();
+  const vllm::EngineCore& core = v->core();
+  for (std::int32_t k = 0; k < core.in_flight(); ++k) {
+    batches.push_back(batch_json(core.in_flight_batch(k), s, index_of));
+  }
+  out["batches"] = std::move(batches);
+  out["steps_scheduled"] = core.num_batches_scheduled();
   return out.dump();
 }
 

@@ -13,16 +13,19 @@ export type SlotId = 'a' | 'b';
 export type Severity = 'error' | 'warning';
 
 export interface Diagnostic {
-  pointer: string;  // JSON pointer into the scenario ("" = the document)
+  pointer: string; // JSON pointer into the scenario ("" = the document)
   message: string;
   severity: Severity;
 }
 
-export type ExportKind = 'summary' | 'requests' | 'metrics' | 'timeseries';
+/** `steps`: the run's engine steps per instance (stepTrace), for the Perfetto trace. */
+export type ExportKind = 'summary' | 'requests' | 'metrics' | 'timeseries' | 'steps';
 
 export type WorkerRequest =
   | { kind: 'hello' }
   | { kind: 'validate'; id: number; json: string }
+  /** A pasted Hugging Face config.json as a catalog model entry (`blis catalog import`). */
+  | { kind: 'import'; id: number; config: string; modelId: string }
   | { kind: 'load'; slot: SlotId; gen: number; json: string }
   | { kind: 'unload'; slot: SlotId }
   | { kind: 'advance'; slot: SlotId; gen: number; untilUs: number; maxEvents: number; wantSummary: boolean; snapshotOf?: number }
@@ -35,7 +38,7 @@ export type WorkerRequest =
 export interface RunLatencies {
   ttftMs: Float64Array;
   e2eMs: Float64Array;
-  itlMs: Float64Array;  // per request mean inter-token latency
+  itlMs: Float64Array; // per request mean inter-token latency
 }
 
 export interface Progress {
@@ -58,6 +61,7 @@ export interface Progress {
 export type WorkerResponse =
   | { kind: 'ready'; version: string; catalog: { gpus: string[]; models: string[] } }
   | { kind: 'validated'; id: number; diagnostics: Diagnostic[]; effective: string }
+  | { kind: 'imported'; id: number; entry: string; diagnostics: Diagnostic[] }
   | { kind: 'loaded'; slot: SlotId; gen: number; diagnostics: Diagnostic[]; ok: boolean; columns: string[]; instances: string[] }
   | Progress
   | { kind: 'exported'; slot: SlotId; what: ExportKind; files: { name: string; text: string }[] }
@@ -86,7 +90,12 @@ export interface Summary {
   /** null when no SLO target is set (it would only restate throughput). */
   goodput_requests_per_s?: number | null;
   /** The scenario's SLO targets that are set (ms), and the classes' when any. */
-  slo?: { ttft_ms?: number; itl_ms?: number; e2e_ms?: number; classes?: Record<string, { ttft_ms?: number; itl_ms?: number; e2e_ms?: number }> };
+  slo?: {
+    ttft_ms?: number;
+    itl_ms?: number;
+    e2e_ms?: number;
+    classes?: Record<string, { ttft_ms?: number; itl_ms?: number; e2e_ms?: number }>;
+  };
   saturation?: {
     verdict: 'stable' | 'backlogged' | 'overloaded';
     reason: string;
@@ -118,6 +127,8 @@ export function describeResponse(r: WorkerResponse): string {
       return `error: ${r.message}`;
     case 'validated':
       return `${r.diagnostics.length} diagnostics`;
+    case 'imported':
+      return r.entry ? 'imported a model entry' : `not imported: ${r.diagnostics.length} diagnostics`;
     case 'loaded':
       return r.ok ? `loaded ${r.slot}` : `not loaded: ${r.diagnostics.length} errors`;
     case 'progress':

@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFi
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -22,25 +22,46 @@ const base = `http://127.0.0.1:${port}/`;
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
-const notes = [];  // figures worth reporting (frame times), printed before the tally
+const notes = []; // figures worth reporting (frame times), printed before the tally
 
 function check(cond, message) {
   if (!cond) throw new Error(message);
 }
 
+// Starts vite preview and resolves once it printed its address (a condition, not a delay).
 async function startServer() {
   const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-    cwd: webDir, detached: true, stdio: 'ignore',
+    cwd: webDir,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  for (let i = 0; i < 300; i++) {
+  let output = '';
+  const listening = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`vite preview did not start on ${base}:\n${output}`)), 30000);
+    const read = (chunk) => {
+      output += chunk.toString();
+      if (output.includes(`127.0.0.1:${port}`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    server.stdout.on('data', read);
+    server.stderr.on('data', read);
+    server.on('exit', (code) => reject(new Error(`vite preview exited (${code}):\n${output}`)));
+  });
+  try {
+    await listening;
+    const r = await fetch(base);
+    check(r.ok, `vite preview answered ${r.status} on ${base}`);
+  } catch (e) {
     try {
-      const r = await fetch(base);
-      if (r.ok) return server;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
+      process.kill(-server.pid);
+    } catch {
+      /* already gone */
+    }
+    throw e;
   }
-  process.kill(-server.pid);
-  throw new Error(`vite preview did not answer on ${base}`);
+  return server;
 }
 
 // Opens a page, collecting console errors and page errors; `done()` fails on any.
@@ -49,7 +70,9 @@ async function openPage(browser, query = '', viewport = { width: 1280, height: 8
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
   await page.goto(base + query);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
   return {
@@ -67,14 +90,30 @@ const encodeScenario = (doc) => deflateRawSync(Buffer.from(JSON.stringify(doc)))
 // The smallest valid scenario: every knob but the pool's ids and the load is a default.
 const MINIMAL = {
   schema: 'blis/scenario/v1',
-  pools: [{ name: 'main', hardware: 'H100-SXM-80GB', model: 'meta-llama/Llama-3.1-8B-Instruct', engine: { kind: 'vllm', release: '0.32.0' } }],
-  workload: { clients: [{ name: 'chat', load: { rate: 2 }, prompt_tokens: { dist: 'constant', value: 256 }, output_tokens: { dist: 'constant', value: 64 } }] },
+  pools: [
+    {
+      name: 'main',
+      hardware: 'H100-SXM-80GB',
+      model: 'meta-llama/Llama-3.1-8B-Instruct',
+      engine: { kind: 'vllm', release: '0.32.0' },
+    },
+  ],
+  workload: {
+    clients: [
+      {
+        name: 'chat',
+        load: { rate: 2 },
+        prompt_tokens: { dist: 'constant', value: 256 },
+        output_tokens: { dist: 'constant', value: 64 },
+      },
+    ],
+  },
   horizon: { duration_s: 10 },
 };
-const editorText = async (page) => page.evaluate(() => {
-  const lines = [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent);
-  return lines.join('\n');
-});
+const editorText = async (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n'),
+  );
 const simTime = async (page) => Number(await page.textContent(tid('sim-time')));
 const simSteps = async (page) => Number(await page.textContent(tid('sim-steps')));
 const points = async (page, chart) => Number(await page.getAttribute(tid(chart), 'data-points'));
@@ -83,14 +122,39 @@ const status = async (page) => (await page.textContent(tid('run-status')))?.trim
 async function waitStatus(page, wanted, timeout = 20000) {
   await page.waitForFunction(
     ([sel, w]) => w.includes(document.querySelector(sel)?.textContent?.trim() ?? ''),
-    [tid('run-status'), wanted], { timeout });
+    [tid('run-status'), wanted],
+    { timeout },
+  );
 }
 
 async function waitValid(page) {
-  await page.waitForFunction((sel) => {
-    const ul = document.querySelector(sel);
-    return ul && ul.dataset.count === '0' && ul.querySelector('li.ok');
-  }, tid('validation-errors'), { timeout: 20000 });
+  await page.waitForFunction(
+    (sel) => {
+      const ul = document.querySelector(sel);
+      return ul && ul.dataset.count === '0' && ul.querySelector('li.ok');
+    },
+    tid('validation-errors'),
+    { timeout: 20000 },
+  );
+}
+
+// Resolves once the page has drawn `n` more animation frames: "nothing moved while n frames
+// were drawn" is the condition a paused run must meet (every frame would advance a playing one).
+async function framesDrawn(page, n) {
+  await page.evaluate(
+    (k) =>
+      new Promise((resolve) => {
+        let i = 0;
+        const f = () => (++i >= k ? resolve() : requestAnimationFrame(f));
+        requestAnimationFrame(f);
+      }),
+    n,
+  );
+}
+
+// No request to the worker outstanding: Step is enabled again (it is disabled while a run is busy).
+async function waitIdle(page) {
+  await page.waitForFunction((sel) => !document.querySelector(sel)?.disabled, tid('step'), { timeout: 10000 });
 }
 
 async function setSpeed(page, value) {
@@ -103,9 +167,9 @@ test('loads: module version, default preset, valid scenario, charts waiting', as
   const p = await openPage(browser);
   const version = (await p.page.textContent(tid('module-version')))?.trim();
   check(/^\d+\.\d+\.\d+$/.test(version ?? ''), `unexpected version text: ${version}`);
-  check(await p.page.getAttribute(tid('preset-single-instance'), 'aria-pressed') === 'true', 'default preset not selected');
+  check((await p.page.getAttribute(tid('preset-single-instance'), 'aria-pressed')) === 'true', 'default preset not selected');
   await waitValid(p.page);
-  check(await simTime(p.page) === 0, 'sim-time is not 0 at load');
+  check((await simTime(p.page)) === 0, 'sim-time is not 0 at load');
   for (const c of ['chart-kv', 'chart-queue', 'chart-latency']) check(await p.page.isVisible(tid(c)), `${c} not visible`);
   await p.done();
 });
@@ -118,7 +182,7 @@ test('every preset loads and validates', async (browser) => {
     await p.page.click(tid(`preset-${name}`));
     await waitStatus(p.page, ['ready']);
     await waitValid(p.page);
-    check(await p.page.getAttribute(tid(`preset-${name}`), 'aria-pressed') === 'true', `${name} not marked chosen`);
+    check((await p.page.getAttribute(tid(`preset-${name}`), 'aria-pressed')) === 'true', `${name} not marked chosen`);
     await p.page.waitForFunction((n) => new URL(location.href).searchParams.get('preset') === n, name);
   }
   await p.done();
@@ -128,18 +192,30 @@ test('play advances simulated time and draws the charts; frames stay short', asy
   const p = await openPage(browser);
   await waitStatus(p.page, ['ready']);
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), { timeout: 20000 });
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), {
+    timeout: 20000,
+  });
   const t1 = await simTime(p.page);
-  await p.page.waitForTimeout(4000);
+  // Enough frames for the frame-time figure, the time moving on, and every chart drawn.
+  await p.page.waitForFunction(
+    ([sel, t, charts]) =>
+      window.__blisFrameStats().n > 200 &&
+      Number(document.querySelector(sel)?.textContent) > t &&
+      charts.every((c) => Number(document.querySelector(`[data-testid="${c}"]`)?.dataset.points) > 0),
+    [tid('sim-time'), t1, ['chart-kv', 'chart-queue', 'chart-latency', 'chart-throughput']],
+    { timeout: 30000 },
+  );
   const t2 = await simTime(p.page);
   check(t2 > t1, `sim-time did not advance while playing (${t1} → ${t2})`);
   for (const c of ['chart-kv', 'chart-queue', 'chart-latency', 'chart-throughput']) {
     const n = await points(p.page, c);
     check(n > 0, `${c} has no points`);
-    check(await p.page.$(`${tid(c)} canvas`) !== null, `${c} has no canvas`);
+    check((await p.page.$(`${tid(c)} canvas`)) !== null, `${c} has no canvas`);
   }
   const stats = await p.page.evaluate(() => window.__blisFrameStats());
-  notes.push(`frame time while playing the default preset: p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms over ${stats.n} frames`);
+  notes.push(
+    `frame time while playing the default preset: p95 ${stats.p95.toFixed(1)} ms, max ${stats.max.toFixed(1)} ms over ${stats.n} frames`,
+  );
   check(stats.n > 60, `too few frames measured: ${stats.n}`);
   check(stats.p95 < 50, `frame time p95 ${stats.p95.toFixed(1)} ms ≥ 50 ms`);
   const cards = await p.page.textContent(tid('summary-cards'));
@@ -148,10 +224,10 @@ test('play advances simulated time and draws the charts; frames stay short', asy
   await p.page.click(tid('pause'));
   // An advance the worker had already started still lands (its time is real); once no run is
   // busy (step enabled again) the time must stand still.
-  await p.page.waitForFunction((sel) => !document.querySelector(sel)?.disabled, tid('step'), { timeout: 10000 });
+  await waitIdle(p.page);
   const paused = await simTime(p.page);
-  await p.page.waitForTimeout(600);
-  check(await simTime(p.page) === paused, 'sim-time moved while paused');
+  await framesDrawn(p.page, 30);
+  check((await simTime(p.page)) === paused, 'sim-time moved while paused');
   await p.done();
 });
 
@@ -161,10 +237,13 @@ test('a click on Play right after load is never lost (8 fresh loads)', async (br
     const page = await context.newPage();
     await page.goto(base);
     // Play is disabled until a run can play; playwright's click waits for it to be enabled.
-    check(await page.isDisabled(tid('play')) || await status(page) !== 'loading', 'Play enabled while loading');
+    check((await page.isDisabled(tid('play'))) || (await status(page)) !== 'loading', 'Play enabled while loading');
     await page.click(tid('play'), { timeout: 30000 });
-    await page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0, tid('sim-time'), { timeout: 20000 })
-      .catch(async () => { throw new Error(`load ${k + 1}: Play was clicked but the time stayed at 0 (status ${await status(page)})`); });
+    await page
+      .waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0, tid('sim-time'), { timeout: 20000 })
+      .catch(async () => {
+        throw new Error(`load ${k + 1}: Play was clicked but the time stayed at 0 (status ${await status(page)})`);
+      });
     await context.close();
   }
 });
@@ -172,18 +251,22 @@ test('a click on Play right after load is never lost (8 fresh loads)', async (br
 test('step runs exactly one engine step; reset returns to zero', async (browser) => {
   const p = await openPage(browser);
   await waitStatus(p.page, ['ready']);
-  check(await simSteps(p.page) === 0, 'steps not 0 at load');
+  check((await simSteps(p.page)) === 0, 'steps not 0 at load');
   for (let k = 1; k <= 3; k++) {
     await p.page.click(tid('step'));
-    await p.page.waitForFunction(([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want, [tid('sim-steps'), k]);
-    await p.page.waitForTimeout(150);
+    await p.page.waitForFunction(
+      ([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want,
+      [tid('sim-steps'), k],
+    );
+    // The step's answer is in once the run is idle again; a second step would need a new click.
+    await waitIdle(p.page);
     const s = await simSteps(p.page);
     check(s === k, `after ${k} step clicks, ${s} engine steps ran`);
   }
-  check(await simTime(p.page) > 0, 'sim-time did not move on step');
+  check((await simTime(p.page)) > 0, 'sim-time did not move on step');
   await p.page.click(tid('reset'));
   await p.page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '0', tid('sim-steps'));
-  check(await simTime(p.page) === 0, 'reset did not return sim-time to 0');
+  check((await simTime(p.page)) === 0, 'reset did not return sim-time to 0');
   await p.done();
 });
 
@@ -193,17 +276,20 @@ test('a bad edit in the JSON editor shows its error at the right pointer', async
   // Type into CodeMirror like a user: go to the end of the max_num_seqs line, replace the value.
   await p.page.click(`${tid('scenario-editor')} .cm-line:has-text('"max_num_seqs"')`);
   await p.page.keyboard.press('End');
-  for (let i = 0; i < 4; i++) await p.page.keyboard.press('Backspace');  // "256,"
+  for (let i = 0; i < 4; i++) await p.page.keyboard.press('Backspace'); // "256,"
   await p.page.keyboard.type('-3,');
   const pointer = '/pools/0/engine/args/max_num_seqs';
   await p.page.waitForSelector(`${tid('validation-errors')} li[data-pointer="${pointer}"]`, { timeout: 10000 });
   const marked = await p.page.$$eval('.cm-lintRange-error', (els) => els.map((e) => e.textContent));
   check(marked.includes('-3'), `the editor did not underline the bad value (marked: ${JSON.stringify(marked)})`);
-  check(await p.page.getAttribute(tid('knob-max_num_seqs'), 'aria-invalid') === 'true', 'the form knob is not marked invalid');
-  check(await status(p.page) === 'invalid', 'run not marked invalid');
+  check((await p.page.getAttribute(tid('knob-max_num_seqs'), 'aria-invalid')) === 'true', 'the form knob is not marked invalid');
+  check((await status(p.page)) === 'invalid', 'run not marked invalid');
   // A syntax error is located too.
-  await p.page.keyboard.press('Backspace');  // drop the comma: the next line breaks the syntax
-  await p.page.waitForFunction((sel) => /JSON syntax error/.test(document.querySelector(sel)?.textContent ?? ''), tid('validation-errors'));
+  await p.page.keyboard.press('Backspace'); // drop the comma: the next line breaks the syntax
+  await p.page.waitForFunction(
+    (sel) => /JSON syntax error/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('validation-errors'),
+  );
   await p.page.screenshot({ path: path.join(artifacts, 'bad-edit.png') });
   // Fixing it makes the scenario valid again.
   await p.page.keyboard.type(',');
@@ -211,7 +297,7 @@ test('a bad edit in the JSON editor shows its error at the right pointer', async
   for (let i = 0; i < 3; i++) await p.page.keyboard.press('Backspace');
   await p.page.keyboard.type('64,');
   await waitValid(p.page);
-  check(await p.page.inputValue(tid('knob-max_num_seqs')) === '64', 'the form did not follow the JSON edit');
+  check((await p.page.inputValue(tid('knob-max_num_seqs'))) === '64', 'the form did not follow the JSON edit');
   await p.done();
 });
 
@@ -219,28 +305,47 @@ test('the form on a minimal scenario: every knob enabled, defaults shown and mar
   const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
   await waitValid(p.page);
   // Defaults arrive with the validation (the resolved document from the WASM API).
-  await p.page.waitForFunction((sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'default', tid('knob-enable_prefix_caching'));
-  const knobs = await p.page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) => els.map((e) => ({
-    id: e.dataset.testid, disabled: e.disabled, value: e.type === 'checkbox' ? String(e.checked) : e.value,
-    source: e.closest('.knob').dataset.source,
-  })));
+  await p.page.waitForFunction(
+    (sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'default',
+    tid('knob-enable_prefix_caching'),
+  );
+  const knobs = await p.page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) =>
+    els.map((e) => ({
+      id: e.dataset.testid,
+      disabled: e.disabled,
+      value: e.type === 'checkbox' ? String(e.checked) : e.value,
+      source: e.closest('.knob').dataset.source,
+    })),
+  );
   check(knobs.length >= 12, `only ${knobs.length} knobs`);
   for (const k of knobs) {
     check(!k.disabled, `${k.id} is disabled on a minimal scenario`);
     check(k.value !== '', `${k.id} is blank on a minimal scenario`);
   }
   const pc = knobs.find((k) => k.id === 'knob-enable_prefix_caching');
-  check(pc.value === 'true' && pc.source === 'default', `prefix caching shows ${pc.value} (${pc.source}), expected vLLM's default (on)`);
+  check(
+    pc.value === 'true' && pc.source === 'default',
+    `prefix caching shows ${pc.value} (${pc.source}), expected vLLM's default (on)`,
+  );
   check(knobs.find((k) => k.id === 'knob-max_num_seqs').source === 'default', 'max_num_seqs not marked as a default');
   check(await p.page.isVisible(`.knob:has(${tid('knob-max_num_seqs')}) .knob-default`), 'no visible default mark');
   // Editing a defaulted knob writes its key.
   await p.page.fill(tid('knob-max_num_seqs'), '48');
-  await p.page.waitForFunction(() => [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')]
-    .some((l) => /"max_num_seqs": 48/.test(l.textContent ?? '')));
-  await p.page.waitForFunction((sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'document', tid('knob-max_num_seqs'));
+  await p.page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].some((l) =>
+      /"max_num_seqs": 48/.test(l.textContent ?? ''),
+    ),
+  );
+  await p.page.waitForFunction(
+    (sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'document',
+    tid('knob-max_num_seqs'),
+  );
   await p.page.click(tid('knob-enable_prefix_caching'));
-  await p.page.waitForFunction(() => /"enable_prefix_caching": false/.test(
-    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n')));
+  await p.page.waitForFunction(() =>
+    /"enable_prefix_caching": false/.test(
+      [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n'),
+    ),
+  );
   await waitValid(p.page);
   await p.page.screenshot({ path: path.join(artifacts, 'form-minimal.png') });
   await p.done();
@@ -270,12 +375,19 @@ test('a bad form edit: the message next to the field and a banner in the main pa
 
 test('latency windows with no sample are gaps, not zeros; the window can be chosen', async (browser) => {
   // One request every 5 s and a 500 ms window: most windows see no first token.
-  const sparse = { ...MINIMAL, workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 0.2, arrival: 'constant' } }] }, horizon: { duration_s: 30 } };
+  const sparse = {
+    ...MINIMAL,
+    workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 0.2, arrival: 'constant' } }] },
+    horizon: { duration_s: 30 },
+  };
   const p = await openPage(browser, `?s=${encodeScenario(sparse)}`);
   await waitValid(p.page);
   await p.page.selectOption(tid('window'), '500');
-  await p.page.waitForFunction(() => /"timeseries_interval_ms": 500/.test(
-    [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n')));
+  await p.page.waitForFunction(() =>
+    /"timeseries_interval_ms": 500/.test(
+      [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n'),
+    ),
+  );
   await waitStatus(p.page, ['ready']);
   await setSpeed(p.page, 'Infinity');
   await p.page.click(tid('play'));
@@ -300,8 +412,14 @@ test('the saturation verdict; goodput only with an SLO, shown beside it', async 
   await waitStatus(q.page, ['ready']);
   await setSpeed(q.page, 'Infinity');
   await q.page.click(tid('play'));
-  await q.page.waitForSelector(`${tid('verdict')} :is([data-verdict="backlogged"], [data-verdict="overloaded"])`, { timeout: 120000 });
-  await q.page.waitForFunction((sel) => /Goodput[\s\S]*TTFT ≤/.test(document.querySelector(sel)?.textContent ?? ''), tid('summary-cards'), { timeout: 60000 });
+  await q.page.waitForSelector(`${tid('verdict')} :is([data-verdict="backlogged"], [data-verdict="overloaded"])`, {
+    timeout: 120000,
+  });
+  await q.page.waitForFunction(
+    (sel) => /Goodput[\s\S]*TTFT ≤/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('summary-cards'),
+    { timeout: 60000 },
+  );
   await q.page.click(tid('pause'));
   await q.page.screenshot({ path: path.join(artifacts, 'verdict.png') });
   await q.done();
@@ -311,7 +429,9 @@ test('375 px: nothing overflows sideways', async (browser) => {
   const p = await openPage(browser, '', { width: 375, height: 740 });
   await waitStatus(p.page, ['ready']);
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), { timeout: 20000 });
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 1, tid('sim-time'), {
+    timeout: 20000,
+  });
   await p.page.click(tid('pause'));
   const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
   check(wide <= 375, `the page is ${wide} px wide at a 375 px viewport`);
@@ -330,7 +450,7 @@ test('dark mode follows the system, and ?theme= overrides it', async (browser) =
   await page.screenshot({ path: path.join(artifacts, 'dark.png') });
   await page.goto(`${base}?theme=light`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
-  check(await bg(page) === 'rgb(246, 247, 249)', 'theme=light did not override the dark system scheme');
+  check((await bg(page)) === 'rgb(246, 247, 249)', 'theme=light did not override the dark system scheme');
   await context.close();
 });
 
@@ -341,28 +461,75 @@ test('the mechanism view: KV blocks, queues and the budget, on every Step; hover
   await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.blocks) > 0, tid('mech-body'));
   for (let k = 1; k <= 3; k++) {
     await p.page.click(tid('step'));
-    await p.page.waitForFunction(([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want, [tid('sim-steps'), k]);
+    await p.page.waitForFunction(
+      ([sel, want]) => Number(document.querySelector(sel)?.textContent) >= want,
+      [tid('sim-steps'), k],
+    );
   }
   await p.page.waitForFunction((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, tid('mech-running'));
   const budget = await p.page.textContent(tid('mech-budget'));
   check(/budget of \d+ tokens/.test(budget ?? ''), `budget: ${budget}`);
+  // The batch panel shows what the scheduler put into the last batch: prefill chunks and
+  // decodes, one row each, whose tokens add up to the batch's.
+  await waitIdle(p.page);
+  await p.page.waitForFunction((sel) => document.querySelectorAll(`${sel} tbody tr`).length > 0, tid('mech-batch'));
+  const batch = await p.page.evaluate((sel) => {
+    const rows = [...document.querySelectorAll(`${sel} tbody tr`)];
+    const sum = (i) => rows.reduce((n, r) => n + Number(r.children[i].textContent), 0);
+    return {
+      text: document.querySelector('[data-testid="mech-budget"] p').textContent,
+      tokens: sum(3),
+      prefill: sum(4),
+      prefills: rows.filter((r) => r.dataset.phase === 'prefill').length,
+      decodes: rows.filter((r) => r.dataset.phase === 'decode').length,
+    };
+  }, tid('mech-batch'));
+  const m =
+    /Last scheduled batch \(#\d+\): (\d+) prefill chunks? \((\d+) tokens\) \+ (\d+) decodes? \((\d+) tokens.*= (\d+) of a budget of (\d+) tokens/.exec(
+      batch.text,
+    );
+  check(m, `batch panel: ${batch.text}`);
+  const [, prefills, prefillTokens, decodes, decodeTokens, tokens, tokenBudget] = m.map(Number);
+  check(prefills === batch.prefills && decodes === batch.decodes, `batch rows ${JSON.stringify(batch)} vs ${batch.text}`);
+  check(
+    tokens === batch.tokens && prefillTokens === batch.prefill && tokens === prefillTokens + decodeTokens,
+    `batch tokens: ${JSON.stringify(batch)}`,
+  );
+  check(tokens > 0 && tokens <= tokenBudget, `batch of ${tokens} tokens against a budget of ${tokenBudget}`);
+  const batchBefore = await p.page.getAttribute(tid('mech-budget'), 'data-batch');
   const before = await p.page.getAttribute(tid('mech-body'), 'data-requests');
   // Playing updates it too.
   await p.page.click(tid('play'));
-  await p.page.waitForFunction(([sel, b]) => document.querySelector(sel)?.dataset.requests !== b, [tid('mech-body'), before], { timeout: 20000 });
+  await p.page.waitForFunction(([sel, b]) => document.querySelector(sel)?.dataset.requests !== b, [tid('mech-body'), before], {
+    timeout: 20000,
+  });
+  await p.page.waitForFunction(
+    ([sel, b]) => document.querySelector(sel)?.dataset.batch !== b,
+    [tid('mech-budget'), batchBefore],
+    {
+      timeout: 20000,
+    },
+  );
   await p.page.click(tid('pause'));
+  await waitIdle(p.page);
   await p.page.hover(`${tid('mech-running')} tbody tr`);
-  check(await p.page.$(`${tid('mech-running')} tbody tr.hover`) !== null, 'hovering a request does not highlight its row');
+  check((await p.page.$(`${tid('mech-running')} tbody tr.hover`)) !== null, 'hovering a request does not highlight its row');
   await p.page.locator(tid('mechanism')).screenshot({ path: path.join(artifacts, 'mechanism.png') });
   await p.done();
 });
 
 test('16 instances: one line per pool by default, a heat map on request', async (browser) => {
-  const many = { ...MINIMAL, pools: [{ ...MINIMAL.pools[0], instances: 16 }], workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 40 } }] } };
+  const many = {
+    ...MINIMAL,
+    pools: [{ ...MINIMAL.pools[0], instances: 16 }],
+    workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 40 } }] },
+  };
   const p = await openPage(browser, `?s=${encodeScenario(many)}`);
   await waitStatus(p.page, ['ready']);
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 2, tid('sim-time'), { timeout: 30000 });
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 2, tid('sim-time'), {
+    timeout: 30000,
+  });
   const legend = await p.page.$$eval(`${tid('chart-queue')} .u-legend .u-series`, (els) => els.length);
   check(legend <= 3, `the queue chart has ${legend} legend entries at 16 instances`);
   await p.page.selectOption(tid('instance-mode'), 'heat');
@@ -378,13 +545,22 @@ test('the URL round-trips the scenario', async (browser) => {
   await waitValid(p.page);
   await p.page.fill(tid('knob-instances'), '3');
   await p.page.fill(tid('knob-rate'), '21.5');
-  await p.page.waitForFunction(() => new URL(location.href).searchParams.has('s'), null, { timeout: 5000 });
-  await p.page.waitForTimeout(400);  // the URL is written after a short debounce
+  // The URL is written after a short debounce: wait for each rewrite until its scenario has both edits.
+  const urlDoc = (u) => {
+    const q = new URL(u).searchParams.get('s');
+    return q ? JSON.parse(inflateRawSync(Buffer.from(q, 'base64url')).toString('utf8')) : undefined;
+  };
+  for (let seen = p.page.url(); ;) {
+    const doc = urlDoc(seen);
+    if (doc?.pools?.[0]?.instances === 3 && doc.workload?.clients?.[0]?.load?.rate === 21.5) break;
+    await p.page.waitForFunction((u) => location.href !== u, seen, { timeout: 5000 });
+    seen = p.page.url();
+  }
   const url = p.page.url();
   await p.done();
   const q = await openPage(browser, url.slice(base.length));
-  check(await q.page.inputValue(tid('knob-instances')) === '3', 'instances did not survive the URL');
-  check(await q.page.inputValue(tid('knob-rate')) === '21.5', 'rate did not survive the URL');
+  check((await q.page.inputValue(tid('knob-instances'))) === '3', 'instances did not survive the URL');
+  check((await q.page.inputValue(tid('knob-rate'))) === '21.5', 'rate did not survive the URL');
   const text = await q.page.textContent(`${tid('scenario-editor')} .cm-content`);
   check(/"instances": 3/.test(text ?? ''), 'editor text did not survive the URL');
   await waitStatus(q.page, ['ready']);
@@ -396,12 +572,22 @@ test('the URL round-trips the scenario', async (browser) => {
 test('compare mode runs A and B and overlays them', async (browser) => {
   const p = await openPage(browser);
   await p.page.click(tid('preset-prefix-cache'));
-  check(await p.page.getAttribute(tid('compare'), 'aria-pressed') === 'true', 'compare not on for an A/B preset');
+  check((await p.page.getAttribute(tid('compare'), 'aria-pressed')) === 'true', 'compare not on for an A/B preset');
   await waitStatus(p.page, ['ready']);
   await setSpeed(p.page, '100');
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 5, tid('sim-time'), { timeout: 30000 });
-  await p.page.waitForTimeout(1500);
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 5, tid('sim-time'), {
+    timeout: 30000,
+  });
+  // Both runs' latency series appear once each has finished requests.
+  await p.page.waitForFunction(
+    (sel) =>
+      /TTFT p99 A/.test(document.querySelector(sel)?.textContent ?? '') &&
+      /TTFT p99 B/.test(document.querySelector(sel)?.textContent ?? ''),
+    `${tid('chart-latency')} .u-legend`,
+    { timeout: 20000 },
+  );
+  await p.page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 2, `${tid('summary-cards')} .card-rows .slot`);
   const legend = await p.page.textContent(`${tid('chart-latency')} .u-legend`);
   check(/TTFT p99 A/.test(legend ?? '') && /TTFT p99 B/.test(legend ?? ''), `latency legend lacks A/B: ${legend}`);
   const cards = await p.page.$$eval(`${tid('summary-cards')} .card-rows .slot`, (els) => els.map((e) => e.textContent));
@@ -418,7 +604,10 @@ test('compare mode runs A and B and overlays them', async (browser) => {
 test('A/B: the knob diff of B against A, named runs, swap; the real-run card compares like with like', async (browser) => {
   const p = await openPage(browser, '?preset=prefix-cache');
   await waitStatus(p.page, ['ready']);
-  await p.page.waitForFunction((sel) => /enable_prefix_caching/.test(document.querySelector(sel)?.textContent ?? ''), tid('ab-diff'));
+  await p.page.waitForFunction(
+    (sel) => /enable_prefix_caching/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('ab-diff'),
+  );
   const before = await p.page.textContent(tid('ab-diff'));
   check(/true → false/.test(before ?? ''), `diff before the swap: ${before}`);
   const tabB = await p.page.textContent(tid('edit-b'));
@@ -454,7 +643,10 @@ test('exports download summary.json, requests.csv and Prometheus text', async (b
   const lines = csv.text.trim().split('\n');
   check(/^id,/.test(lines[0]), `requests.csv header: ${lines[0]}`);
   const rows = lines.length - 1;
-  check(rows === s.requests.finished + (s.requests.aborted ?? 0), `requests.csv has ${rows} rows for ${s.requests.finished} finished requests`);
+  check(
+    rows === s.requests.finished + (s.requests.aborted ?? 0),
+    `requests.csv has ${rows} rows for ${s.requests.finished} finished requests`,
+  );
   const prom = await grab('export-metrics');
   check(prom.name.endsWith('.prom') && /^# (HELP|TYPE) vllm:/m.test(prom.text), 'metrics file is not vLLM Prometheus text');
   check(await p.page.isVisible(tid('chart-cdf')), 'latency CDF not shown at the end');
@@ -464,7 +656,7 @@ test('exports download summary.json, requests.csv and Prometheus text', async (b
 test('exports: timeseries.json, every .prom in one zip, a chart PNG, requests.csv with ttft_ms/e2e_ms', async (browser) => {
   const p = await openPage(browser, '?preset=router-comparison');
   await waitStatus(p.page, ['ready']);
-  await p.page.click(tid('compare'));  // one run: four instances
+  await p.page.click(tid('compare')); // one run: four instances
   await waitStatus(p.page, ['ready']);
   await setSpeed(p.page, 'Infinity');
   await p.page.click(tid('play'));
@@ -488,50 +680,164 @@ test('exports: timeseries.json, every .prom in one zip, a chart PNG, requests.cs
   check(/,ttft_ms,e2e_ms$/.test(header), `requests.csv header: ${header}`);
   const trace = await grab('export-trace');
   const events = JSON.parse(trace.bytes.toString('utf8')).traceEvents;
-  check(trace.name.endsWith('-trace.json') && events.filter((e) => e.ph === 'M').length === 4 && events.some((e) => e.ph === 'X'),
-    `${trace.name}: ${events.length} events`);
+  const processes = events.filter((e) => e.name === 'process_name');
+  check(
+    trace.name.endsWith('-trace.json') && processes.length === 4 && events.some((e) => e.cat === 'request'),
+    `${trace.name}: ${events.length} events, ${processes.length} processes`,
+  );
+  // Engine steps per instance: every step of the run, with its batch size, tokens and time.
+  const steps = events.filter((e) => e.cat === 'step');
+  const summary = JSON.parse((await grab('export-summary')).bytes.toString('utf8'));
+  check(steps.length === summary.sim.steps, `${steps.length} step slices for ${summary.sim.steps} engine steps`);
+  check(new Set(steps.map((e) => e.pid)).size === 4, 'not every instance has engine steps');
+  const bad = steps.find((e) => !(e.dur > 0 && e.args.batch_size > 0 && e.args.tokens > 0 && e.args.step_us === e.dur));
+  check(!bad, `a step slice without its batch: ${JSON.stringify(bad)}`);
+  await p.done();
+});
+
+test('a pasted config.json: errors named, else a model the scenario runs, priced as an estimate', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitValid(p.page);
+  await p.page.click(`${tid('hf-details')} summary`);
+  const importing = async (config) => {
+    await p.page.fill(tid('hf-config'), config);
+    await p.page.click(tid('hf-import'));
+    await p.page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state, tid('hf-result'));
+  };
+  // What the importer cannot read: the errors, each with its pointer into the config.
+  await importing('{"architectures": ["LlamaForCausalLM"]}');
+  await p.page.waitForSelector(`${tid('hf-errors')} li`);
+  const errors = await p.page.$$eval(`${tid('hf-errors')} li code`, (els) => els.map((e) => e.textContent));
+  check(
+    errors.some((c) => /^\/\w+/.test(c ?? '')),
+    `import errors without pointers: ${errors}`,
+  );
+  check(await p.page.isHidden(tid('hf-use')), '"Use in scenario" offered for a config with errors');
+  await p.page.evaluate((sel) => delete document.querySelector(sel).dataset.state, tid('hf-result'));
+  await importing('{"hidden_size": ');
+  check(/not valid JSON/.test((await p.page.textContent(tid('hf-errors'))) ?? ''), 'a broken config is not called invalid JSON');
+  // A real config.json imports; the scenario runs it and its prices say they are estimates.
+  await p.page.evaluate((sel) => delete document.querySelector(sel).dataset.state, tid('hf-result'));
+  await p.page.fill(tid('hf-id'), 'acme/llama-copy');
+  await importing(readFileSync(path.join(repoDir, 'tests/catalog/fixtures/hf-configs/Llama-2-7b-hf.json'), 'utf8'));
+  const entry = JSON.parse((await p.page.textContent(tid('hf-entry'))) ?? '{}');
+  check(entry.id === 'acme/llama-copy' && entry.num_hidden_layers === 32, `imported entry: ${JSON.stringify(entry)}`);
+  check(
+    /estimates/.test((await p.page.textContent(tid('hf-estimate'))) ?? ''),
+    'the import does not say its prices are estimates',
+  );
+  await p.page.click(tid('hf-use'));
+  await p.page.waitForFunction((sel) => document.querySelector(sel)?.value === 'acme/llama-copy', tid('knob-model'));
+  const text = await p.page.textContent(`${tid('scenario-editor')} .cm-content`);
+  check(/"catalog"/.test(text ?? '') && /"id": "acme\/llama-copy"/.test(text ?? ''), 'the entry is not inline in the scenario');
+  await setSpeed(p.page, '100');
+  await p.page.click(tid('play')); // remembered if the new run is still loading
+  await p.page.waitForFunction(
+    (sel) => /acme\/llama-copy on H100-SXM-80GB/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('estimate-note'),
+    { timeout: 30000 },
+  );
+  await waitValid(p.page);
+  await p.page.screenshot({ path: path.join(artifacts, 'model-import.png') });
   await p.done();
 });
 
 test('embed mode shows controls and three charts, and plays', async (browser) => {
   const p = await openPage(browser, '?embed=1&preset=preemption', { width: 900, height: 640 });
   check(await p.page.isHidden('.sidebar'), 'sidebar visible in embed mode');
-  for (const c of ['chart-kv', 'chart-queue', 'chart-latency']) check(await p.page.isVisible(tid(c)), `${c} hidden in embed mode`);
+  for (const c of ['chart-kv', 'chart-queue', 'chart-latency'])
+    check(await p.page.isVisible(tid(c)), `${c} hidden in embed mode`);
   check(await p.page.isHidden(tid('chart-throughput')), 'throughput chart shown in embed mode');
   await waitStatus(p.page, ['ready']);
   await p.page.focus('body');
-  await p.page.keyboard.press('Space');  // keyboard play
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), { timeout: 20000 });
+  await p.page.keyboard.press('Space'); // keyboard play
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), {
+    timeout: 20000,
+  });
   const href = await p.page.getAttribute('#open-full', 'href');
   check(href && !href.includes('embed=1') && href.includes('preset=preemption'), `open-in-playground link: ${href}`);
   await p.page.screenshot({ path: path.join(artifacts, 'embed.png') });
   await p.done();
 });
 
-test('a docs demo page embeds a live playground, and the sidebar lists the guide', async (browser) => {
+// What the demo pages' "What to look for" lists cite, and where the embed shows it.
+const CITED = {
+  'KV cache usage': { chart: 'chart-kv' },
+  'Running and waiting': { chart: 'chart-queue' },
+  TTFT: { chart: 'chart-latency', card: 'TTFT p50' },
+  ITL: { chart: 'chart-latency', card: 'ITL p50' },
+  'End-to-end latency': { card: 'E2E p50' },
+  Throughput: { card: 'Output throughput' },
+  Preemptions: { card: 'Preemptions' },
+  'Prefix cache hits': { card: 'Prefix cache hits' },
+};
+
+test('every docs demo page embeds a live playground that shows what its text cites', async (browser) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-  const r = await page.goto(`${base}docs/demos/prefix-caching.html`);
-  check(r?.ok(), `docs page answered ${r?.status()}`);
-  check(/Prefix caching/.test(await page.textContent('h1') ?? ''), 'demo page title missing');
-  const sidebar = await page.textContent('.VPSidebar');
-  check(/Architecture/.test(sidebar ?? ''), 'the sidebar does not list the architecture page');
-  for (const t of ['Chunked prefill and the token budget', 'Preemption under KV pressure', 'Routing across instances']) {
-    check(sidebar?.includes(t), `the sidebar does not list “${t}”`);
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  const demos = {
+    'prefix-caching': 'Prefix caching',
+    'chunked-prefill': 'Chunked prefill',
+    preemption: 'Preemption',
+    routing: 'Routing',
+  };
+  for (const [file, title] of Object.entries(demos)) {
+    const r = await page.goto(`${base}docs/demos/${file}.html`);
+    check(r?.ok(), `docs page ${file} answered ${r?.status()}`);
+    check(new RegExp(title).test((await page.textContent('h1')) ?? ''), `${file}: title missing`);
+    if (file === 'prefix-caching') {
+      const sidebar = await page.textContent('.VPSidebar');
+      check(/Architecture/.test(sidebar ?? ''), 'the sidebar does not list the architecture page');
+      for (const t of ['Chunked prefill and the token budget', 'Preemption under KV pressure', 'Routing across instances']) {
+        check(sidebar?.includes(t), `the sidebar does not list “${t}”`);
+      }
+    }
+    const cited = await page.$$eval('h2:has-text("What to look for") + ul > li > strong:first-child', (els) =>
+      els.map((e) => e.textContent.trim()),
+    );
+    check(cited.length > 0, `${file}: no "What to look for" list`);
+    const iframe = await page.waitForSelector(tid('docs-embed'));
+    await iframe.scrollIntoViewIfNeeded();
+    const preset = new URL(await iframe.getAttribute('src'), base).searchParams.get('preset');
+    const frame = await iframe.contentFrame();
+    await frame.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    check(
+      (await frame.getAttribute(tid(`preset-${preset}`), 'aria-pressed')) === 'true',
+      `${file}: embed did not load ${preset}`,
+    );
+    await frame.click(tid('play'));
+    await frame.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), {
+      timeout: 20000,
+    });
+    await frame.waitForSelector(`${tid('summary-cards')}[data-ready="1"]`, { timeout: 20000 });
+    const labels = await frame.$$eval(`${tid('summary-cards')} .card-label`, (els) => els.map((e) => e.textContent));
+    for (const term of cited) {
+      const where = CITED[term];
+      check(where, `${file} cites “${term}”, which this test does not know where to find`);
+      if (where.chart)
+        check(await frame.isVisible(tid(where.chart)), `${file} cites “${term}” but the embed hides ${where.chart}`);
+      if (where.card) check(labels.includes(where.card), `${file} cites “${term}” but the embed has no “${where.card}” card`);
+      if (where.chart) {
+        const h =
+          (
+            await frame
+              .locator(`${tid(where.chart)} canvas`)
+              .first()
+              .boundingBox()
+          )?.height ?? 0;
+        check(h >= 100, `${file}: ${where.chart} is only ${h} px tall`);
+      }
+    }
+    await frame.click(tid('pause'));
+    if (file === 'prefix-caching') await page.screenshot({ path: path.join(artifacts, 'docs-demo.png'), fullPage: false });
   }
-  const iframe = await page.waitForSelector(tid('docs-embed'));
-  await iframe.scrollIntoViewIfNeeded();
-  const frame = await iframe.contentFrame();
-  await frame.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
-  check(await frame.getAttribute(tid('preset-prefix-cache'), 'aria-pressed') === 'true', 'embed did not load its preset');
-  await frame.click(tid('play'));
-  await frame.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 0.5, tid('sim-time'), { timeout: 20000 });
-  await page.screenshot({ path: path.join(artifacts, 'docs-demo.png'), fullPage: false });
   await context.close();
-  check(errors.length === 0, `errors on the docs page:\n${errors.join('\n')}`);
+  check(errors.length === 0, `errors on the docs pages:\n${errors.join('\n')}`);
 });
 
 test('screenshot of the playground (1280×800)', async (browser) => {
@@ -539,9 +845,12 @@ test('screenshot of the playground (1280×800)', async (browser) => {
   await waitStatus(p.page, ['ready']);
   await setSpeed(p.page, '30');
   await p.page.click(tid('play'));
-  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 40, tid('sim-time'), { timeout: 60000 });
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 40, tid('sim-time'), {
+    timeout: 60000,
+  });
   await p.page.click(tid('pause'));
-  await p.page.waitForTimeout(300);
+  await waitIdle(p.page);
+  await framesDrawn(p.page, 3); // the last answer drawn
   const file = path.join(artifacts, 'playground.png');
   await p.page.screenshot({ path: file });
   if (process.env.BLIS_UPDATE_SCREENSHOT === '1') {
@@ -556,24 +865,26 @@ test('screenshot of the playground (1280×800)', async (browser) => {
 
 // Frame gaps (ms) on the page from now until stopFrames(): the UI must stay responsive
 // while the sweep workers run.
-const startFrames = (page) => page.evaluate(() => {
-  const w = window;
-  w.__sweepFrames = [];
-  w.__sweepStop = false;
-  let last = performance.now();
-  const f = (t) => {
-    w.__sweepFrames.push(t - last);
-    last = t;
-    if (!w.__sweepStop) requestAnimationFrame(f);
-  };
-  requestAnimationFrame(f);
-});
-const stopFrames = (page) => page.evaluate(() => {
-  const w = window;
-  w.__sweepStop = true;
-  const s = [...w.__sweepFrames].sort((a, b) => a - b);
-  return { n: s.length, p95: s[Math.floor(0.95 * (s.length - 1))] ?? 0, max: s[s.length - 1] ?? 0 };
-});
+const startFrames = (page) =>
+  page.evaluate(() => {
+    const w = window;
+    w.__sweepFrames = [];
+    w.__sweepStop = false;
+    let last = performance.now();
+    const f = (t) => {
+      w.__sweepFrames.push(t - last);
+      last = t;
+      if (!w.__sweepStop) requestAnimationFrame(f);
+    };
+    requestAnimationFrame(f);
+  });
+const stopFrames = (page) =>
+  page.evaluate(() => {
+    const w = window;
+    w.__sweepStop = true;
+    const s = [...w.__sweepFrames].sort((a, b) => a - b);
+    return { n: s.length, p95: s[Math.floor(0.95 * (s.length - 1))] ?? 0, max: s[s.length - 1] ?? 0 };
+  });
 const nativeCli = process.env.BLIS_NATIVE_CLI ?? path.join(repoDir, 'build/native/cli/blis');
 
 // Runs `blis sweep` on a document; the digests of points.jsonl by index (undefined without
@@ -582,15 +893,28 @@ function nativeDigests(docText) {
   if (!existsSync(nativeCli)) return undefined;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'blis-browser-sweep-'));
   writeFileSync(path.join(dir, 'sweep.json'), docText);
-  execFileSync(nativeCli, ['sweep', path.join(dir, 'sweep.json'), '--out', path.join(dir, 'out'), '--quiet'], { stdio: 'ignore' });
-  return readFileSync(path.join(dir, 'out/points.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).digest);
+  execFileSync(nativeCli, ['sweep', path.join(dir, 'sweep.json'), '--out', path.join(dir, 'out'), '--quiet'], {
+    stdio: 'ignore',
+  });
+  return readFileSync(path.join(dir, 'out/points.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l).digest);
 }
 
 async function tableRowsOf(page) {
-  return page.$$eval(`${tid('sweep-table')} tbody tr`, (trs) => trs.map((tr) => {
-    const cells = [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '');
-    return { index: Number(tr.getAttribute('data-index')), rank: cells[0], pareto: cells[cells.length - 4], verdict: cells[cells.length - 3], digest: cells[cells.length - 2] };
-  }));
+  return page.$$eval(`${tid('sweep-table')} tbody tr`, (trs) =>
+    trs.map((tr) => {
+      const cells = [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '');
+      return {
+        index: Number(tr.getAttribute('data-index')),
+        rank: cells[0],
+        pareto: cells[cells.length - 4],
+        verdict: cells[cells.length - 3],
+        digest: cells[cells.length - 2],
+      };
+    }),
+  );
 }
 
 test('sweep: a 2x2 grid built from the scenario runs in the workers, ranks, and matches native', async (browser) => {
@@ -604,7 +928,11 @@ test('sweep: a 2x2 grid built from the scenario runs in the workers, ranks, and 
   await p.page.fill(tid('sweep-axis1-pointer'), '/workload/clients/0/load/rate');
   await p.page.fill(tid('sweep-axis1-values'), '2, 6');
   await p.page.click(tid('sweep-build'));
-  await p.page.waitForFunction((sel) => /4 points, ready/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 20000 });
+  await p.page.waitForFunction(
+    (sel) => /4 points, ready/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('sweep-status'),
+    { timeout: 20000 },
+  );
   const docText = await p.page.inputValue(tid('sweep-editor'));
   check(JSON.parse(docText).base.horizon.duration_s === 10, 'the sweep base is not the scenario being edited');
   await p.page.waitForFunction(() => /#sweep=/.test(location.hash), null, { timeout: 5000 });
@@ -614,14 +942,25 @@ test('sweep: a 2x2 grid built from the scenario runs in the workers, ranks, and 
   await p.page.waitForSelector(`${tid('sweep-view')}[data-done="4"]`, { timeout: 60000 });
   const secs = (Date.now() - t0) / 1000;
   const frames = await stopFrames(p.page);
-  notes.push(`2x2 sweep in the browser: ${secs.toFixed(1)} s, frames max ${frames.max.toFixed(1)} ms (p95 ${frames.p95.toFixed(1)}) over ${frames.n}`);
+  notes.push(
+    `2x2 sweep in the browser: ${secs.toFixed(1)} s, frames max ${frames.max.toFixed(1)} ms (p95 ${frames.p95.toFixed(1)}) over ${frames.n}`,
+  );
   const rows = await tableRowsOf(p.page);
   check(rows.length === 4, `table has ${rows.length} rows`);
   check(rows.map((r) => r.rank).join(',') === '1,2,3,4', `ranks ${rows.map((r) => r.rank)}`);
-  check(rows.every((r) => /^[0-9a-f]{16}$/.test(r.digest)), `digests ${rows.map((r) => r.digest)}`);
-  check(rows.some((r) => r.pareto === 'yes'), 'no point on the Pareto front');
-  check(rows.every((r) => /^(yes|no: .+)$/.test(r.verdict)), `verdicts ${rows.map((r) => r.verdict)}`);
-  check(await p.page.getAttribute(tid('sweep-pareto'), 'data-points') !== '0', 'the Pareto plot is empty');
+  check(
+    rows.every((r) => /^[0-9a-f]{16}$/.test(r.digest)),
+    `digests ${rows.map((r) => r.digest)}`,
+  );
+  check(
+    rows.some((r) => r.pareto === 'yes'),
+    'no point on the Pareto front',
+  );
+  check(
+    rows.every((r) => /^(yes|no: .+)$/.test(r.verdict)),
+    `verdicts ${rows.map((r) => r.verdict)}`,
+  );
+  check((await p.page.getAttribute(tid('sweep-pareto'), 'data-points')) !== '0', 'the Pareto plot is empty');
   check((await p.page.$$(`${tid('sweep-heat')} td[data-index]`)).length === 4, 'the heat map lacks cells');
   const native = nativeDigests(docText);
   if (native) {
@@ -633,8 +972,10 @@ test('sweep: a 2x2 grid built from the scenario runs in the workers, ranks, and 
   const link = new URL(p.page.url());
   const again = await openPage(browser, `${link.search}${link.hash}`);
   await again.page.waitForSelector(`${tid('sweep-view')}:not([hidden])`, { timeout: 10000 });
-  check(JSON.stringify(JSON.parse(await again.page.inputValue(tid('sweep-editor')))) === JSON.stringify(JSON.parse(docText)),
-    'the link does not carry the sweep document');
+  check(
+    JSON.stringify(JSON.parse(await again.page.inputValue(tid('sweep-editor')))) === JSON.stringify(JSON.parse(docText)),
+    'the link does not carry the sweep document',
+  );
   await again.done();
   // Open the best point as the playground's scenario.
   const best = rows[0];
@@ -644,8 +985,10 @@ test('sweep: a 2x2 grid built from the scenario runs in the workers, ranks, and 
   const opened = JSON.parse(await editorText(p.page));
   const want = JSON.parse(docText).axes;
   const point = { instances: want[0].values[best.index >> 1], rate: want[1].values[best.index & 1] };
-  check(opened.pools[0].instances === point.instances && opened.workload.clients[0].load.rate === point.rate,
-    `opened ${JSON.stringify(opened)}, expected point ${best.index} ${JSON.stringify(point)}`);
+  check(
+    opened.pools[0].instances === point.instances && opened.workload.clients[0].load.rate === point.rate,
+    `opened ${JSON.stringify(opened)}, expected point ${best.index} ${JSON.stringify(point)}`,
+  );
   await p.done();
 });
 
@@ -654,7 +997,8 @@ test('sweep: errors show at their JSON pointer; a run can be cancelled', async (
   await waitValid(p.page);
   await p.page.click(tid('sweep-toggle'));
   const doc = {
-    schema: 'blis/sweep/v1', base: MINIMAL,
+    schema: 'blis/sweep/v1',
+    base: MINIMAL,
     axes: [{ pointer: '/workload/clients/0/load/rate', range: { from: 8, to: 2, step: 1 } }],
     objective: 'min_cost',
   };
@@ -664,11 +1008,23 @@ test('sweep: errors show at their JSON pointer; a run can be cancelled', async (
   doc.axes[0].range = { from: 2, to: 40, step: 2 };
   doc.base = { ...MINIMAL, horizon: { duration_s: 120 } };
   await p.page.fill(tid('sweep-editor'), JSON.stringify(doc, null, 2));
-  await p.page.waitForFunction((sel) => /20 points, ready/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 20000 });
+  await p.page.waitForFunction(
+    (sel) => /20 points, ready/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('sweep-status'),
+    { timeout: 20000 },
+  );
   await p.page.click(tid('sweep-run'));
-  await p.page.waitForFunction((sel) => /running [1-9]/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 60000 });
+  await p.page.waitForFunction(
+    (sel) => /running [1-9]/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('sweep-status'),
+    { timeout: 60000 },
+  );
   await p.page.click(tid('sweep-cancel'));
-  await p.page.waitForFunction((sel) => /cancelled after \d+ of 20/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 10000 });
+  await p.page.waitForFunction(
+    (sel) => /cancelled after \d+ of 20/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('sweep-status'),
+    { timeout: 10000 },
+  );
   check(!(await p.page.isDisabled(tid('sweep-run'))), 'run stays disabled after cancel');
   // blis capacity on the playground's scenario, in a (fresh) sweep worker.
   await p.page.selectOption(tid('capacity-vary'), 'instances');
@@ -687,7 +1043,11 @@ test('sweep: the 3x4 default grid in the browser (time and frames)', async (brow
   const p = await openPage(browser);
   await p.page.click(tid('sweep-toggle'));
   await p.page.fill(tid('sweep-editor'), JSON.stringify(grid, null, 2));
-  await p.page.waitForFunction((sel) => /12 points, ready/.test(document.querySelector(sel)?.textContent ?? ''), tid('sweep-status'), { timeout: 20000 });
+  await p.page.waitForFunction(
+    (sel) => /12 points, ready/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('sweep-status'),
+    { timeout: 20000 },
+  );
   await startFrames(p.page);
   const t0 = Date.now();
   await p.page.click(tid('sweep-run'));
@@ -695,7 +1055,9 @@ test('sweep: the 3x4 default grid in the browser (time and frames)', async (brow
   const secs = (Date.now() - t0) / 1000;
   const frames = await stopFrames(p.page);
   const workers = await p.page.textContent(tid('sweep-status'));
-  notes.push(`3x4 default grid in the browser: ${secs.toFixed(1)} s (${workers}), frames max ${frames.max.toFixed(1)} ms, p95 ${frames.p95.toFixed(1)} ms over ${frames.n}`);
+  notes.push(
+    `3x4 default grid in the browser: ${secs.toFixed(1)} s (${workers}), frames max ${frames.max.toFixed(1)} ms, p95 ${frames.p95.toFixed(1)} ms over ${frames.n}`,
+  );
   check((await tableRowsOf(p.page)).length === 12, 'table lacks rows');
   check(frames.p95 < 50, `frame time p95 ${frames.p95.toFixed(1)} ms ≥ 50 ms while sweeping`);
   const native = nativeDigests(JSON.stringify(grid));
@@ -709,12 +1071,20 @@ test('sweep: the 3x4 default grid in the browser (time and frames)', async (brow
 // ---------------------------------------------------------------------------------------
 
 const server = await startServer();
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 const browser = await chromium.launch({
   executablePath: process.env.BLIS_CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const only = process.env.BLIS_BROWSER_ONLY;
 try {
@@ -726,12 +1096,20 @@ try {
       console.log(`ok   ${t.name}`);
     } catch (e) {
       failed++;
-      console.log(`FAIL ${t.name}\n     ${String(e?.stack ?? e).split('\n').join('\n     ')}`);
+      console.log(
+        `FAIL ${t.name}\n     ${String(e?.stack ?? e)
+          .split('\n')
+          .join('\n     ')}`,
+      );
     }
   }
 } finally {
   await browser.close();
-  try { process.kill(-server.pid); } catch { /* already gone */ }
+  try {
+    process.kill(-server.pid);
+  } catch {
+    /* already gone */
+  }
 }
 for (const n of notes) console.log(`note ${n}`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -1,8 +1,9 @@
 // The export rows under the charts: per shown run, summary.json, timeseries.json,
 // requests.csv, one instance's or every instance's Prometheus text (a zip), and a Perfetto
-// trace of the requests. The same files `blis run --out DIR` writes, named after the scenario.
+// trace of the engine steps and requests per instance. The same files `blis run --out DIR`
+// writes (the trace aside), named after the scenario.
 
-import { requestsTrace } from '../lib/trace';
+import { runTrace, type StepTrace } from '../lib/trace';
 import { zipFiles } from '../lib/zip';
 import type { ExportKind, SlotId } from '../protocol';
 import { download, downloadBytes, mimeFor } from '../ui/download';
@@ -11,7 +12,12 @@ import type { Run } from './run';
 type What = ExportKind | 'metrics-all' | 'trace';
 
 /** Renders the rows; returns the refreshers of the instance pickers (call on run changes). */
-export function renderExportRows(host: HTMLElement, slots: SlotId[], runs: Record<SlotId, Run>, compare: boolean): (() => void)[] {
+export function renderExportRows(
+  host: HTMLElement,
+  slots: SlotId[],
+  runs: Record<SlotId, Run>,
+  compare: boolean,
+): (() => void)[] {
   host.replaceChildren();
   const fills: (() => void)[] = [];
   for (const slot of slots) {
@@ -42,8 +48,15 @@ export function renderExportRows(host: HTMLElement, slots: SlotId[], runs: Recor
     };
     fills.push(fill);
     fill();
-    row.append(button('summary.json', 'summary'), button('timeseries.json', 'timeseries'), button('requests.csv', 'requests'),
-      button('metrics.prom', 'metrics', sel), sel, button('all .prom (zip)', 'metrics-all'), button('trace.json (Perfetto)', 'trace'));
+    row.append(
+      button('summary.json', 'summary'),
+      button('timeseries.json', 'timeseries'),
+      button('requests.csv', 'requests'),
+      button('metrics.prom', 'metrics', sel),
+      sel,
+      button('all .prom (zip)', 'metrics-all'),
+      button('trace.json (Perfetto)', 'trace'),
+    );
     host.append(row);
   }
   return fills;
@@ -52,9 +65,12 @@ export function renderExportRows(host: HTMLElement, slots: SlotId[], runs: Recor
 async function exportFiles(run: Run, what: What, instance?: number): Promise<void> {
   if (!run.active) return;
   if (what === 'trace') {
-    // Request spans per instance, for ui.perfetto.dev (lib/trace.ts).
+    // Engine steps and request spans per instance, for ui.perfetto.dev (lib/trace.ts).
     const [csv] = await run.export('requests');
-    if (csv) download(csv.name.replace(/-requests\.csv$/, '-trace.json'), requestsTrace(csv.text), 'application/json');
+    const [steps] = await run.export('steps');
+    if (!csv) return;
+    const trace = runTrace(csv.text, steps ? (JSON.parse(steps.text) as StepTrace) : undefined);
+    download(csv.name.replace(/-requests\.csv$/, '-trace.json'), trace, 'application/json');
     return;
   }
   if (what === 'metrics-all') {

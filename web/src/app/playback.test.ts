@@ -4,19 +4,19 @@ import { EventBudget, MAX_SPEED_LEAD_US, PlaybackClock, speedLabel } from './pla
 describe('PlaybackClock', () => {
   it('advances the target by speed × wall time', () => {
     const c = new PlaybackClock();
-    expect(c.tick(16, 10, 0)).toBe(160000);  // 16 ms × 10 = 0.16 s simulated
+    expect(c.tick(16, 10, 0)).toBe(160000); // 16 ms × 10 = 0.16 s simulated
     expect(c.tick(16, 10, 160000)).toBe(320000);
   });
 
   it('never runs further ahead of the simulation than the lead', () => {
     const c = new PlaybackClock();
-    for (let i = 0; i < 100; i++) c.tick(16, 10, 0);  // the worker is stuck at 0
-    expect(c.targetUs).toBe(1e6);  // 0.1 s of playback at 10×
+    for (let i = 0; i < 100; i++) c.tick(16, 10, 0); // the worker is stuck at 0
+    expect(c.targetUs).toBe(1e6); // 0.1 s of playback at 10×
   });
 
   it('clamps a long frame gap (background tab)', () => {
     const c = new PlaybackClock();
-    expect(c.tick(10000, 1, 0)).toBe(100000);  // 250 ms at most, then the 0.1 s lead
+    expect(c.tick(10000, 1, 0)).toBe(100000); // 250 ms at most, then the 0.1 s lead
   });
 
   it('runs a bounded lead ahead at max speed', () => {
@@ -32,7 +32,7 @@ describe('EventBudget', () => {
   it('doubles when fast and fully used, halves when slow, within bounds', () => {
     const b = new EventBudget(1000, 250, 4000, 10);
     expect(b.update(2, 1000)).toBe(2000);
-    expect(b.update(2, 500)).toBe(2000);  // not used up: the run was not limited by it
+    expect(b.update(2, 500)).toBe(2000); // not used up: the run was not limited by it
     expect(b.update(2, 2000)).toBe(4000);
     expect(b.update(2, 4000)).toBe(4000);
     expect(b.update(50, 4000)).toBe(2000);

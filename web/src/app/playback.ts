@@ -26,7 +26,7 @@ export class PlaybackClock {
       this.targetUs = simNowUs + MAX_SPEED_LEAD_US;
       return this.targetUs;
     }
-    const dt = Math.max(0, Math.min(dtMs, 250));  // a background tab resumes gently
+    const dt = Math.max(0, Math.min(dtMs, 250)); // a background tab resumes gently
     const leadUs = speed * maxLeadS * 1e6;
     this.targetUs = Math.min(Math.max(this.targetUs, simNowUs) + speed * dt * 1e3, simNowUs + leadUs);
     this.targetUs = Math.floor(this.targetUs);

@@ -35,7 +35,11 @@ export class Run {
   private loadWaiters: ((ok: boolean) => void)[] = [];
   private exportWaiters: ((files: { name: string; text: string }[]) => void)[] = [];
 
-  constructor(readonly slot: SlotId, private readonly client: SimClient, private readonly onChange: (run: Run) => void) {
+  constructor(
+    readonly slot: SlotId,
+    private readonly client: SimClient,
+    private readonly onChange: (run: Run) => void,
+  ) {
     client.listen(slot, (r) => this.receive(r));
   }
 
@@ -90,13 +94,26 @@ export class Run {
     const wantSummary = now - this.lastSummaryAt > 500;
     if (wantSummary) this.lastSummaryAt = now;
     this.status = 'running';
-    this.send({ kind: 'advance', slot: this.slot, gen: this.gen, untilUs: Math.floor(targetUs), maxEvents: this.budget.value, wantSummary, ...(this.snapshotOf !== undefined ? { snapshotOf: this.snapshotOf } : {}) });
+    this.send({
+      kind: 'advance',
+      slot: this.slot,
+      gen: this.gen,
+      untilUs: Math.floor(targetUs),
+      maxEvents: this.budget.value,
+      wantSummary,
+      ...(this.snapshotOf !== undefined ? { snapshotOf: this.snapshotOf } : {}),
+    });
   }
 
   step(): void {
     if (!(this.status === 'ready' || this.status === 'running') || this.inflight) return;
     this.status = 'running';
-    this.send({ kind: 'step', slot: this.slot, gen: this.gen, ...(this.snapshotOf !== undefined ? { snapshotOf: this.snapshotOf } : {}) });
+    this.send({
+      kind: 'step',
+      slot: this.slot,
+      gen: this.gen,
+      ...(this.snapshotOf !== undefined ? { snapshotOf: this.snapshotOf } : {}),
+    });
   }
 
   reset(): void {
@@ -163,7 +180,7 @@ export class Run {
       this.onChange(this);
       return;
     }
-    if ('gen' in r && r.gen !== this.gen) return;  // an answer about an older run
+    if ('gen' in r && r.gen !== this.gen) return; // an answer about an older run
     switch (r.kind) {
       case 'loaded': {
         this.diagnostics = r.diagnostics;
@@ -171,7 +188,7 @@ export class Run {
         this.instances = r.instances;
         this.status = r.ok ? 'ready' : 'invalid';
         this.clearResults();
-            const waiters = this.loadWaiters;
+        const waiters = this.loadWaiters;
         this.loadWaiters = [];
         waiters.forEach((w) => w(r.ok));
         this.onChange(this);
@@ -205,7 +222,7 @@ export class Run {
     if (p.latencies) this.latencies = p.latencies;
     if (p.snapshot !== undefined) this.snapshot = p.snapshot;
     if (p.done) this.status = 'done';
-    else if (this.status === 'done') this.status = 'ready';  // after a reset
+    else if (this.status === 'done') this.status = 'ready'; // after a reset
     this.version++;
     this.onChange(this);
   }

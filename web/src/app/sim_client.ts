@@ -11,6 +11,7 @@ export class SimClient {
   catalog: { gpus: string[]; models: string[] } = { gpus: [], models: [] };
   private nextId = 1;
   private readonly pending = new Map<number, (v: Validation) => void>();
+  private readonly imports = new Map<number, (v: Imported) => void>();
   private readonly listeners = new Map<SlotId, (r: RunResponse) => void>();
   private onFatal: (message: string) => void = () => {};
 
@@ -31,6 +32,10 @@ export class SimClient {
         case 'validated':
           this.pending.get(r.id)?.({ diagnostics: r.diagnostics, effective: r.effective });
           this.pending.delete(r.id);
+          return;
+        case 'imported':
+          this.imports.get(r.id)?.({ entry: r.entry, diagnostics: r.diagnostics });
+          this.imports.delete(r.id);
           return;
         case 'error':
           if (r.slot) this.listeners.get(r.slot)?.(r);
@@ -70,12 +75,27 @@ export class SimClient {
       this.post({ kind: 'validate', id, json });
     });
   }
+
+  /** A pasted Hugging Face config.json as a catalog model entry named `modelId`. */
+  importConfig(config: string, modelId: string): Promise<Imported> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.imports.set(id, resolve);
+      this.post({ kind: 'import', id, config, modelId });
+    });
+  }
 }
 
 /** A scenario's diagnostics and, when it has no errors, its resolved form (every default). */
 export interface Validation {
   diagnostics: Diagnostic[];
   effective: string;
+}
+
+/** An imported model entry (its JSON text, "" when the config has errors) and diagnostics. */
+export interface Imported {
+  entry: string;
+  diagnostics: Diagnostic[];
 }
 
 export type { RunResponse };

@@ -10,7 +10,7 @@ export interface SeriesSpec {
   color: string;
   dash?: number[];
   width?: number;
-  scale?: string;  // 'y' (default) or a second scale shown on the right axis
+  scale?: string; // 'y' (default) or a second scale shown on the right axis
   /** A null (a window with no sample) breaks the line instead of being bridged. */
   gaps?: boolean;
 }
@@ -25,7 +25,7 @@ export interface AxisSpec {
 export interface ChartSpec {
   x: AxisSpec;
   y: AxisSpec;
-  y2?: AxisSpec;  // scale 'y2', right-hand axis
+  y2?: AxisSpec; // scale 'y2', right-hand axis
   series: SeriesSpec[];
 }
 
@@ -53,10 +53,13 @@ export class ChartPanel {
 
   private readonly synced: boolean;
 
-  constructor(parent: HTMLElement, opts: { title: string; subtitle: string; testid: string; height?: number; empty: string; synced?: boolean }) {
+  constructor(
+    parent: HTMLElement,
+    opts: { title: string; subtitle: string; testid: string; height?: number; empty: string; synced?: boolean },
+  ) {
     this.synced = opts.synced ?? true;
     if (this.synced) timeGroup.add(this);
-    this.height = opts.height ?? 190;  // plot area in px; the legend adds below
+    this.height = opts.height ?? 190; // plot area in px; the legend adds below
     this.el = document.createElement('section');
     this.el.className = 'chart';
     this.el.dataset['testid'] = opts.testid;
@@ -191,7 +194,8 @@ export class ChartPanel {
       scales,
       axes,
       cursor: {
-        drag: { x: true, y: false }, points: { size: 6 },
+        drag: { x: true, y: false },
+        points: { size: 6 },
         ...(this.synced ? { sync: { key: TIME_SYNC_KEY, setSeries: false } } : {}),
       },
       hooks: { setSelect: [(u: uPlot) => this.propagateZoom(u)] },

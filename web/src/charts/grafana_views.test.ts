@@ -21,7 +21,11 @@ describe('Grafana panels', () => {
   });
 
   it('show KV transfers only when something moved', () => {
-    const cols: Record<string, Float64Array> = { time_s: f(1, 2), kv_transfer_blocks_total: f(0, 0), kv_transfers_in_flight: f(0, 0) };
+    const cols: Record<string, Float64Array> = {
+      time_s: f(1, 2),
+      kv_transfer_blocks_total: f(0, 0),
+      kv_transfers_in_flight: f(0, 0),
+    };
     const run: RunData = { label: '', columns: Object.keys(cols), instances: [], column: (n) => cols[n]! };
     const kv = PANELS.find((p) => p.id === 'kv-transfers')!;
     expect(panelApplies(kv, [run])).toBe(false);
@@ -30,6 +34,9 @@ describe('Grafana panels', () => {
   });
 
   it('group instances by pool, prefill and decode apart', () => {
-    expect(poolsOf(['prefill-0', 'prefill-1', 'decode-0'])).toEqual([['prefill', ['prefill-0', 'prefill-1']], ['decode', ['decode-0']]]);
+    expect(poolsOf(['prefill-0', 'prefill-1', 'decode-0'])).toEqual([
+      ['prefill', ['prefill-0', 'prefill-1']],
+      ['decode', ['decode-0']],
+    ]);
   });
 });

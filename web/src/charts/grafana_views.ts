@@ -77,12 +77,17 @@ function assemble(tables: Table[], maxPoints: number): uPlot.AlignedData {
     return [dx, ...dys.map(withGaps)] as uPlot.AlignedData;
   });
   if (dec.length === 1) return dec[0]!;
-  return uPlot.join(dec, dec.map((t) => t.map(() => 1)));
+  return uPlot.join(
+    dec,
+    dec.map((t) => t.map(() => 1)),
+  );
 }
 
 /** Builds a panel: `series(run)` returns [label, color, values, gaps?] per line of a run. */
 function panel(
-  runs: RunData[], maxPoints: number, y: ChartSpec['y'],
+  runs: RunData[],
+  maxPoints: number,
+  y: ChartSpec['y'],
   lines: (run: RunData) => [string, string, Float64Array, boolean?][],
 ): ChartView {
   const series: SeriesSpec[] = [];
@@ -90,7 +95,12 @@ function panel(
   runs.forEach((run, r) => {
     const ls = lines(run);
     for (const [label, color, , gaps] of ls) {
-      series.push({ label: `${label}${run.label ? ` ${run.label}` : ''}`, color, dash: RUN_DASH[r], ...(gaps ? { gaps: true } : {}) });
+      series.push({
+        label: `${label}${run.label ? ` ${run.label}` : ''}`,
+        color,
+        dash: RUN_DASH[r],
+        ...(gaps ? { gaps: true } : {}),
+      });
     }
     tables.push([run.column(TIME_COLUMN), ls.map((l) => l[2])]);
   });
@@ -99,44 +109,59 @@ function panel(
 
 export const PANELS: readonly PanelDef[] = [
   {
-    id: 'preemptions', title: 'Preemptions', subtitle: 'vllm:num_preemptions, per second', needs: TIME_COLUMN,
-    view: (runs, mp) => panel(runs, mp, { label: 'preemptions/s', format: rateFmt, range: [0, null] }, (run) => {
-      const t = run.column(TIME_COLUMN);
-      return [['preemptions/s', '#dc2626', rate(t, sum(run, perInstance(run.columns, 'preempted_total', run.instances)))]];
-    }),
+    id: 'preemptions',
+    title: 'Preemptions',
+    subtitle: 'vllm:num_preemptions, per second',
+    needs: TIME_COLUMN,
+    view: (runs, mp) =>
+      panel(runs, mp, { label: 'preemptions/s', format: rateFmt, range: [0, null] }, (run) => {
+        const t = run.column(TIME_COLUMN);
+        return [['preemptions/s', '#dc2626', rate(t, sum(run, perInstance(run.columns, 'preempted_total', run.instances)))]];
+      }),
   },
   {
-    id: 'prefix-hit-rate', title: 'Prefix-cache hit rate', subtitle: 'vllm:prefix_cache_hits / vllm:prefix_cache_queries, per window',
+    id: 'prefix-hit-rate',
+    title: 'Prefix-cache hit rate',
+    subtitle: 'vllm:prefix_cache_hits / vllm:prefix_cache_queries, per window',
     needs: 'prompt_tokens_per_s',
-    view: (runs, mp) => panel(runs, mp, { label: 'hit rate (%)', format: (v) => `${+v.toFixed(0)}%`, range: [0, 100] }, (run) => {
-      const hits = sum(run, perInstance(run.columns, 'prefix_hits_total', run.instances));
-      const queries = sum(run, perInstance(run.columns, 'prefix_queries_total', run.instances));
-      return [['hit rate', '#0891b2', windowRatio(hits, queries), true]];
-    }),
+    view: (runs, mp) =>
+      panel(runs, mp, { label: 'hit rate (%)', format: (v) => `${+v.toFixed(0)}%`, range: [0, 100] }, (run) => {
+        const hits = sum(run, perInstance(run.columns, 'prefix_hits_total', run.instances));
+        const queries = sum(run, perInstance(run.columns, 'prefix_queries_total', run.instances));
+        return [['hit rate', '#0891b2', windowRatio(hits, queries), true]];
+      }),
   },
   {
-    id: 'tokens', title: 'Prompt vs generation tokens', subtitle: 'vllm:prompt_tokens_total, vllm:generation_tokens_total, per second',
+    id: 'tokens',
+    title: 'Prompt vs generation tokens',
+    subtitle: 'vllm:prompt_tokens_total, vllm:generation_tokens_total, per second',
     needs: 'prompt_tokens_per_s',
-    view: (runs, mp) => panel(runs, mp, { label: 'tokens/s', format: rateFmt, range: [0, null] }, (run) => [
-      ['prompt tok/s', '#9333ea', run.column('prompt_tokens_per_s')],
-      ['generation tok/s', '#0f766e', run.column('throughput_tokens_per_s')],
-    ]),
+    view: (runs, mp) =>
+      panel(runs, mp, { label: 'tokens/s', format: rateFmt, range: [0, null] }, (run) => [
+        ['prompt tok/s', '#9333ea', run.column('prompt_tokens_per_s')],
+        ['generation tok/s', '#0f766e', run.column('throughput_tokens_per_s')],
+      ]),
   },
   {
-    id: 'requests', title: 'Arrivals and finishes by reason', subtitle: 'vllm:request_success_total{finished_reason}, aborts, rejections, per second',
+    id: 'requests',
+    title: 'Arrivals and finishes by reason',
+    subtitle: 'vllm:request_success_total{finished_reason}, aborts, rejections, per second',
     needs: 'arrived_total',
-    view: (runs, mp) => panel(runs, mp, { label: 'requests/s', format: rateFmt, range: [0, null] }, (run) => {
-      const t = run.column(TIME_COLUMN);
-      return [
-        ['arrived/s', '#2563eb', rate(t, run.column('arrived_total'))],
-        ['finished/s', '#16a34a', rate(t, run.column('finished_total'))],
-        ['aborted/s', '#d97706', rate(t, run.column('aborted_total'))],
-        ['rejected/s', '#db2777', rate(t, run.column('rejected_total'))],
-      ];
-    }),
+    view: (runs, mp) =>
+      panel(runs, mp, { label: 'requests/s', format: rateFmt, range: [0, null] }, (run) => {
+        const t = run.column(TIME_COLUMN);
+        return [
+          ['arrived/s', '#2563eb', rate(t, run.column('arrived_total'))],
+          ['finished/s', '#16a34a', rate(t, run.column('finished_total'))],
+          ['aborted/s', '#d97706', rate(t, run.column('aborted_total'))],
+          ['rejected/s', '#db2777', rate(t, run.column('rejected_total'))],
+        ];
+      }),
   },
   {
-    id: 'e2e-queue', title: 'E2E and queue time', subtitle: 'vllm:e2e_request_latency_seconds, vllm:request_queue_time_seconds, p50/p99 per window',
+    id: 'e2e-queue',
+    title: 'E2E and queue time',
+    subtitle: 'vllm:e2e_request_latency_seconds, vllm:request_queue_time_seconds, p50/p99 per window',
     needs: 'e2e_p50_ms',
     view: (runs, mp, slo) => {
       const v = panel(runs, mp, { label: 'latency', format: (x) => fmtMs(x), range: [0, null] }, (run) => {
@@ -146,19 +171,24 @@ export const PANELS: readonly PanelDef[] = [
           ['queue p50', '#fca5a5', run.column('queue_p50_ms'), true],
           ['queue p99', '#b91c1c', run.column('queue_p99_ms'), true],
         ];
-        if (slo?.e2eMs !== undefined && run === runs[0]) ls.push(['SLO E2E', '#6b7280', constant(run.column(TIME_COLUMN).length, slo.e2eMs)]);
+        if (slo?.e2eMs !== undefined && run === runs[0])
+          ls.push(['SLO E2E', '#6b7280', constant(run.column(TIME_COLUMN).length, slo.e2eMs)]);
         return ls;
       });
       return v;
     },
   },
   {
-    id: 'kv-transfers', title: 'KV transfers', subtitle: 'NIXL pulls (prefill → decode) and CPU offload: in flight, and blocks moved per second',
-    needs: 'kv_transfer_blocks_total', nonzero: true,
-    view: (runs, mp) => panel(runs, mp, { label: 'transfers / blocks/s', format: rateFmt, range: [0, null] }, (run) => [
-      ['in flight', '#7c3aed', run.column('kv_transfers_in_flight')],
-      ['blocks/s', '#0891b2', rate(run.column(TIME_COLUMN), run.column('kv_transfer_blocks_total'))],
-    ]),
+    id: 'kv-transfers',
+    title: 'KV transfers',
+    subtitle: 'NIXL pulls (prefill → decode) and CPU offload: in flight, and blocks moved per second',
+    needs: 'kv_transfer_blocks_total',
+    nonzero: true,
+    view: (runs, mp) =>
+      panel(runs, mp, { label: 'transfers / blocks/s', format: rateFmt, range: [0, null] }, (run) => [
+        ['in flight', '#7c3aed', run.column('kv_transfers_in_flight')],
+        ['blocks/s', '#0891b2', rate(run.column(TIME_COLUMN), run.column('kv_transfer_blocks_total'))],
+      ]),
   },
 ];
 

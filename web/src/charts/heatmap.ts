@@ -25,16 +25,29 @@ export function heatGrid(run: RunData, metric: string, maxCols: number): HeatGri
   cols.forEach((c, r) => {
     const v = run.column(c);
     for (let b = 0; b < nb; b++) {
-      const lo = Math.floor((b * n) / nb), hi = Math.max(lo + 1, Math.floor(((b + 1) * n) / nb));
-      let s = 0, k = 0;
-      for (let i = lo; i < hi && i < n; i++) if (!Number.isNaN(v[i]!)) { s += v[i]!; k++; }
+      const lo = Math.floor((b * n) / nb),
+        hi = Math.max(lo + 1, Math.floor(((b + 1) * n) / nb));
+      let s = 0,
+        k = 0;
+      for (let i = lo; i < hi && i < n; i++)
+        if (!Number.isNaN(v[i]!)) {
+          s += v[i]!;
+          k++;
+        }
       if (k > 0) {
         values[r * nb + b] = s / k;
         max = Math.max(max, s / k);
       }
     }
   });
-  return { rows: run.instances.filter((_, i) => i < cols.length), cols: nb, values, max, t0: n ? t[0]! : 0, t1: n ? t[n - 1]! : 0 };
+  return {
+    rows: run.instances.filter((_, i) => i < cols.length),
+    cols: nb,
+    values,
+    max,
+    t0: n ? t[0]! : 0,
+    t1: n ? t[n - 1]! : 0,
+  };
 }
 
 export class HeatMapPanel {
@@ -42,7 +55,14 @@ export class HeatMapPanel {
   private readonly canvas: HTMLCanvasElement;
   private readonly caption: HTMLElement;
 
-  constructor(parent: HTMLElement, title: string, subtitle: string, testid: string, private readonly metric: string, private readonly scale = 1) {
+  constructor(
+    parent: HTMLElement,
+    title: string,
+    subtitle: string,
+    testid: string,
+    private readonly metric: string,
+    private readonly scale = 1,
+  ) {
     this.el = document.createElement('section');
     this.el.className = 'chart heat';
     this.el.dataset['testid'] = testid;
@@ -61,7 +81,8 @@ export class HeatMapPanel {
   draw(run: RunData): void {
     const width = Math.max(240, this.el.clientWidth - 30);
     const g = heatGrid(run, this.metric, Math.floor(width / 3));
-    const label = 64, rowH = Math.max(6, Math.min(16, Math.floor(200 / Math.max(1, g.rows.length))));
+    const label = 64,
+      rowH = Math.max(6, Math.min(16, Math.floor(200 / Math.max(1, g.rows.length))));
     const cw = (width - label) / g.cols;
     const dpr = window.devicePixelRatio || 1;
     this.canvas.style.width = `${width}px`;

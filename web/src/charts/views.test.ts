@@ -10,8 +10,11 @@ function run(label: string, cols: Record<string, Float64Array>): RunData {
 describe('latency view', () => {
   it('draws a window with no sample as a gap (null), never as 0', () => {
     const r = run('', {
-      time_s: f(1, 2, 3), ttft_p50_ms: f(10, NaN, 30), ttft_p99_ms: f(12, NaN, 33),
-      itl_p50_ms: f(5, NaN, NaN), itl_p99_ms: f(6, NaN, NaN),
+      time_s: f(1, 2, 3),
+      ttft_p50_ms: f(10, NaN, 30),
+      ttft_p99_ms: f(12, NaN, 33),
+      itl_p50_ms: f(5, NaN, NaN),
+      itl_p99_ms: f(6, NaN, NaN),
     });
     const v = latencyView([r], 1000);
     expect(v.data[1]).toEqual([10, null, 30]);
@@ -20,8 +23,20 @@ describe('latency view', () => {
   });
 
   it('keeps gaps when A and B are joined on time', () => {
-    const a = run('A', { time_s: f(1, 2), ttft_p50_ms: f(1, NaN), ttft_p99_ms: f(1, NaN), itl_p50_ms: f(1, 1), itl_p99_ms: f(1, 1) });
-    const b = run('B', { time_s: f(1, 2), ttft_p50_ms: f(NaN, 2), ttft_p99_ms: f(2, 2), itl_p50_ms: f(1, 1), itl_p99_ms: f(1, 1) });
+    const a = run('A', {
+      time_s: f(1, 2),
+      ttft_p50_ms: f(1, NaN),
+      ttft_p99_ms: f(1, NaN),
+      itl_p50_ms: f(1, 1),
+      itl_p99_ms: f(1, 1),
+    });
+    const b = run('B', {
+      time_s: f(1, 2),
+      ttft_p50_ms: f(NaN, 2),
+      ttft_p99_ms: f(2, 2),
+      itl_p50_ms: f(1, 1),
+      itl_p99_ms: f(1, 1),
+    });
     const v = latencyView([a, b], 1000);
     expect(v.data[1]).toEqual([1, null]);
     expect(v.data[5]).toEqual([null, 2]);

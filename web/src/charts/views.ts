@@ -10,7 +10,7 @@ import { fmtMs } from '../ui/format';
 import type { ChartSpec, SeriesSpec } from './chart_panel';
 
 export interface RunData {
-  label: string;  // "A", "B" (compare) or "" (single)
+  label: string; // "A", "B" (compare) or "" (single)
   columns: readonly string[];
   instances: readonly string[];
   column(name: string): Float64Array;
@@ -24,7 +24,7 @@ export interface ChartView {
 
 export const INSTANCE_COLORS = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#db2777', '#0891b2', '#65a30d', '#dc2626'];
 const RUN_DASH: (number[] | undefined)[] = [undefined, [7, 4]];
-const TTFT = ['#60a5fa', '#1d4ed8'];  // p50, p99
+const TTFT = ['#60a5fa', '#1d4ed8']; // p50, p99
 const ITL = ['#fbbf24', '#c2410c'];
 const RUNNING = '#2563eb';
 const WAITING = '#dc2626';
@@ -81,7 +81,10 @@ function assemble(tables: [Float64Array, Float64Array[]][], maxPoints: number): 
   });
   if (dec.length === 1) return dec[0]!;
   // Keep the nulls of gaps (nullMode 1); rows only one run has are spanned (undefined).
-  return uPlot.join(dec, dec.map((t) => t.map(() => 1)));
+  return uPlot.join(
+    dec,
+    dec.map((t) => t.map(() => 1)),
+  );
 }
 
 /** How per-instance metrics are drawn: one line per pool (aggregate) or per instance. */
@@ -144,8 +147,14 @@ export function queueView(runs: RunData[], maxPoints: number, mode: InstanceMode
     const series: SeriesSpec[] = [];
     const cols: Float64Array[] = [];
     poolsOf(run.instances).forEach(([pool, insts], p) => {
-      series.push({ label: `running ${pool}`, color: instanceColor(p) }, { label: `waiting ${pool}`, color: instanceColor(p), dash: [5, 3] });
-      cols.push(combine(run, perInstance(run.columns, 'running', insts), 'sum'), combine(run, perInstance(run.columns, 'waiting', insts), 'sum'));
+      series.push(
+        { label: `running ${pool}`, color: instanceColor(p) },
+        { label: `waiting ${pool}`, color: instanceColor(p), dash: [5, 3] },
+      );
+      cols.push(
+        combine(run, perInstance(run.columns, 'running', insts), 'sum'),
+        combine(run, perInstance(run.columns, 'waiting', insts), 'sum'),
+      );
     });
     return { spec: { x: timeAxis, y, series }, data: assemble([[run.column(TIME_COLUMN), cols]], maxPoints) };
   }
@@ -156,7 +165,11 @@ export function queueView(runs: RunData[], maxPoints: number, mode: InstanceMode
     const many = run.instances.length > 1;
     const series: SeriesSpec[] = [
       ...running.map((_, i) => ({ label: `running ${run.instances[i]}`, color: many ? instanceColor(i) : RUNNING })),
-      ...waiting.map((_, i) => ({ label: `waiting ${run.instances[i]}`, color: many ? instanceColor(i) : WAITING, dash: [5, 3] })),
+      ...waiting.map((_, i) => ({
+        label: `waiting ${run.instances[i]}`,
+        color: many ? instanceColor(i) : WAITING,
+        dash: [5, 3],
+      })),
     ];
     return {
       spec: { x: timeAxis, y, series },
@@ -168,10 +181,13 @@ export function queueView(runs: RunData[], maxPoints: number, mode: InstanceMode
   runs.forEach((run, r) => {
     series.push({ label: `running${suffix(run)}`, color: RUNNING, dash: RUN_DASH[r] });
     series.push({ label: `waiting${suffix(run)}`, color: WAITING, dash: RUN_DASH[r] });
-    tables.push([run.column(TIME_COLUMN), [
-      combine(run, perInstance(run.columns, 'running', run.instances), 'sum'),
-      combine(run, perInstance(run.columns, 'waiting', run.instances), 'sum'),
-    ]]);
+    tables.push([
+      run.column(TIME_COLUMN),
+      [
+        combine(run, perInstance(run.columns, 'running', run.instances), 'sum'),
+        combine(run, perInstance(run.columns, 'waiting', run.instances), 'sum'),
+      ],
+    ]);
   });
   return { spec: { x: timeAxis, y, series }, data: assemble(tables, maxPoints) };
 }
@@ -203,7 +219,10 @@ export function latencyView(runs: RunData[], maxPoints: number, slo: LatencySlo 
       { label: `ITL p50${suffix(run)}`, color: ITL[0]!, dash, scale: 'y2', gaps: true },
       { label: `ITL p99${suffix(run)}`, color: ITL[1]!, dash, scale: 'y2', gaps: true },
     );
-    tables.push([run.column(TIME_COLUMN), [...flat, ...['ttft_p50_ms', 'ttft_p99_ms', 'itl_p50_ms', 'itl_p99_ms'].map((c) => col(run, c))]]);
+    tables.push([
+      run.column(TIME_COLUMN),
+      [...flat, ...['ttft_p50_ms', 'ttft_p99_ms', 'itl_p50_ms', 'itl_p99_ms'].map((c) => col(run, c))],
+    ]);
   });
   return {
     spec: {

@@ -3,7 +3,14 @@
 
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
-import { bracketMatching, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language';
+import {
+  bracketMatching,
+  foldGutter,
+  foldKeymap,
+  indentOnInput,
+  syntaxHighlighting,
+  defaultHighlightStyle,
+} from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { EditorState, Transaction } from '@codemirror/state';
 import { EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
@@ -13,7 +20,11 @@ import type { Diagnostic } from '../protocol';
 export class JsonEditor {
   readonly view: EditorView;
 
-  constructor(parent: HTMLElement, text: string, private readonly onChange: (text: string) => void) {
+  constructor(
+    parent: HTMLElement,
+    text: string,
+    private readonly onChange: (text: string) => void,
+  ) {
     this.view = new EditorView({
       parent,
       state: EditorState.create({

@@ -49,9 +49,12 @@ export class ScenarioForm {
       wrap.classList.toggle('is-default', isDefault);
       wrap.dataset['source'] = own !== undefined ? 'document' : isDefault ? 'default' : 'none';
       wrap.querySelector<HTMLElement>('.knob-default')!.hidden = !isDefault;
-      input.title = blocked ? `${knob.help} — this scenario sets it another way; edit it in the JSON`
-        : isDefault ? `${knob.help} — not in the document: the default is ${String(v)}; editing writes the key` : knob.help;
-      if (document.activeElement === input) continue;  // do not fight the user's typing
+      input.title = blocked
+        ? `${knob.help} — this scenario sets it another way; edit it in the JSON`
+        : isDefault
+          ? `${knob.help} — not in the document: the default is ${String(v)}; editing writes the key`
+          : knob.help;
+      if (document.activeElement === input) continue; // do not fight the user's typing
       if (input instanceof HTMLInputElement && input.type === 'checkbox') input.checked = v === true;
       else input.value = v === undefined ? '' : String(v);
     }

@@ -10,7 +10,7 @@ export function parseCsv(text: string): string[][] {
   const endRecord = () => {
     row.push(field);
     field = '';
-    if (!(row.length === 1 && row[0] === '')) rows.push(row);  // skip blank lines
+    if (!(row.length === 1 && row[0] === '')) rows.push(row); // skip blank lines
     row = [];
   };
   while (i < text.length) {

@@ -10,12 +10,15 @@ export interface TextRange {
 
 interface Node {
   range: TextRange;
-  keyRange?: TextRange;  // for object members: the quoted key
-  children?: Map<string, Node>;  // object members by key, array items by index ("0", "1", ...)
+  keyRange?: TextRange; // for object members: the quoted key
+  children?: Map<string, Node>; // object members by key, array items by index ("0", "1", ...)
 }
 
 export class JsonSyntaxError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message);
   }
 }
@@ -70,7 +73,7 @@ class Scanner {
 
   object(node: Node): void {
     node.children = new Map();
-    this.pos++;  // {
+    this.pos++; // {
     this.skipWs();
     if (this.text[this.pos] === '}') {
       this.pos++;
@@ -113,7 +116,7 @@ class Scanner {
 
   array(node: Node): void {
     node.children = new Map();
-    this.pos++;  // [
+    this.pos++; // [
     this.skipWs();
     if (this.text[this.pos] === ']') {
       this.pos++;

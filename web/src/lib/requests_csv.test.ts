@@ -6,7 +6,7 @@ describe('latencies from requests.csv', () => {
     const csv = [
       'id,client,instance,arrival_s,first_token_s,finish_s,prompt_tokens,cached_tokens,output_tokens,preemptions',
       '0,chat,main-0,1.000,1.050,2.050,100,0,11,0',
-      '1,chat,main-0,2.000,2.500,,100,0,11,0',  // still running
+      '1,chat,main-0,2.000,2.500,,100,0,11,0', // still running
       '2,chat,main-0,3.000,3.020,3.020,100,0,1,0',
     ].join('\n');
     const l = latenciesFromCsv(csv);
@@ -16,7 +16,9 @@ describe('latencies from requests.csv', () => {
   });
 
   it('skips aborted requests', () => {
-    const l = latenciesFromCsv('arrival_s,first_token_s,finish_s,output_tokens,status\n0,0.1,0.2,2,aborted\n0,0.1,0.3,3,finished\n');
+    const l = latenciesFromCsv(
+      'arrival_s,first_token_s,finish_s,output_tokens,status\n0,0.1,0.2,2,aborted\n0,0.1,0.3,3,finished\n',
+    );
     expect(Array.from(l.e2eMs).map((v) => Math.round(v))).toEqual([300]);
   });
 

@@ -25,7 +25,7 @@ export function latenciesFromCsv(csv: string): RunLatencies {
   const first = findColumn(headers, 'first_token');
   const finish = findColumn(headers, 'finish');
   const outTok = findColumn(headers, 'output_tokens');
-  const status = headers.indexOf('status');  // "finished" | "aborted" | "rejected" when present
+  const status = headers.indexOf('status'); // "finished" | "aborted" | "rejected" when present
   const scale = [arrival, first, finish].map((i) => unitToMs(headers[i]!));
   const ttft: number[] = [];
   const e2e: number[] = [];
@@ -37,7 +37,7 @@ export function latenciesFromCsv(csv: string): RunLatencies {
     const f = cells[first] === '' ? NaN : Number(cells[first]) * scale[1]!;
     const e = cells[finish] === '' ? NaN : Number(cells[finish]) * scale[2]!;
     const n = Number(cells[outTok]);
-    if (!Number.isFinite(f) || !Number.isFinite(e)) continue;  // not finished
+    if (!Number.isFinite(f) || !Number.isFinite(e)) continue; // not finished
     ttft.push(f - a);
     e2e.push(e - a);
     if (n > 1) itl.push((e - f) / (n - 1));

@@ -39,11 +39,11 @@ describe('decimate', () => {
     expect(Array.from(y!)).toEqual([4, 5, 6]);
   });
 
-  it('keeps every bucket\'s extremes in order', () => {
+  it("keeps every bucket's extremes in order", () => {
     const n = 1000;
     const x = new Float64Array(n).map((_, i) => i);
     const y = new Float64Array(n).map((_, i) => Math.sin(i / 10));
-    y[500] = 50;  // a spike
+    y[500] = 50; // a spike
     const [dx, [dy]] = decimate(x, [y], 100);
     expect(dx.length).toBe(100);
     expect(Math.max(...dy!)).toBe(50);
@@ -53,7 +53,11 @@ describe('decimate', () => {
 
   it('keeps all-NaN buckets as gaps', () => {
     const y = new Float64Array(100).fill(NaN);
-    const [, [dy]] = decimate(new Float64Array(100).map((_, i) => i), [y], 10);
+    const [, [dy]] = decimate(
+      new Float64Array(100).map((_, i) => i),
+      [y],
+      10,
+    );
     expect(dy!.every(Number.isNaN)).toBe(true);
   });
 });

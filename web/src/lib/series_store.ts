@@ -13,7 +13,10 @@ export class SeriesStore {
   private bufs: Float64Array[];
   private rows = 0;
 
-  constructor(readonly names: readonly string[], initialCapacity = 256) {
+  constructor(
+    readonly names: readonly string[],
+    initialCapacity = 256,
+  ) {
     this.bufs = names.map(() => new Float64Array(initialCapacity));
   }
 
@@ -87,11 +90,12 @@ export function decimate(xs: Float64Array, ys: readonly Float64Array[], maxPoint
   const outY = ys.map(() => new Float64Array(buckets * 2));
   for (let b = 0; b < buckets; b++) {
     const lo = Math.floor((b * n) / buckets);
-    const hi = Math.floor(((b + 1) * n) / buckets);  // exclusive, > lo since n > buckets
+    const hi = Math.floor(((b + 1) * n) / buckets); // exclusive, > lo since n > buckets
     outX[2 * b] = xs[lo]!;
     outX[2 * b + 1] = xs[hi - 1]!;
     ys.forEach((y, s) => {
-      let minI = -1, maxI = -1;
+      let minI = -1,
+        maxI = -1;
       for (let i = lo; i < hi; i++) {
         const v = y[i]!;
         if (Number.isNaN(v)) continue;
@@ -103,7 +107,8 @@ export function decimate(xs: Float64Array, ys: readonly Float64Array[], maxPoint
         o[2 * b] = NaN;
         o[2 * b + 1] = NaN;
       } else {
-        const first = Math.min(minI, maxI), second = Math.max(minI, maxI);
+        const first = Math.min(minI, maxI),
+          second = Math.max(minI, maxI);
         o[2 * b] = y[first]!;
         o[2 * b + 1] = y[second]!;
       }

@@ -10,7 +10,11 @@ describe('URL state', () => {
   });
 
   it('compresses a realistic scenario well below its size', async () => {
-    const text = JSON.stringify({ pools: Array.from({ length: 8 }, (_, i) => ({ name: `pool-${i}`, instances: 4, hardware: 'H100-SXM-80GB' })) }, null, 2);
+    const text = JSON.stringify(
+      { pools: Array.from({ length: 8 }, (_, i) => ({ name: `pool-${i}`, instances: 4, hardware: 'H100-SXM-80GB' })) },
+      null,
+      2,
+    );
     expect((await encodeText(text)).length).toBeLessThan(text.length / 3);
   });
 

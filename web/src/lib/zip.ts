@@ -31,7 +31,7 @@ export function zipFiles(files: { name: string; text: string }[]): Uint8Array<Ar
     const crc = crc32(data);
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, 0x04034b50, true);
-    local.setUint16(4, 20, true);     // version needed
+    local.setUint16(4, 20, true); // version needed
     local.setUint16(6, 0x0800, true); // UTF-8 names
     local.setUint16(12, DOS_DATE, true);
     local.setUint32(14, crc, true);

@@ -20,7 +20,7 @@ describe('scenario knobs', () => {
     expect(knob('max_num_seqs').get(doc)).toBe(256);
   });
 
-  it('scale a distribution\'s spread with its mean', () => {
+  it("scale a distribution's spread with its mean", () => {
     const next = knob('prompt_tokens').set(doc, 2400);
     expect(getAt(next, '/workload/clients/0/prompt_tokens')).toEqual({ dist: 'lognormal', mean: 2400, std: 1200, max: 6000 });
   });
@@ -38,13 +38,13 @@ describe('scenario knobs', () => {
 
   it('create missing objects on write', () => {
     expect(getAt(setAt({}, '/a/b/c', 1), '/a/b')).toEqual({ c: 1 });
-    expect(setAt({ a: 1 }, '/a/b', 2)).toEqual({ a: { b: 2 } });  // a scalar on the path becomes an object
+    expect(setAt({ a: 1 }, '/a/b', 2)).toEqual({ a: { b: 2 } }); // a scalar on the path becomes an object
   });
 
   it('parse form input by kind', () => {
     expect(parseKnobInput(knob('instances'), '4')).toBe(4);
     expect(parseKnobInput(knob('instances'), '4.5')).toBeUndefined();
-    expect(parseKnobInput(knob('instances'), '-1')).toBe(-1);  // the validator says why
+    expect(parseKnobInput(knob('instances'), '-1')).toBe(-1); // the validator says why
     expect(parseKnobInput(knob('rate'), '2.5')).toBe(2.5);
     expect(parseKnobInput(knob('rate'), '')).toBeUndefined();
     expect(parseKnobInput(knob('enable_prefix_caching'), false)).toBe(false);

@@ -45,7 +45,7 @@ export function setAt(doc: Json, pointer: string, value: Json): Json {
   if (tokens.length === 0) return value;
   let cur: Json = copy;
   tokens.forEach((t, i) => {
-    if (cur === null || typeof cur !== 'object') return;  // unreachable: scalars are replaced below
+    if (cur === null || typeof cur !== 'object') return; // unreachable: scalars are replaced below
     const last = i === tokens.length - 1;
     if (Array.isArray(cur)) {
       const idx = Number(t);
@@ -84,7 +84,14 @@ function scalarKnob(k: Omit<Knob, 'get' | 'set'>): Knob {
 /** A token-length distribution knob: edits `value` of a constant or `mean` of the others. */
 function lengthKnob(id: string, label: string, pointer: string, help: string): Knob {
   return {
-    id, label, pointer, kind: 'int', unit: 'tokens', min: 1, step: 1, help,
+    id,
+    label,
+    pointer,
+    kind: 'int',
+    unit: 'tokens',
+    min: 1,
+    step: 1,
+    help,
     get(doc) {
       const d = getAt(doc, pointer);
       if (!d || typeof d !== 'object' || Array.isArray(d)) return undefined;
@@ -104,8 +111,14 @@ function lengthKnob(id: string, label: string, pointer: string, help: string): K
         if (typeof d['std'] === 'number' && old > 0) next['std'] = Math.round(((d['std'] as number) * (value as number)) / old);
         return setAt(doc, pointer, next);
       }
-      if (d && typeof d === 'object' && !Array.isArray(d) && d['dist'] === 'uniform' &&
-          typeof d['min'] === 'number' && typeof d['max'] === 'number') {
+      if (
+        d &&
+        typeof d === 'object' &&
+        !Array.isArray(d) &&
+        d['dist'] === 'uniform' &&
+        typeof d['min'] === 'number' &&
+        typeof d['max'] === 'number'
+      ) {
         // Keep the width: move the range so its midpoint is the new mean.
         const half = Math.floor((d['max'] - d['min']) / 2);
         const min = Math.max(1, (value as number) - half);
@@ -129,32 +142,93 @@ const CLIENT = '/workload/clients/0';
 export const ROUTER_POLICIES = ['round-robin', 'least-loaded', 'weighted', 'random'] as const;
 
 export const KNOBS: readonly Knob[] = [
-  scalarKnob({ id: 'instances', label: 'Instances', pointer: `${POOL}/instances`, kind: 'int', min: 1, step: 1,
-    help: 'vLLM replicas in the first pool' }),
-  scalarKnob({ id: 'hardware', label: 'GPU', pointer: `${POOL}/hardware`, kind: 'text',
-    help: 'catalog GPU id' }),
-  scalarKnob({ id: 'model', label: 'Model', pointer: `${POOL}/model`, kind: 'text',
-    help: 'Hugging Face model id from the catalog' }),
-  scalarKnob({ id: 'tp', label: 'Tensor parallel', pointer: `${POOL}/parallelism/tp`, kind: 'int', min: 1, step: 1,
-    help: 'GPUs per instance (tensor parallelism)' }),
-  scalarKnob({ id: 'max_num_seqs', label: 'max_num_seqs', pointer: `${ARGS}/max_num_seqs`, kind: 'int', min: 1, step: 1,
-    help: 'most requests in one batch' }),
-  scalarKnob({ id: 'max_num_batched_tokens', label: 'max_num_batched_tokens', pointer: `${ARGS}/max_num_batched_tokens`,
-    kind: 'int', min: 1, step: 256, unit: 'tokens', help: 'token budget of one engine step' }),
-  scalarKnob({ id: 'enable_prefix_caching', label: 'Prefix caching', pointer: `${ARGS}/enable_prefix_caching`, kind: 'bool',
-    help: 'reuse KV blocks of shared prompt prefixes' }),
-  scalarKnob({ id: 'router', label: 'Router', pointer: '/router/policy', kind: 'select', options: ROUTER_POLICIES,
-    help: 'how requests are spread over instances' }),
+  scalarKnob({
+    id: 'instances',
+    label: 'Instances',
+    pointer: `${POOL}/instances`,
+    kind: 'int',
+    min: 1,
+    step: 1,
+    help: 'vLLM replicas in the first pool',
+  }),
+  scalarKnob({ id: 'hardware', label: 'GPU', pointer: `${POOL}/hardware`, kind: 'text', help: 'catalog GPU id' }),
+  scalarKnob({
+    id: 'model',
+    label: 'Model',
+    pointer: `${POOL}/model`,
+    kind: 'text',
+    help: 'Hugging Face model id from the catalog',
+  }),
+  scalarKnob({
+    id: 'tp',
+    label: 'Tensor parallel',
+    pointer: `${POOL}/parallelism/tp`,
+    kind: 'int',
+    min: 1,
+    step: 1,
+    help: 'GPUs per instance (tensor parallelism)',
+  }),
+  scalarKnob({
+    id: 'max_num_seqs',
+    label: 'max_num_seqs',
+    pointer: `${ARGS}/max_num_seqs`,
+    kind: 'int',
+    min: 1,
+    step: 1,
+    help: 'most requests in one batch',
+  }),
+  scalarKnob({
+    id: 'max_num_batched_tokens',
+    label: 'max_num_batched_tokens',
+    pointer: `${ARGS}/max_num_batched_tokens`,
+    kind: 'int',
+    min: 1,
+    step: 256,
+    unit: 'tokens',
+    help: 'token budget of one engine step',
+  }),
+  scalarKnob({
+    id: 'enable_prefix_caching',
+    label: 'Prefix caching',
+    pointer: `${ARGS}/enable_prefix_caching`,
+    kind: 'bool',
+    help: 'reuse KV blocks of shared prompt prefixes',
+  }),
+  scalarKnob({
+    id: 'router',
+    label: 'Router',
+    pointer: '/router/policy',
+    kind: 'select',
+    options: ROUTER_POLICIES,
+    help: 'how requests are spread over instances',
+  }),
   {
-    ...scalarKnob({ id: 'rate', label: 'Arrival rate', pointer: `${CLIENT}/load/rate`, kind: 'number', min: 0, step: 0.5,
-      unit: 'req/s', help: 'requests per second (set `stages` in JSON for a ramp)' }),
+    ...scalarKnob({
+      id: 'rate',
+      label: 'Arrival rate',
+      pointer: `${CLIENT}/load/rate`,
+      kind: 'number',
+      min: 0,
+      step: 0.5,
+      unit: 'req/s',
+      help: 'requests per second (set `stages` in JSON for a ramp)',
+    }),
     // A load given as stages or a concurrency has no single rate to edit.
-    blocked: (doc) => traceWorkload(doc) || ['stages', 'concurrency'].some((k) => getAt(doc, `${CLIENT}/load/${k}`) !== undefined),
+    blocked: (doc) =>
+      traceWorkload(doc) || ['stages', 'concurrency'].some((k) => getAt(doc, `${CLIENT}/load/${k}`) !== undefined),
   },
   lengthKnob('prompt_tokens', 'Prompt length', `${CLIENT}/prompt_tokens`, 'mean prompt tokens'),
   lengthKnob('output_tokens', 'Output length', `${CLIENT}/output_tokens`, 'mean output tokens'),
-  scalarKnob({ id: 'duration_s', label: 'Duration', pointer: '/horizon/duration_s', kind: 'number', min: 1, step: 10,
-    unit: 's', help: 'arrivals stop after this many simulated seconds' }),
+  scalarKnob({
+    id: 'duration_s',
+    label: 'Duration',
+    pointer: '/horizon/duration_s',
+    kind: 'number',
+    min: 1,
+    step: 10,
+    unit: 's',
+    help: 'arrivals stop after this many simulated seconds',
+  }),
 ];
 
 /** Parses a form input's text into the knob's value type; undefined when it is not one. */

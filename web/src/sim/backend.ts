@@ -43,5 +43,9 @@ export interface SimulationModule {
   validate(json: string): Diagnostic[];
   /** The resolved document with every default written out; "" when it has errors. */
   effective(json: string): string;
+  /** A Hugging Face config.json as a catalog model entry ("" on errors) and diagnostics. */
+  importHfConfig(config: string, id: string): { entry: string; diagnostics: Diagnostic[] };
+  /** The engine steps of a whole run of the scenario, per instance (JSON, see StepTrace). */
+  stepTrace(json: string, maxSteps: number): string;
   create(): SimulationBackend;
 }

@@ -73,6 +73,8 @@ export function wasmSimulationModule(blis: BlisModule): SimulationModule {
     catalogIds: () => blis.catalogIds(),
     validate: (json) => blis.validateScenario(json),
     effective: (json) => blis.effectiveScenario(json),
+    importHfConfig: (config, id) => blis.importHfConfig(config, id),
+    stepTrace: (json, maxSteps) => blis.stepTrace(json, maxSteps),
     create: () => new WasmSimulation(new blis.Simulation()),
   };
 }

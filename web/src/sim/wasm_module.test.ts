@@ -56,8 +56,24 @@ describe('the validator behind the editor', () => {
 // The smallest document the validator accepts: everything else is a default.
 const MINIMAL = JSON.stringify({
   schema: 'blis/scenario/v1',
-  pools: [{ name: 'main', hardware: 'H100-SXM-80GB', model: 'meta-llama/Llama-3.1-8B-Instruct', engine: { kind: 'vllm', release: '0.32.0' } }],
-  workload: { clients: [{ name: 'chat', load: { rate: 2 }, prompt_tokens: { dist: 'constant', value: 256 }, output_tokens: { dist: 'constant', value: 64 } }] },
+  pools: [
+    {
+      name: 'main',
+      hardware: 'H100-SXM-80GB',
+      model: 'meta-llama/Llama-3.1-8B-Instruct',
+      engine: { kind: 'vllm', release: '0.32.0' },
+    },
+  ],
+  workload: {
+    clients: [
+      {
+        name: 'chat',
+        load: { rate: 2 },
+        prompt_tokens: { dist: 'constant', value: 256 },
+        output_tokens: { dist: 'constant', value: 64 },
+      },
+    ],
+  },
   horizon: { duration_s: 10 },
 });
 
@@ -86,5 +102,83 @@ describe('the form on a minimal scenario', () => {
       expect(k.get(doc), k.id).toBe(v);
     }
     expect(blis.validateScenario(JSON.stringify(doc)).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('the mechanism view and the trace export', () => {
+  it('the snapshot lists the batch in flight: its prefill chunks, decodes and tokens', () => {
+    const sim = new blis.Simulation();
+    expect(sim.load(MINIMAL).filter((d) => d.severity === 'error')).toEqual([]);
+    let seen = false;
+    for (let k = 0; k < 40 && !seen; k++) {
+      sim.advanceOneStep();
+      const s = JSON.parse(sim.engineSnapshot(0)) as {
+        batches: {
+          id: number;
+          tokens: number;
+          prefill_tokens: number;
+          prefills: number;
+          decodes: number;
+          entries: { tokens: number; k: number }[];
+        }[];
+      };
+      for (const b of s.batches) {
+        expect(b.entries.reduce((n, e) => n + e.tokens, 0)).toBe(b.tokens);
+        expect(b.prefills + b.decodes).toBe(b.entries.length);
+        seen = seen || b.entries.length > 0;
+      }
+    }
+    expect(seen).toBe(true);
+    sim.delete();
+  });
+
+  it('stepTrace gives every step of the run per instance, each with its batch and time', () => {
+    const sim = new blis.Simulation();
+    sim.load(MINIMAL);
+    while (sim.advanceOneStep());
+    const trace = JSON.parse(blis.stepTrace(MINIMAL, 1e6)) as {
+      instances: string[];
+      truncated: boolean;
+      steps: { start_us: number; end_us: number; tokens: number; requests: number }[];
+    };
+    expect(trace.instances).toEqual(sim.instanceNames());
+    expect(trace.truncated).toBe(false);
+    // Every engine step of the run is one slice (empty batches are not steps).
+    expect(trace.steps.length).toBe(sim.steps());
+    for (const s of trace.steps) {
+      expect(s.end_us).toBeGreaterThan(s.start_us);
+      expect(s.tokens).toBeGreaterThan(0);
+    }
+    expect(JSON.parse(blis.stepTrace(MINIMAL, 5)).truncated).toBe(true);
+    expect(() => blis.stepTrace('{"schema": 1}', 10)).toThrow(/errors/);
+    sim.delete();
+  });
+});
+
+describe('a pasted config.json', () => {
+  const config = readFileSync(
+    fileURLToPath(new URL('../../../tests/catalog/fixtures/hf-configs/Llama-2-7b-hf.json', import.meta.url)),
+    'utf8',
+  );
+
+  it('imports, runs inline in a scenario, and its prices say they are estimates', async () => {
+    const { withImportedModel } = await import('../scenario/import_model');
+    const r = blis.importHfConfig(config, 'acme/llama-copy');
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const doc = withImportedModel(JSON.parse(MINIMAL) as Json, JSON.parse(r.entry) as { [k: string]: Json });
+    const text = JSON.stringify(doc);
+    expect(blis.validateScenario(text).filter((d) => d.severity === 'error')).toEqual([]);
+    const sim = new blis.Simulation();
+    sim.load(text);
+    sim.advance(2e6, 1e6);
+    const prov = (JSON.parse(sim.summaryJson()) as { provenance: { catalog: string[] } }).provenance;
+    expect(prov.catalog.some((l) => /^model acme\/llama-copy.*estimate: no calibration run covers it/.test(l))).toBe(true);
+    sim.delete();
+  });
+
+  it('names what it cannot read', () => {
+    const r = blis.importHfConfig('{"architectures": ["LlamaForCausalLM"]}', 'x');
+    expect(r.entry).toBe('');
+    expect(r.diagnostics.some((d) => d.severity === 'error' && d.pointer.length > 1)).toBe(true);
   });
 });

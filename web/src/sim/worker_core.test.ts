@@ -22,21 +22,54 @@ class ScriptedSim implements SimulationBackend {
       this.rows.push(this.now / 1e6);
     }
   }
-  advanceOneStep() { this.calls.push('step'); this.now += 10; }
-  done() { return this.now >= this.horizonUs; }
-  nowUs() { return this.now; }
-  steps() { return this.now / 10; }
-  events() { return this.now / 5; }
-  seriesColumns() { return ['time_s', 'kv_usage[main-0]']; }
-  seriesLength() { return this.rows.length; }
-  seriesColumn(i: number, from: number) { return Float64Array.from(this.rows.slice(from), (v) => (i === 0 ? v : v / 10)); }
-  instanceNames() { return ['main-0', 'main-1']; }
-  summaryJson() { return JSON.stringify({ sim: { simulated_s: this.now / 1e6 } }); }
-  timeseriesJson() { return JSON.stringify({ rows: this.rows.length }); }
-  metricsText(i: number) { return `# instance ${i}\n`; }
-  engineSnapshot(i: number) { return JSON.stringify({ instance: i }); }
-  requestsCsv() { return 'arrival_s,first_token_s,finish_s,output_tokens\n0,0.1,1.1,11\n'; }
-  reset() { this.now = 0; this.rows = []; this.calls.push('reset'); }
+  advanceOneStep() {
+    this.calls.push('step');
+    this.now += 10;
+  }
+  done() {
+    return this.now >= this.horizonUs;
+  }
+  nowUs() {
+    return this.now;
+  }
+  steps() {
+    return this.now / 10;
+  }
+  events() {
+    return this.now / 5;
+  }
+  seriesColumns() {
+    return ['time_s', 'kv_usage[main-0]'];
+  }
+  seriesLength() {
+    return this.rows.length;
+  }
+  seriesColumn(i: number, from: number) {
+    return Float64Array.from(this.rows.slice(from), (v) => (i === 0 ? v : v / 10));
+  }
+  instanceNames() {
+    return ['main-0', 'main-1'];
+  }
+  summaryJson() {
+    return JSON.stringify({ sim: { simulated_s: this.now / 1e6 } });
+  }
+  timeseriesJson() {
+    return JSON.stringify({ rows: this.rows.length });
+  }
+  metricsText(i: number) {
+    return `# instance ${i}\n`;
+  }
+  engineSnapshot(i: number) {
+    return JSON.stringify({ instance: i });
+  }
+  requestsCsv() {
+    return 'arrival_s,first_token_s,finish_s,output_tokens\n0,0.1,1.1,11\n';
+  }
+  reset() {
+    this.now = 0;
+    this.rows = [];
+    this.calls.push('reset');
+  }
   dispose() {}
 }
 
@@ -47,7 +80,16 @@ function makeCore() {
     catalogIds: () => ({ gpus: ['G1'], models: ['m/1'], fabrics: [] }),
     validate: (json) => (json.includes('"bad"') ? [{ pointer: '/bad', message: 'is bad', severity: 'error' }] : []),
     effective: (json) => JSON.stringify({ ...(JSON.parse(json) as object), defaulted: true }),
-    create: () => { const s = new ScriptedSim(); sims.push(s); return s; },
+    importHfConfig: (config, id) =>
+      config.includes('hidden_size')
+        ? { entry: JSON.stringify({ id }), diagnostics: [] }
+        : { entry: '', diagnostics: [{ pointer: '/hidden_size', message: 'missing', severity: 'error' }] },
+    stepTrace: (json, maxSteps) => JSON.stringify({ instances: ['i0'], steps: [], truncated: false, json, maxSteps }),
+    create: () => {
+      const s = new ScriptedSim();
+      sims.push(s);
+      return s;
+    },
   };
   return { core: new WorkerCore(module), sims };
 }
@@ -57,7 +99,9 @@ const progress = (rs: WorkerResponse[]) => rs[0] as Progress;
 describe('WorkerCore', () => {
   it('answers hello and validate', () => {
     const { core } = makeCore();
-    expect(core.handle({ kind: 'hello' })).toEqual([{ kind: 'ready', version: '9.9.9', catalog: { gpus: ['G1'], models: ['m/1'] } }]);
+    expect(core.handle({ kind: 'hello' })).toEqual([
+      { kind: 'ready', version: '9.9.9', catalog: { gpus: ['G1'], models: ['m/1'] } },
+    ]);
     expect(core.handle({ kind: 'validate', id: 4, json: '{"bad": 1}' })).toEqual([
       { kind: 'validated', id: 4, diagnostics: [{ pointer: '/bad', message: 'is bad', severity: 'error' }], effective: '' },
     ]);
@@ -71,8 +115,9 @@ describe('WorkerCore', () => {
     const { core } = makeCore();
     const [loaded] = core.handle({ kind: 'load', slot: 'a', gen: 1, json: '{"bad": true}' });
     expect(loaded).toMatchObject({ kind: 'loaded', ok: false, columns: [] });
-    expect(() => core.handle({ kind: 'advance', slot: 'a', gen: 1, untilUs: 1e6, maxEvents: 10, wantSummary: false }))
-      .toThrow(/no scenario is loaded in slot A/);
+    expect(() => core.handle({ kind: 'advance', slot: 'a', gen: 1, untilUs: 1e6, maxEvents: 10, wantSummary: false })).toThrow(
+      /no scenario is loaded in slot A/,
+    );
   });
 
   it('posts only the new rows of the series after each advance', () => {
@@ -100,8 +145,9 @@ describe('WorkerCore', () => {
     expect(r).toMatchObject({ gen: 2, nowUs: 0, delta: { from: 0 } });
     expect(sims[0]!.calls).toEqual(['load', 'step', 'reset']);
     // An advance still carrying the old generation is stale and dropped.
-    expect(() => core.handle({ kind: 'advance', slot: 'a', gen: 1, untilUs: 1e6, maxEvents: 1, wantSummary: false }))
-      .toThrow(StaleRequest);
+    expect(() => core.handle({ kind: 'advance', slot: 'a', gen: 1, untilUs: 1e6, maxEvents: 1, wantSummary: false })).toThrow(
+      StaleRequest,
+    );
   });
 
   it('keeps slots A and B apart', () => {
@@ -118,7 +164,9 @@ describe('WorkerCore', () => {
     const [s] = core.handle({ kind: 'export', slot: 'b', what: 'summary' });
     expect(s).toMatchObject({ files: [{ name: 'prefix-cache-on-b-summary.json' }] });
     const [m] = core.handle({ kind: 'export', slot: 'b', what: 'metrics' });
-    expect(m).toMatchObject({ files: [{ name: 'prefix-cache-on-b-main-0.prom', text: '# instance 0\n' }, { name: 'prefix-cache-on-b-main-1.prom' }] });
+    expect(m).toMatchObject({
+      files: [{ name: 'prefix-cache-on-b-main-0.prom', text: '# instance 0\n' }, { name: 'prefix-cache-on-b-main-1.prom' }],
+    });
     const [one] = core.handle({ kind: 'export', slot: 'b', what: 'metrics', instance: 1 });
     expect(one).toMatchObject({ files: [{ name: 'prefix-cache-on-b-main-1.prom', text: '# instance 1\n' }] });
   });

@@ -9,13 +9,23 @@ interface Slot {
   sim: SimulationBackend;
   gen: number;
   loaded: boolean;
-  sentRows: number;  // rows of the time series already posted to the page
-  name: string;      // scenario name, for export file names
+  sentRows: number; // rows of the time series already posted to the page
+  json: string; // the scenario, for the step trace's replay
+  name: string; // scenario name, for export file names
 }
 
 function slugify(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 48) || 'scenario';
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 48) || 'scenario'
+  );
 }
+
+/** Steps in a trace export at most (a trace viewer stays responsive; the trace says so). */
+const MAX_TRACE_STEPS = 200_000;
 
 export class WorkerCore {
   private readonly slots = new Map<SlotId, Slot>();
@@ -24,8 +34,7 @@ export class WorkerCore {
 
   handle(req: WorkerRequest): WorkerResponse[] {
     switch (req.kind) {
-      case 'hello':
-      {
+      case 'hello': {
         const ids = this.module.catalogIds();
         return [{ kind: 'ready', version: this.module.version(), catalog: { gpus: ids.gpus, models: ids.models } }];
       }
@@ -34,6 +43,8 @@ export class WorkerCore {
         const effective = diagnostics.some((d) => d.severity === 'error') ? '' : this.module.effective(req.json);
         return [{ kind: 'validated', id: req.id, diagnostics, effective }];
       }
+      case 'import':
+        return [this.importConfig(req.id, req.config, req.modelId)];
       case 'load':
         return [this.load(req.slot, req.gen, req.json)];
       case 'unload':
@@ -66,14 +77,25 @@ export class WorkerCore {
     }
   }
 
+  private importConfig(id: number, config: string, modelId: string): WorkerResponse {
+    try {
+      const r = this.module.importHfConfig(config, modelId);
+      return { kind: 'imported', id, entry: r.entry, diagnostics: r.diagnostics };
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      return { kind: 'imported', id, entry: '', diagnostics: [{ pointer: '', message, severity: 'error' }] };
+    }
+  }
+
   private load(id: SlotId, gen: number, json: string): WorkerResponse {
     let slot = this.slots.get(id);
     if (!slot) {
-      slot = { sim: this.module.create(), gen, loaded: false, sentRows: 0, name: 'scenario' };
+      slot = { sim: this.module.create(), gen, loaded: false, sentRows: 0, name: 'scenario', json };
       this.slots.set(id, slot);
     }
     slot.gen = gen;
     slot.sentRows = 0;
+    slot.json = json;
     const diagnostics = slot.sim.load(json);
     slot.loaded = !diagnostics.some((d) => d.severity === 'error');
     if (!slot.loaded) return { kind: 'loaded', slot: id, gen, diagnostics, ok: false, columns: [], instances: [] };
@@ -84,8 +106,13 @@ export class WorkerCore {
       slot.name = 'scenario';
     }
     return {
-      kind: 'loaded', slot: id, gen, diagnostics, ok: true,
-      columns: slot.sim.seriesColumns(), instances: slot.sim.instanceNames(),
+      kind: 'loaded',
+      slot: id,
+      gen,
+      diagnostics,
+      ok: true,
+      columns: slot.sim.seriesColumns(),
+      instances: slot.sim.instanceNames(),
     };
   }
 
@@ -113,8 +140,14 @@ export class WorkerCore {
     slot.sentRows = total;
     const done = sim.done();
     const out: Progress = {
-      kind: 'progress', slot: id, gen: slot.gen, nowUs: sim.nowUs(), steps: sim.steps(), events: sim.events(),
-      done, delta: { from, columns },
+      kind: 'progress',
+      slot: id,
+      gen: slot.gen,
+      nowUs: sim.nowUs(),
+      steps: sim.steps(),
+      events: sim.events(),
+      done,
+      delta: { from, columns },
     };
     if (wantSummary || done) out.summary = JSON.parse(sim.summaryJson()) as Summary;
     if (done) out.latencies = latenciesFromCsv(sim.requestsCsv());
@@ -130,13 +163,28 @@ export class WorkerCore {
       case 'requests':
         return { kind: 'exported', slot: id, what, files: [{ name: `${base}-requests.csv`, text: slot.sim.requestsCsv() }] };
       case 'timeseries':
-        return { kind: 'exported', slot: id, what, files: [{ name: `${base}-timeseries.json`, text: slot.sim.timeseriesJson() }] };
+        return {
+          kind: 'exported',
+          slot: id,
+          what,
+          files: [{ name: `${base}-timeseries.json`, text: slot.sim.timeseriesJson() }],
+        };
+      case 'steps':
+        // The whole run's steps, replayed apart (the page's run may be anywhere in time).
+        return {
+          kind: 'exported',
+          slot: id,
+          what,
+          files: [{ name: `${base}-steps.json`, text: this.module.stepTrace(slot.json, MAX_TRACE_STEPS) }],
+        };
       case 'metrics': {
         // One instance's exposition (a Prometheus scrape is per instance), or all of them.
         const names = slot.sim.instanceNames();
         const which = instance === undefined ? names.map((_, i) => i) : [instance];
         return {
-          kind: 'exported', slot: id, what,
+          kind: 'exported',
+          slot: id,
+          what,
           files: which.map((i) => ({ name: `${base}-${names[i] ?? i}.prom`, text: slot.sim.metricsText(i) })),
         };
       }

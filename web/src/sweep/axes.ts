@@ -3,11 +3,11 @@
 // It only writes a blis/sweep/v1 document: every check (pointers, ranges, sizes) is the C++
 // decoder's, whose errors come back with their JSON pointer into this document.
 
-import type { Json, JsonObject } from "../scenario/knobs";
+import type { Json, JsonObject } from '../scenario/knobs';
 
 export interface AxisInput {
   pointer: string;
-  mode: "values" | "range";
+  mode: 'values' | 'range';
   /** Comma-separated values: JSON values (`1, 2, "a"`) or bare words. */
   values: string;
   from: string;
@@ -15,24 +15,20 @@ export interface AxisInput {
   step: string;
 }
 
-export const OBJECTIVES = [
-  "min_cost",
-  "min_gpus",
-  "max_goodput_per_gpu",
-] as const;
+export const OBJECTIVES = ['min_cost', 'min_gpus', 'max_goodput_per_gpu'] as const;
 export type Objective = (typeof OBJECTIVES)[number];
 
 /** The constraints a built sweep starts with (docs/sweeps.md's example); edit them in JSON. */
 export const DEFAULT_CONSTRAINTS: JsonObject[] = [
-  { metric: "/ttft_ms/p99", max: 500 },
-  { metric: "/itl_ms/p99", max: 50 },
+  { metric: '/ttft_ms/p99', max: 500 },
+  { metric: '/itl_ms/p99', max: 50 },
 ];
 
 /** A number when the text is one, else the text itself (the decoder names the type error). */
 function numberOrText(text: string): Json {
   const t = text.trim();
   const n = Number(t);
-  return t !== "" && Number.isFinite(n) ? n : t;
+  return t !== '' && Number.isFinite(n) ? n : t;
 }
 
 export function parseValues(text: string): Json[] {
@@ -43,52 +39,42 @@ export function parseValues(text: string): Json[] {
     // bare words: split on commas below
   }
   return text
-    .split(",")
+    .split(',')
     .map((s) => s.trim())
-    .filter((s) => s !== "")
+    .filter((s) => s !== '')
     .map(numberOrText);
 }
 
 /** The last token of a pointer, as a column name ("/pools/0/instances" → "instances"). */
 export function axisName(pointer: string): string {
-  const last = pointer.split("/").pop() ?? "";
-  return last.replace(/~1/g, "/").replace(/~0/g, "~") || pointer;
+  const last = pointer.split('/').pop() ?? '';
+  return last.replace(/~1/g, '/').replace(/~0/g, '~') || pointer;
 }
 
 export function axisJson(a: AxisInput): JsonObject {
   const pointer = a.pointer.trim();
   const out: JsonObject = { name: axisName(pointer), pointer };
-  if (a.mode === "range") {
-    out["range"] = {
+  if (a.mode === 'range') {
+    out['range'] = {
       from: numberOrText(a.from),
       to: numberOrText(a.to),
       step: numberOrText(a.step),
     };
   } else {
-    out["values"] = parseValues(a.values);
+    out['values'] = parseValues(a.values);
   }
   return out;
 }
 
 /** A sweep document over `scenario` (inlined as the base): the axes with a pointer. */
-export function buildSweep(
-  scenario: Json,
-  axes: AxisInput[],
-  objective: Objective,
-  name = "",
-): JsonObject {
-  const used = axes.filter((a) => a.pointer.trim() !== "");
-  const scenarioName =
-    scenario && typeof scenario === "object" && !Array.isArray(scenario)
-      ? scenario["name"]
-      : undefined;
+export function buildSweep(scenario: Json, axes: AxisInput[], objective: Objective, name = ''): JsonObject {
+  const used = axes.filter((a) => a.pointer.trim() !== '');
+  const scenarioName = scenario && typeof scenario === 'object' && !Array.isArray(scenario) ? scenario['name'] : undefined;
   const title =
     name ||
-    `${typeof scenarioName === "string" ? scenarioName : "scenario"}: ${used
-      .map((a) => axisName(a.pointer.trim()))
-      .join(" x ")}`;
+    `${typeof scenarioName === 'string' ? scenarioName : 'scenario'}: ${used.map((a) => axisName(a.pointer.trim())).join(' x ')}`;
   return {
-    schema: "blis/sweep/v1",
+    schema: 'blis/sweep/v1',
     name: title,
     base: scenario,
     axes: used.map(axisJson),

@@ -2,10 +2,10 @@
 // SLO or the fewest instances, by the C++ bisection (sweep/capacity.h) in a sweep worker,
 // with every probe listed.
 
-import { button, el } from "./dom";
-import type { CapacityResult } from "./protocol";
-import type { SweepPool } from "./sweep_pool";
-import { fmtValue } from "./view_model";
+import { button, el } from './dom';
+import type { CapacityResult } from './protocol';
+import type { SweepPool } from './sweep_pool';
+import { fmtValue } from './view_model';
 
 export class CapacityPanel {
   readonly el: HTMLElement;
@@ -18,49 +18,46 @@ export class CapacityPanel {
     private readonly pool: SweepPool,
     private readonly scenarioText: () => string,
   ) {
-    this.slo = el("input", {
-      type: "text",
-      value: "ttft_ms.p99<=500",
-      "data-testid": "capacity-slo",
-      "aria-label": "SLO bounds (blis capacity --slo), comma-separated",
+    this.slo = el('input', {
+      type: 'text',
+      value: 'ttft_ms.p99<=500',
+      'data-testid': 'capacity-slo',
+      'aria-label': 'SLO bounds (blis capacity --slo), comma-separated',
     });
-    this.vary = el("select", {
-      "data-testid": "capacity-vary",
-      "aria-label": "What to vary",
+    this.vary = el('select', {
+      'data-testid': 'capacity-vary',
+      'aria-label': 'What to vary',
     });
-    this.vary.append(
-      new Option("highest rate", "rate"),
-      new Option("fewest instances", "instances"),
-    );
-    this.btn = button("Find capacity", "capacity-run");
-    this.btn.addEventListener("click", () => void this.run());
-    this.out = el("div", {
-      class: "sweep-capacity-out",
-      "data-testid": "capacity-result",
+    this.vary.append(new Option('highest rate', 'rate'), new Option('fewest instances', 'instances'));
+    this.btn = button('Find capacity', 'capacity-run');
+    this.btn.addEventListener('click', () => void this.run());
+    this.out = el('div', {
+      class: 'sweep-capacity-out',
+      'data-testid': 'capacity-result',
     });
     this.el = el(
-      "div",
-      { class: "sweep-capacity" },
-      el("h3", {}, "Capacity of the current scenario"),
-      el("div", { class: "sweep-axis" }, this.vary, this.slo, this.btn),
+      'div',
+      { class: 'sweep-capacity' },
+      el('h3', {}, 'Capacity of the current scenario'),
+      el('div', { class: 'sweep-axis' }, this.vary, this.slo, this.btn),
       this.out,
     );
   }
 
   async run(): Promise<void> {
     const slo = this.slo.value
-      .split(",")
+      .split(',')
       .map((s) => s.trim())
-      .filter((s) => s !== "");
+      .filter((s) => s !== '');
     this.btn.disabled = true;
-    this.out.textContent = "searching…";
+    this.out.textContent = 'searching…';
     try {
       const query = JSON.stringify({ vary: this.vary.value, slo });
       const text = await this.pool.capacity(this.scenarioText(), query);
       this.render(JSON.parse(text) as CapacityResult);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      this.out.replaceChildren(el("p", { class: "error" }, message));
+      this.out.replaceChildren(el('p', { class: 'error' }, message));
     } finally {
       this.btn.disabled = false;
     }
@@ -68,17 +65,16 @@ export class CapacityPanel {
 
   private render(r: CapacityResult): void {
     this.out.replaceChildren(
-      el("p", { "data-testid": "capacity-answer" }, capacityAnswer(r)),
-      ...r.diagnostics.map((d) => el("p", { class: "error" }, d)),
+      el('p', { 'data-testid': 'capacity-answer' }, capacityAnswer(r)),
+      ...r.diagnostics.map((d) => el('p', { class: 'error' }, d)),
       el(
-        "ol",
+        'ol',
         {},
         ...r.probes.map((p) =>
           el(
-            "li",
-            { class: p.pass ? "pass" : "fail" },
-            `${fmtValue(p.value)} ${r.vary === "rate" ? "req/s" : "instances"}: ` +
-              `${p.pass ? "pass" : "fail"} (${p.why})`,
+            'li',
+            { class: p.pass ? 'pass' : 'fail' },
+            `${fmtValue(p.value)} ${r.vary === 'rate' ? 'req/s' : 'instances'}: ` + `${p.pass ? 'pass' : 'fail'} (${p.why})`,
           ),
         ),
       ),
@@ -88,15 +84,14 @@ export class CapacityPanel {
 
 /** The answer line, worded as `blis capacity` prints it. */
 export function capacityAnswer(r: CapacityResult): string {
-  const rate = r.vary === "rate";
+  const rate = r.vary === 'rate';
   if (r.answer === null) {
-    return `no ${rate ? "rate" : "instance count"} passes within ${r.probes.length} probes`;
+    return `no ${rate ? 'rate' : 'instance count'} passes within ${r.probes.length} probes`;
   }
   if (rate) {
-    const fails =
-      r.first_fail === null ? "" : ` (fails at ${fmtValue(r.first_fail)})`;
+    const fails = r.first_fail === null ? '' : ` (fails at ${fmtValue(r.first_fail)})`;
     return `highest rate within the SLO: ${fmtValue(r.answer)} req/s${fails}`;
   }
-  const fails = r.first_fail === null ? "" : ` (${r.first_fail} fails)`;
+  const fails = r.first_fail === null ? '' : ` (${r.first_fail} fails)`;
   return `fewest instances within the SLO: ${r.answer}${fails}`;
 }

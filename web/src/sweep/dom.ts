@@ -7,21 +7,13 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v;
+    if (k === 'class') e.className = v;
     else e.setAttribute(k, v);
   }
   e.append(...children);
   return e;
 }
 
-export function button(
-  label: string,
-  testid: string,
-  cls = "btn btn-small",
-): HTMLButtonElement {
-  return el(
-    "button",
-    { type: "button", class: cls, "data-testid": testid },
-    label,
-  );
+export function button(label: string, testid: string, cls = 'btn btn-small'): HTMLButtonElement {
+  return el('button', { type: 'button', class: cls, 'data-testid': testid }, label);
 }

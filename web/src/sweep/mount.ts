@@ -2,10 +2,10 @@
 // playground's main area for the sweep view, sweep workers started on first use (one per
 // core but one, at most 8), and the sweep kept in the URL's hash while the view is open.
 
-import "./sweep.css";
-import { SweepPool, type WorkerLike } from "./sweep_pool";
-import { SweepView } from "./sweep_view";
-import { readSweepHash, sweepHash } from "./url";
+import './sweep.css';
+import { SweepPool, type WorkerLike } from './sweep_pool';
+import { SweepView } from './sweep_view';
+import { readSweepHash, sweepHash } from './url';
 
 export interface SweepMountHost {
   scenarioText(): string;
@@ -15,18 +15,15 @@ export interface SweepMountHost {
 const MAX_WORKERS = 8;
 
 export function mountSweepView(host: SweepMountHost): SweepView | undefined {
-  const main = document.querySelector<HTMLElement>("main.main");
-  const nav = document.querySelector<HTMLElement>(".topnav");
+  const main = document.querySelector<HTMLElement>('main.main');
+  const nav = document.querySelector<HTMLElement>('.topnav');
   if (!main || !nav) return undefined;
   // One worker per core but one: that core is left to the page, so frames stay short.
-  const cores = Math.max(
-    1,
-    Math.min(MAX_WORKERS, (navigator.hardwareConcurrency || 2) - 1),
-  );
+  const cores = Math.max(1, Math.min(MAX_WORKERS, (navigator.hardwareConcurrency || 2) - 1));
   const pool = new SweepPool(
     () =>
-      new Worker(new URL("./sweep_worker.ts", import.meta.url), {
-        type: "module",
+      new Worker(new URL('./sweep_worker.ts', import.meta.url), {
+        type: 'module',
       }) as unknown as WorkerLike,
     cores,
   );
@@ -35,12 +32,8 @@ export function mountSweepView(host: SweepMountHost): SweepView | undefined {
   const writeUrl = () => {
     window.clearTimeout(urlTimer);
     urlTimer = window.setTimeout(async () => {
-      const hash = open ? await sweepHash(view.text()) : "";
-      history.replaceState(
-        null,
-        "",
-        `${location.pathname}${location.search}${hash}`,
-      );
+      const hash = open ? await sweepHash(view.text()) : '';
+      history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
     }, 300);
   };
   const view = new SweepView(pool, {
@@ -53,24 +46,23 @@ export function mountSweepView(host: SweepMountHost): SweepView | undefined {
   });
   view.el.hidden = true;
   main.prepend(view.el);
-  const toggle = document.createElement("button");
-  toggle.type = "button";
-  toggle.className = "btn btn-ghost btn-toggle";
-  toggle.dataset["testid"] = "sweep-toggle";
-  toggle.setAttribute("aria-pressed", "false");
-  toggle.title =
-    "Sweep a grid of scenarios and rank them (blis sweep in the browser)";
-  toggle.textContent = "Sweep";
-  nav.insertBefore(toggle, nav.querySelector("#share"));
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.className = 'btn btn-ghost btn-toggle';
+  toggle.dataset['testid'] = 'sweep-toggle';
+  toggle.setAttribute('aria-pressed', 'false');
+  toggle.title = 'Sweep a grid of scenarios and rank them (blis sweep in the browser)';
+  toggle.textContent = 'Sweep';
+  nav.insertBefore(toggle, nav.querySelector('#share'));
   const setOpen = (v: boolean) => {
     open = v;
     view.el.hidden = !v;
-    document.body.classList.toggle("sweep-open", v);
-    toggle.setAttribute("aria-pressed", String(v));
-    if (v && view.text().trim() === "") view.buildFromScenario();
+    document.body.classList.toggle('sweep-open', v);
+    toggle.setAttribute('aria-pressed', String(v));
+    if (v && view.text().trim() === '') view.buildFromScenario();
     writeUrl();
   };
-  toggle.addEventListener("click", () => setOpen(!open));
+  toggle.addEventListener('click', () => setOpen(!open));
   void readSweepHash(location.hash).then(
     (text) => {
       if (text === undefined) return;

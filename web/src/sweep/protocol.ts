@@ -2,14 +2,14 @@
 // document's text: the WASM calls are stateless (wasm/sweep_bindings.cpp), so any worker can
 // run any point, and the answer to request `id` is `{id, ok, ...}`.
 
-import type { Diagnostic } from "../protocol";
+import type { Diagnostic } from '../protocol';
 
 export type SweepRequest =
-  | { id: number; kind: "check"; text: string }
-  | { id: number; kind: "run"; text: string; index: number }
-  | { id: number; kind: "rank"; text: string; rows: string }
-  | { id: number; kind: "scenario"; text: string; index: number }
-  | { id: number; kind: "capacity"; scenario: string; query: string };
+  | { id: number; kind: 'check'; text: string }
+  | { id: number; kind: 'run'; text: string; index: number }
+  | { id: number; kind: 'rank'; text: string; rows: string }
+  | { id: number; kind: 'scenario'; text: string; index: number }
+  | { id: number; kind: 'capacity'; scenario: string; query: string };
 
 export interface SweepCheck {
   diagnostics: Diagnostic[];
@@ -20,8 +20,8 @@ export interface SweepCheck {
 }
 
 export type SweepResponse =
-  | { id: number; ok: true; kind: "check"; check: SweepCheck }
-  | { id: number; ok: true; kind: "text"; text: string }
+  | { id: number; ok: true; kind: 'check'; check: SweepCheck }
+  | { id: number; ok: true; kind: 'text'; text: string }
   | { id: number; ok: false; message: string };
 
 /** One row of points.jsonl (docs/sweeps.md), as `blis sweep` writes it. */
@@ -54,7 +54,7 @@ export interface RankResult {
 
 /** blis capacity's result (wasm capacitySearch). */
 export interface CapacityResult {
-  vary: "rate" | "instances";
+  vary: 'rate' | 'instances';
   probes: {
     value: number;
     pass: boolean;

@@ -2,8 +2,8 @@
 // build of the module: one request in, one answer out. Nothing here ranks or expands a grid:
 // every answer comes from the C++ sweep core.
 
-import type { Diagnostic } from "../protocol";
-import type { SweepRequest, SweepResponse } from "./protocol";
+import type { Diagnostic } from '../protocol';
+import type { SweepRequest, SweepResponse } from './protocol';
 
 /** The sweep functions of the Embind module (web/src/wasm/blis.d.mts). */
 export interface SweepModule {
@@ -18,26 +18,23 @@ export interface SweepModule {
   capacitySearch(scenario: string, queryJson: string): string;
 }
 
-export function handleSweepRequest(
-  blis: SweepModule,
-  req: SweepRequest,
-): SweepResponse {
+export function handleSweepRequest(blis: SweepModule, req: SweepRequest): SweepResponse {
   try {
     switch (req.kind) {
-      case "check":
+      case 'check':
         return {
           id: req.id,
           ok: true,
-          kind: "check",
+          kind: 'check',
           check: blis.sweepCheck(req.text),
         };
-      case "run":
+      case 'run':
         return text(req.id, blis.sweepRunPoint(req.text, req.index));
-      case "rank":
+      case 'rank':
         return text(req.id, blis.sweepRank(req.text, req.rows));
-      case "scenario":
+      case 'scenario':
         return text(req.id, blis.sweepPointScenario(req.text, req.index));
-      case "capacity":
+      case 'capacity':
         return text(req.id, blis.capacitySearch(req.scenario, req.query));
     }
   } catch (e) {
@@ -50,5 +47,5 @@ export function handleSweepRequest(
 }
 
 function text(id: number, t: string): SweepResponse {
-  return { id, ok: true, kind: "text", text: t };
+  return { id, ok: true, kind: 'text', text: t };
 }

@@ -1,28 +1,21 @@
 // The pool over fake workers that answer with the real module (the browser build, loaded in
 // node): a 2x2 sweep runs to the native rows and ranking, across several workers; cancel and
 // a failing point end the run cleanly.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
-import createBlisModule, { type BlisModule } from "../wasm/blis.mjs";
-import type { SweepRequest, SweepResponse } from "./protocol";
-import { handleSweepRequest } from "./sweep_core";
-import { SweepPool, type WorkerLike } from "./sweep_pool";
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import createBlisModule, { type BlisModule } from '../wasm/blis.mjs';
+import type { SweepRequest, SweepResponse } from './protocol';
+import { handleSweepRequest } from './sweep_core';
+import { SweepPool, type WorkerLike } from './sweep_pool';
 
 let blis: BlisModule;
 beforeAll(async () => {
-  const wasmBinary = readFileSync(
-    fileURLToPath(new URL("../wasm/blis.wasm", import.meta.url)),
-  );
+  const wasmBinary = readFileSync(fileURLToPath(new URL('../wasm/blis.wasm', import.meta.url)));
   blis = await createBlisModule({ wasmBinary });
 });
 
-const sweepText = readFileSync(
-  fileURLToPath(
-    new URL("../../../wasm/tests/fixtures/sweep_2x2.json", import.meta.url),
-  ),
-  "utf8",
-);
+const sweepText = readFileSync(fileURLToPath(new URL('../../../wasm/tests/fixtures/sweep_2x2.json', import.meta.url)), 'utf8');
 
 /** A worker that answers each request on a later task, in order, as a real one does. */
 class FakeWorker implements WorkerLike {
@@ -32,7 +25,7 @@ class FakeWorker implements WorkerLike {
   runs: number[] = [];
   private queue: Promise<void> = Promise.resolve();
   postMessage(req: SweepRequest): void {
-    if (req.kind === "run") this.runs.push(req.index);
+    if (req.kind === 'run') this.runs.push(req.index);
     this.queue = this.queue.then(
       () =>
         new Promise<void>((resolve) =>
@@ -61,28 +54,22 @@ function pool(n: number) {
   return { p, made };
 }
 
-describe("the sweep pool", () => {
+describe('the sweep pool', () => {
   it("checks a document with the core's diagnostics", async () => {
     const { p } = pool(2);
     const ok = await p.check(sweepText);
     expect(ok.points).toBe(4);
     expect(ok.diagnostics).toEqual([]);
-    const bad = await p.check(
-      sweepText.replace('"values": [\n        512', '"values": [\n        -5'),
-    );
-    expect(
-      bad.diagnostics.some(
-        (d) => d.pointer === "/axes" && /point 0/.test(d.message),
-      ),
-    ).toBe(true);
+    const bad = await p.check(sweepText.replace('"values": [\n        512', '"values": [\n        -5'));
+    expect(bad.diagnostics.some((d) => d.pointer === '/axes' && /point 0/.test(d.message))).toBe(true);
   });
 
   it("runs every point once across the workers, to the core's rows and ranking", async () => {
     const { p, made } = pool(2);
     const seen: number[] = [];
     const out = await p.run(sweepText, 4, (pr) => seen.push(pr.done));
-    expect(out.kind).toBe("done");
-    if (out.kind !== "done") return;
+    expect(out.kind).toBe('done');
+    if (out.kind !== 'done') return;
     expect(seen.length).toBe(4);
     expect(seen.every((d, i) => i === 0 || d >= seen[i - 1]!)).toBe(true);
     expect(seen[3]).toBe(4);
@@ -91,23 +78,19 @@ describe("the sweep pool", () => {
     expect(made.every((w) => w.runs.length > 0)).toBe(true);
     const byIndex = [...out.rows].sort((a, b) => a.index - b.index);
     expect(byIndex.map((r) => JSON.stringify(r))).toEqual(
-      [0, 1, 2, 3].map((i) =>
-        JSON.stringify(JSON.parse(blis.sweepRunPoint(sweepText, i))),
-      ),
+      [0, 1, 2, 3].map((i) => JSON.stringify(JSON.parse(blis.sweepRunPoint(sweepText, i)))),
     );
-    expect(out.ranking).toEqual(
-      JSON.parse(blis.sweepRank(sweepText, JSON.stringify(byIndex))),
-    );
+    expect(out.ranking).toEqual(JSON.parse(blis.sweepRank(sweepText, JSON.stringify(byIndex))));
     expect(out.ranking.ranking.ranked.length).toBe(4);
   });
 
-  it("cancels: the workers are terminated and the run says so", async () => {
+  it('cancels: the workers are terminated and the run says so', async () => {
     const { p, made } = pool(1);
     const run = p.run(sweepText, 4, (pr) => {
       if (pr.done === 1) p.cancel();
     });
     const out = await run;
-    expect(out.kind).toBe("cancelled");
+    expect(out.kind).toBe('cancelled');
     expect(out.rows.length).toBe(1);
     expect(made[0]!.terminated).toBe(true);
     // The next call starts a fresh worker.
@@ -118,19 +101,16 @@ describe("the sweep pool", () => {
   it("a failing point ends the run with the core's message", async () => {
     const { p } = pool(2);
     const out = await p.run(sweepText, 5, () => undefined);
-    expect(out.kind).toBe("failed");
-    if (out.kind === "failed")
-      expect(out.message).toMatch(/point 4 does not exist/);
+    expect(out.kind).toBe('failed');
+    if (out.kind === 'failed') expect(out.message).toMatch(/point 4 does not exist/);
   });
 
-  it("opens a point as its scenario", async () => {
+  it('opens a point as its scenario', async () => {
     const { p } = pool(1);
     const s = JSON.parse(await p.pointScenario(sweepText, 2)) as {
       pools: { instances: number }[];
     };
     expect(s.pools[0]!.instances).toBe(2);
-    await expect(p.pointScenario("{}", 0)).rejects.toThrow(
-      /the sweep has errors/,
-    );
+    await expect(p.pointScenario('{}', 0)).rejects.toThrow(/the sweep has errors/);
   });
 });

@@ -4,13 +4,7 @@
 // fresh ones. Ranking is asked of a worker too (the C++ core ranks; this file only orders
 // requests), throttled so that a large sweep does not re-rank after every point.
 
-import type {
-  PointRow,
-  RankResult,
-  SweepCheck,
-  SweepRequest,
-  SweepResponse,
-} from "./protocol";
+import type { PointRow, RankResult, SweepCheck, SweepRequest, SweepResponse } from './protocol';
 
 /** What the pool needs of a Worker (a fake in unit tests). */
 export interface WorkerLike {
@@ -20,25 +14,18 @@ export interface WorkerLike {
   terminate(): void;
 }
 
-type Body = SweepRequest extends infer R
-  ? R extends SweepRequest
-    ? Omit<R, "id">
-    : never
-  : never;
+type Body = SweepRequest extends infer R ? (R extends SweepRequest ? Omit<R, 'id'> : never) : never;
 
 /** The run was cancelled: its requests are dropped. */
 export class Cancelled extends Error {
   constructor() {
-    super("cancelled");
+    super('cancelled');
   }
 }
 
 class SweepWorker {
   private nextId = 1;
-  private readonly pending = new Map<
-    number,
-    { resolve: (r: SweepResponse) => void; reject: (e: Error) => void }
-  >();
+  private readonly pending = new Map<number, { resolve: (r: SweepResponse) => void; reject: (e: Error) => void }>();
 
   constructor(private readonly worker: WorkerLike) {
     worker.onmessage = (ev) => {
@@ -46,8 +33,7 @@ class SweepWorker {
       this.pending.delete(ev.data.id);
       p?.resolve(ev.data);
     };
-    worker.onerror = (ev) =>
-      this.failAll(new Error(`the sweep worker failed: ${ev.message}`));
+    worker.onerror = (ev) => this.failAll(new Error(`the sweep worker failed: ${ev.message}`));
   }
 
   call(body: Body): Promise<SweepResponse> {
@@ -61,7 +47,7 @@ class SweepWorker {
   async text(body: Body): Promise<string> {
     const r = await this.call(body);
     if (!r.ok) throw new Error(r.message);
-    if (r.kind !== "text") throw new Error(`unexpected answer to ${body.kind}`);
+    if (r.kind !== 'text') throw new Error(`unexpected answer to ${body.kind}`);
     return r.text;
   }
 
@@ -87,9 +73,9 @@ export interface SweepProgress {
 }
 
 export type SweepOutcome =
-  | { kind: "done"; rows: PointRow[]; ranking: RankResult }
-  | { kind: "cancelled"; rows: PointRow[] }
-  | { kind: "failed"; rows: PointRow[]; message: string };
+  | { kind: 'done'; rows: PointRow[]; ranking: RankResult }
+  | { kind: 'cancelled'; rows: PointRow[] }
+  | { kind: 'failed'; rows: PointRow[]; message: string };
 
 const RANK_EVERY_MS = 400;
 
@@ -108,24 +94,24 @@ export class SweepPool {
   }
 
   async check(text: string): Promise<SweepCheck> {
-    const r = await this.ensure(1)[0]!.call({ kind: "check", text });
+    const r = await this.ensure(1)[0]!.call({ kind: 'check', text });
     if (!r.ok) throw new Error(r.message);
-    if (r.kind !== "check") throw new Error("unexpected answer to check");
+    if (r.kind !== 'check') throw new Error('unexpected answer to check');
     return r.check;
   }
 
   pointScenario(text: string, index: number): Promise<string> {
-    return this.ensure(1)[0]!.text({ kind: "scenario", text, index });
+    return this.ensure(1)[0]!.text({ kind: 'scenario', text, index });
   }
 
   capacity(scenario: string, query: string): Promise<string> {
-    return this.ensure(1)[0]!.text({ kind: "capacity", scenario, query });
+    return this.ensure(1)[0]!.text({ kind: 'capacity', scenario, query });
   }
 
   async rank(text: string, rows: PointRow[]): Promise<RankResult> {
     return JSON.parse(
       await this.ensure(1)[0]!.text({
-        kind: "rank",
+        kind: 'rank',
         text,
         rows: JSON.stringify(rows),
       }),
@@ -133,11 +119,7 @@ export class SweepPool {
   }
 
   /** Runs points 0..total-1 of `text`, reporting progress after each point. */
-  async run(
-    text: string,
-    total: number,
-    onProgress: (p: SweepProgress) => void,
-  ): Promise<SweepOutcome> {
+  async run(text: string, total: number, onProgress: (p: SweepProgress) => void): Promise<SweepOutcome> {
     const gen = ++this.generation;
     const lanes = this.ensure(Math.max(1, Math.min(this.maxWorkers, total)));
     const rows: PointRow[] = [];
@@ -148,15 +130,13 @@ export class SweepPool {
     const lane = async (w: SweepWorker) => {
       while (next < total && gen === this.generation) {
         const index = next++;
-        rows.push(
-          JSON.parse(await w.text({ kind: "run", text, index })) as PointRow,
-        );
+        rows.push(JSON.parse(await w.text({ kind: 'run', text, index })) as PointRow);
         const n = rows.length;
         if (n === total || this.now() - lastRank >= RANK_EVERY_MS) {
           lastRank = this.now();
           const r = JSON.parse(
             await w.text({
-              kind: "rank",
+              kind: 'rank',
               text,
               rows: JSON.stringify(rows.slice(0, n)),
             }),
@@ -167,23 +147,20 @@ export class SweepPool {
             ranking = r;
           }
         }
-        if (gen === this.generation)
-          onProgress({ rows: [...rows], ranking, done: rows.length, total });
+        if (gen === this.generation) onProgress({ rows: [...rows], ranking, done: rows.length, total });
       }
     };
     try {
       await Promise.all(lanes.map(lane));
-      if (gen !== this.generation) return { kind: "cancelled", rows };
-      if (!ranking || shown !== rows.length)
-        ranking = await this.rank(text, rows);
-      return { kind: "done", rows, ranking };
+      if (gen !== this.generation) return { kind: 'cancelled', rows };
+      if (!ranking || shown !== rows.length) ranking = await this.rank(text, rows);
+      return { kind: 'done', rows, ranking };
     } catch (e) {
-      if (e instanceof Cancelled || gen !== this.generation)
-        return { kind: "cancelled", rows };
+      if (e instanceof Cancelled || gen !== this.generation) return { kind: 'cancelled', rows };
       this.cancel(); // the other lanes stop too
 
       return {
-        kind: "failed",
+        kind: 'failed',
         rows,
         message: e instanceof Error ? e.message : String(e),
       };
@@ -202,8 +179,7 @@ export class SweepPool {
   }
 
   private ensure(n: number): SweepWorker[] {
-    while (this.workers.length < n)
-      this.workers.push(new SweepWorker(this.factory()));
+    while (this.workers.length < n) this.workers.push(new SweepWorker(this.factory()));
     return this.workers.slice(0, n);
   }
 }

@@ -4,24 +4,17 @@
 // constraint verdicts, the Pareto plot and the heat map of the objective. Any point opens as
 // the playground's scenario. Also a capacity search (blis capacity) on that scenario.
 
-import { locateJson } from "../lib/json_locate";
-import type { Diagnostic } from "../protocol";
-import type { Json } from "../scenario/knobs";
-import { buildSweep, OBJECTIVES, type AxisInput, type Objective } from "./axes";
-import { CapacityPanel } from "./capacity_panel";
-import { button, el } from "./dom";
-import { renderHeat, renderPareto } from "./plots";
-import type { PointRow, RankResult } from "./protocol";
-import { renderTable } from "./results_table";
-import { Cancelled, type SweepPool } from "./sweep_pool";
-import {
-  goalOf,
-  heatMap,
-  scatterPoints,
-  sweepDoc,
-  tableRows,
-  type SweepDoc,
-} from "./view_model";
+import { locateJson } from '../lib/json_locate';
+import type { Diagnostic } from '../protocol';
+import type { Json } from '../scenario/knobs';
+import { buildSweep, OBJECTIVES, type AxisInput, type Objective } from './axes';
+import { CapacityPanel } from './capacity_panel';
+import { button, el } from './dom';
+import { renderHeat, renderPareto } from './plots';
+import type { PointRow, RankResult } from './protocol';
+import { renderTable } from './results_table';
+import { Cancelled, type SweepPool } from './sweep_pool';
+import { goalOf, heatMap, scatterPoints, sweepDoc, tableRows, type SweepDoc } from './view_model';
 
 export interface SweepHost {
   /** The scenario being edited in the playground (JSON text). */
@@ -34,12 +27,12 @@ export interface SweepHost {
 
 /** Keys worth sweeping, offered in the axis form (any pointer is accepted). */
 const POINTER_HINTS = [
-  "/pools/0/instances",
-  "/pools/0/parallelism/tp",
-  "/pools/0/hardware",
-  "/pools/0/engine/args/max_num_batched_tokens",
-  "/pools/0/engine/args/max_num_seqs",
-  "/workload/clients/0/load/rate",
+  '/pools/0/instances',
+  '/pools/0/parallelism/tp',
+  '/pools/0/hardware',
+  '/pools/0/engine/args/max_num_batched_tokens',
+  '/pools/0/engine/args/max_num_seqs',
+  '/workload/clients/0/load/rate',
 ];
 
 const CHECK_DELAY_MS = 250;
@@ -72,7 +65,7 @@ export class SweepView {
   private checked?: { text: string; doc: SweepDoc; points: number };
   private running = false;
   /** The text and document the shown results belong to. */
-  private resultText = "";
+  private resultText = '';
   private resultDoc?: SweepDoc;
   private rows: PointRow[] = [];
   private ranking?: RankResult;
@@ -82,204 +75,103 @@ export class SweepView {
     private readonly pool: SweepPool,
     private readonly host: SweepHost,
   ) {
-    this.editor = el("textarea", {
-      class: "sweep-editor",
-      "data-testid": "sweep-editor",
-      spellcheck: "false",
-      "aria-label": "Sweep document (blis/sweep/v1)",
-      rows: "16",
+    this.editor = el('textarea', {
+      class: 'sweep-editor',
+      'data-testid': 'sweep-editor',
+      spellcheck: 'false',
+      'aria-label': 'Sweep document (blis/sweep/v1)',
+      rows: '16',
     });
-    this.editor.addEventListener("input", () => this.onEdit());
-    this.errors = el("ul", { "data-testid": "sweep-errors" });
-    this.runBtn = button("Run sweep", "sweep-run", "btn btn-primary btn-small");
+    this.editor.addEventListener('input', () => this.onEdit());
+    this.errors = el('ul', { 'data-testid': 'sweep-errors' });
+    this.runBtn = button('Run sweep', 'sweep-run', 'btn btn-primary btn-small');
     this.runBtn.disabled = true;
-    this.runBtn.addEventListener("click", () => void this.run());
-    this.cancelBtn = button("Cancel", "sweep-cancel");
+    this.runBtn.addEventListener('click', () => void this.run());
+    this.cancelBtn = button('Cancel', 'sweep-cancel');
     this.cancelBtn.disabled = true;
-    this.cancelBtn.addEventListener("click", () => this.cancel());
-    this.progress = el("progress", {
-      "data-testid": "sweep-progress",
-      max: "1",
-      value: "0",
+    this.cancelBtn.addEventListener('click', () => this.cancel());
+    this.progress = el('progress', {
+      'data-testid': 'sweep-progress',
+      max: '1',
+      value: '0',
     });
     this.status = el(
-      "span",
+      'span',
       {
-        class: "sweep-status",
-        "data-testid": "sweep-status",
-        "aria-live": "polite",
+        class: 'sweep-status',
+        'data-testid': 'sweep-status',
+        'aria-live': 'polite',
       },
-      "no sweep yet",
+      'no sweep yet',
     );
-    this.table = el("table", {
-      class: "sweep-table",
-      "data-testid": "sweep-table",
+    this.table = el('table', {
+      class: 'sweep-table',
+      'data-testid': 'sweep-table',
     });
-    this.pareto = el("div", {
-      class: "sweep-pareto",
-      "data-testid": "sweep-pareto",
+    this.pareto = el('div', {
+      class: 'sweep-pareto',
+      'data-testid': 'sweep-pareto',
     });
-    this.heat = el("div", { class: "sweep-heat", "data-testid": "sweep-heat" });
-    this.objective = el("select", {
-      "data-testid": "sweep-objective",
-      "aria-label": "Objective",
+    this.heat = el('div', { class: 'sweep-heat', 'data-testid': 'sweep-heat' });
+    this.objective = el('select', {
+      'data-testid': 'sweep-objective',
+      'aria-label': 'Objective',
     });
     for (const o of OBJECTIVES) this.objective.append(new Option(o, o));
-    const capacity = new CapacityPanel(this.pool, () =>
-      this.host.scenarioText(),
-    );
+    const capacity = new CapacityPanel(this.pool, () => this.host.scenarioText());
 
-    const hints = el("datalist", { id: "sweep-pointer-hints" });
-    for (const p of POINTER_HINTS) hints.append(el("option", { value: p }));
-    const build = button("Build from current scenario", "sweep-build");
-    build.addEventListener("click", () => this.buildFromScenario());
-    const file = el("input", {
-      type: "file",
-      accept: ".json,application/json",
-      "aria-label": "Load a sweep file",
-      "data-testid": "sweep-file",
+    const hints = el('datalist', { id: 'sweep-pointer-hints' });
+    for (const p of POINTER_HINTS) hints.append(el('option', { value: p }));
+    const build = button('Build from current scenario', 'sweep-build');
+    build.addEventListener('click', () => this.buildFromScenario());
+    const file = el('input', {
+      type: 'file',
+      accept: '.json,application/json',
+      'aria-label': 'Load a sweep file',
+      'data-testid': 'sweep-file',
     });
-    file.addEventListener("change", () => void this.loadFile(file));
+    file.addEventListener('change', () => void this.loadFile(file));
 
-    const form = el(
-      "div",
-      { class: "sweep-form", "data-testid": "sweep-form" },
-      hints,
-    );
+    const form = el('div', { class: 'sweep-form', 'data-testid': 'sweep-form' }, hints);
     [
-      ["/pools/0/instances", "values", "1, 2, 4"],
-      ["/pools/0/engine/args/max_num_batched_tokens", "values", "1024, 4096"],
+      ['/pools/0/instances', 'values', '1, 2, 4'],
+      ['/pools/0/engine/args/max_num_batched_tokens', 'values', '1024, 4096'],
     ].forEach(([p, m, v], k) => {
-      const a: AxisForm = {
-        pointer: el("input", {
-          type: "text",
-          list: "sweep-pointer-hints",
-          value: p!,
-          "aria-label": `Axis ${k + 1} key (JSON pointer)`,
-          "data-testid": `sweep-axis${k}-pointer`,
-        }),
-        mode: el("select", {
-          "aria-label": `Axis ${k + 1} values or range`,
-          "data-testid": `sweep-axis${k}-mode`,
-        }),
-        values: el("input", {
-          type: "text",
-          value: v!,
-          "aria-label": `Axis ${k + 1} values`,
-          "data-testid": `sweep-axis${k}-values`,
-        }),
-        from: el("input", {
-          type: "text",
-          value: "1",
-          size: "5",
-          "aria-label": `Axis ${k + 1} from`,
-        }),
-        to: el("input", {
-          type: "text",
-          value: "4",
-          size: "5",
-          "aria-label": `Axis ${k + 1} to`,
-        }),
-        step: el("input", {
-          type: "text",
-          value: "1",
-          size: "5",
-          "aria-label": `Axis ${k + 1} step`,
-        }),
-      };
-      a.mode.append(
-        new Option("values", "values"),
-        new Option("range", "range"),
-      );
-      a.mode.value = m!;
-      const range = el(
-        "span",
-        { class: "sweep-range" },
-        a.from,
-        " to ",
-        a.to,
-        " step ",
-        a.step,
-      );
-      const sync = () => {
-        a.values.hidden = a.mode.value !== "values";
-        range.hidden = a.mode.value !== "range";
-      };
-      a.mode.addEventListener("change", sync);
-      sync();
-      this.axes.push(a);
-      form.append(
-        el(
-          "div",
-          { class: "sweep-axis" },
-          el("span", { class: "sweep-axis-label" }, `Axis ${k + 1}`),
-          a.pointer,
-          a.mode,
-          a.values,
-          range,
-        ),
-      );
+      const { axis, row } = axisRow(k, p!, m!, v!);
+      this.axes.push(axis);
+      form.append(row);
     });
     form.append(
-      el(
-        "div",
-        { class: "sweep-axis" },
-        el("span", { class: "sweep-axis-label" }, "Objective"),
-        this.objective,
-        build,
-      ),
+      el('div', { class: 'sweep-axis' }, el('span', { class: 'sweep-axis-label' }, 'Objective'), this.objective, build),
     );
 
     this.el = el(
-      "section",
+      'section',
       {
-        class: "panel sweep-view",
-        "data-testid": "sweep-view",
-        "aria-labelledby": "sweep-h",
+        class: 'panel sweep-view',
+        'data-testid': 'sweep-view',
+        'aria-labelledby': 'sweep-h',
       },
+      el('div', { class: 'panel-head' }, el('h2', { id: 'sweep-h' }, 'Sweep'), el('div', { class: 'panel-tools' }, file)),
       el(
-        "div",
-        { class: "panel-head" },
-        el("h2", { id: "sweep-h" }, "Sweep"),
-        el("div", { class: "panel-tools" }, file),
-      ),
-      el(
-        "div",
-        { class: "sweep-body" },
+        'div',
+        { class: 'sweep-body' },
         el(
-          "div",
-          { class: "sweep-left" },
+          'div',
+          { class: 'sweep-left' },
           form,
           el(
-            "div",
-            { class: "editor-head" },
-            el("h3", {}, "Sweep document"),
-            el(
-              "span",
-              { class: "hint" },
-              "blis/sweep/v1, the base inline; same checks as ",
-              el("code", {}, "blis sweep"),
-            ),
+            'div',
+            { class: 'editor-head' },
+            el('h3', {}, 'Sweep document'),
+            el('span', { class: 'hint' }, 'blis/sweep/v1, the base inline; same checks as ', el('code', {}, 'blis sweep')),
           ),
           this.editor,
-          el("div", { class: "validation" }, this.errors),
-          el(
-            "div",
-            { class: "sweep-controls" },
-            this.runBtn,
-            this.cancelBtn,
-            this.progress,
-            this.status,
-          ),
+          el('div', { class: 'validation' }, this.errors),
+          el('div', { class: 'sweep-controls' }, this.runBtn, this.cancelBtn, this.progress, this.status),
           capacity.el,
         ),
-        el(
-          "div",
-          { class: "sweep-right" },
-          this.heat,
-          this.pareto,
-          el("div", { class: "sweep-table-wrap" }, this.table),
-        ),
+        el('div', { class: 'sweep-right' }, this.heat, this.pareto, el('div', { class: 'sweep-table-wrap' }, this.table)),
       ),
     );
     this.renderResults();
@@ -298,7 +190,7 @@ export class SweepView {
   axisInputs(): AxisInput[] {
     return this.axes.map((a) => ({
       pointer: a.pointer.value,
-      mode: a.mode.value === "range" ? "range" : "values",
+      mode: a.mode.value === 'range' ? 'range' : 'values',
       values: a.values.value,
       from: a.from.value,
       to: a.to.value,
@@ -313,18 +205,14 @@ export class SweepView {
     } catch {
       this.showDiagnostics([
         {
-          pointer: "",
+          pointer: '',
           message: "the playground's scenario is not valid JSON: fix it first",
-          severity: "error",
+          severity: 'error',
         },
       ]);
       return;
     }
-    const doc = buildSweep(
-      scenario,
-      this.axisInputs(),
-      this.objective.value as Objective,
-    );
+    const doc = buildSweep(scenario, this.axisInputs(), this.objective.value as Objective);
     this.setText(JSON.stringify(doc, null, 2));
   }
 
@@ -333,16 +221,13 @@ export class SweepView {
     this.updateControls();
     this.host.onDocumentChange?.(this.editor.value);
     window.clearTimeout(this.checkTimer);
-    this.checkTimer = window.setTimeout(
-      () => void this.check(),
-      CHECK_DELAY_MS,
-    );
+    this.checkTimer = window.setTimeout(() => void this.check(), CHECK_DELAY_MS);
   }
 
   private async check(): Promise<void> {
     const text = this.editor.value;
     const seq = ++this.checkSeq;
-    if (text.trim() === "") {
+    if (text.trim() === '') {
       this.showDiagnostics([]);
       return;
     }
@@ -350,19 +235,17 @@ export class SweepView {
       const c = await this.pool.check(text);
       if (seq !== this.checkSeq) return;
       this.showDiagnostics(c.diagnostics);
-      if (c.document)
-        this.checked = { text, doc: sweepDoc(c.document), points: c.points };
-      if (this.checked && !this.running)
-        this.status.textContent = `${c.points} points, ready`;
+      if (c.document) this.checked = { text, doc: sweepDoc(c.document), points: c.points };
+      if (this.checked && !this.running) this.status.textContent = `${c.points} points, ready`;
     } catch (e) {
       // A check cut short by Cancel (its worker was terminated) is asked again.
       if (e instanceof Cancelled) return void this.check();
       if (seq !== this.checkSeq) return;
       this.showDiagnostics([
         {
-          pointer: "",
+          pointer: '',
           message: e instanceof Error ? e.message : String(e),
-          severity: "error",
+          severity: 'error',
         },
       ]);
     }
@@ -371,20 +254,13 @@ export class SweepView {
 
   private showDiagnostics(ds: Diagnostic[]): void {
     this.errors.replaceChildren();
-    this.errors.dataset["count"] = String(
-      ds.filter((d) => d.severity === "error").length,
-    );
+    this.errors.dataset['count'] = String(ds.filter((d) => d.severity === 'error').length);
     for (const d of ds) {
-      const li = el(
-        "li",
-        { class: d.severity, tabindex: "0" },
-        el("code", {}, d.pointer || "/"),
-        d.message,
-      );
-      li.dataset["pointer"] = d.pointer;
+      const li = el('li', { class: d.severity, tabindex: '0' }, el('code', {}, d.pointer || '/'), d.message);
+      li.dataset['pointer'] = d.pointer;
       const go = () => this.reveal(d.pointer);
-      li.addEventListener("click", go);
-      li.addEventListener("keydown", (e) => e.key === "Enter" && go());
+      li.addEventListener('click', go);
+      li.addEventListener('keydown', (e) => e.key === 'Enter' && go());
       this.errors.append(li);
     }
   }
@@ -409,7 +285,7 @@ export class SweepView {
     this.resultDoc = c.doc;
     this.rows = [];
     this.ranking = undefined;
-    delete this.el.dataset["done"];
+    delete this.el.dataset['done'];
     this.progress.max = c.points;
     this.progress.value = 0;
     this.status.textContent = `running 0 / ${c.points}`;
@@ -421,17 +297,17 @@ export class SweepView {
       if (p.ranking) this.ranking = p.ranking;
       this.progress.value = p.done;
       const n = this.pool.size;
-      this.status.textContent = `running ${p.done} / ${p.total} (${n} worker${n === 1 ? "" : "s"})`;
+      this.status.textContent = `running ${p.done} / ${p.total} (${n} worker${n === 1 ? '' : 's'})`;
       this.scheduleDraw();
     });
     this.running = false;
     const secs = ((performance.now() - t0) / 1000).toFixed(1);
     this.rows = outcome.rows;
-    if (outcome.kind === "done") {
+    if (outcome.kind === 'done') {
       this.ranking = outcome.ranking;
       this.status.textContent = `done: ${outcome.rows.length} points in ${secs} s`;
-      this.el.dataset["done"] = String(outcome.rows.length);
-    } else if (outcome.kind === "cancelled") {
+      this.el.dataset['done'] = String(outcome.rows.length);
+    } else if (outcome.kind === 'cancelled') {
       this.status.textContent = `cancelled after ${outcome.rows.length} of ${c.points} points`;
     } else {
       this.status.textContent = `failed: ${outcome.message}`;
@@ -455,9 +331,7 @@ export class SweepView {
 
   private async open(index: number): Promise<void> {
     try {
-      this.host.openScenario(
-        await this.pool.pointScenario(this.resultText, index),
-      );
+      this.host.openScenario(await this.pool.pointScenario(this.resultText, index));
     } catch (e) {
       this.status.textContent = `cannot open point ${index}: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -474,12 +348,7 @@ export class SweepView {
     }
     const rows = tableRows(doc, this.rows, this.ranking);
     const objective = goalOf(this.ranking?.ranking.objective);
-    renderHeat(
-      this.heat,
-      this.rows.length ? heatMap(doc, this.rows) : undefined,
-      objective.maximize,
-      open,
-    );
+    renderHeat(this.heat, this.rows.length ? heatMap(doc, this.rows) : undefined, objective.maximize, open);
     renderPareto(this.pareto, doc.pareto, scatterPoints(doc, rows), open);
     renderTable(this.table, doc, rows, objective, open);
   }
@@ -487,6 +356,68 @@ export class SweepView {
   private async loadFile(input: HTMLInputElement): Promise<void> {
     const f = input.files?.[0];
     if (f) this.setText(await f.text());
-    input.value = "";
+    input.value = '';
   }
+}
+
+/** One axis of the build-from-scenario form: its inputs and the row that shows them. */
+function axisRow(k: number, p: string, m: string, v: string): { axis: AxisForm; row: HTMLElement } {
+  const a: AxisForm = {
+    pointer: el('input', {
+      type: 'text',
+      list: 'sweep-pointer-hints',
+      value: p,
+      'aria-label': `Axis ${k + 1} key (JSON pointer)`,
+      'data-testid': `sweep-axis${k}-pointer`,
+    }),
+    mode: el('select', {
+      'aria-label': `Axis ${k + 1} values or range`,
+      'data-testid': `sweep-axis${k}-mode`,
+    }),
+    values: el('input', {
+      type: 'text',
+      value: v,
+      'aria-label': `Axis ${k + 1} values`,
+      'data-testid': `sweep-axis${k}-values`,
+    }),
+    from: el('input', {
+      type: 'text',
+      value: '1',
+      size: '5',
+      'aria-label': `Axis ${k + 1} from`,
+    }),
+    to: el('input', {
+      type: 'text',
+      value: '4',
+      size: '5',
+      'aria-label': `Axis ${k + 1} to`,
+    }),
+    step: el('input', {
+      type: 'text',
+      value: '1',
+      size: '5',
+      'aria-label': `Axis ${k + 1} step`,
+    }),
+  };
+  a.mode.append(new Option('values', 'values'), new Option('range', 'range'));
+  a.mode.value = m;
+  const range = el('span', { class: 'sweep-range' }, a.from, ' to ', a.to, ' step ', a.step);
+  const sync = () => {
+    a.values.hidden = a.mode.value !== 'values';
+    range.hidden = a.mode.value !== 'range';
+  };
+  a.mode.addEventListener('change', sync);
+  sync();
+  return {
+    axis: a,
+    row: el(
+      'div',
+      { class: 'sweep-axis' },
+      el('span', { class: 'sweep-axis-label' }, `Axis ${k + 1}`),
+      a.pointer,
+      a.mode,
+      a.values,
+      range,
+    ),
+  };
 }

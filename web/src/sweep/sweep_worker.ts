@@ -1,9 +1,9 @@
 // A sweep worker: its own copy of the WASM module, answering the sweep view's requests in
 // order (one point at a time). The view starts one per core and terminates them to cancel.
-import createBlisModule from "../wasm/blis.mjs";
-import wasmUrl from "../wasm/blis.wasm?url";
-import { handleSweepRequest } from "./sweep_core";
-import type { SweepRequest, SweepResponse } from "./protocol";
+import createBlisModule from '../wasm/blis.mjs';
+import wasmUrl from '../wasm/blis.wasm?url';
+import { handleSweepRequest } from './sweep_core';
+import type { SweepRequest, SweepResponse } from './protocol';
 
 type WorkerScope = {
   postMessage(message: SweepResponse): void;
@@ -12,7 +12,7 @@ type WorkerScope = {
 const scope = self as unknown as WorkerScope;
 
 const modulePromise = createBlisModule({
-  locateFile: (p: string) => (p.endsWith(".wasm") ? wasmUrl : p),
+  locateFile: (p: string) => (p.endsWith('.wasm') ? wasmUrl : p),
 });
 
 let queue: Promise<void> = Promise.resolve();

@@ -2,8 +2,8 @@
 // document (axes and their values), the points.jsonl rows and sweepRank's ranking and front.
 // Nothing here decides an order or a front; it lays out what the core decided.
 
-import type { Json } from "../scenario/knobs";
-import type { PointRow, RankResult } from "./protocol";
+import type { Json } from '../scenario/knobs';
+import type { PointRow, RankResult } from './protocol';
 
 export interface Goal {
   metric: string;
@@ -25,10 +25,9 @@ export interface SweepDoc {
 
 export function goalOf(g: unknown): Goal {
   const o = (g ?? {}) as Record<string, unknown>;
-  if (typeof o["maximize"] === "string")
-    return { metric: o["maximize"], maximize: true };
+  if (typeof o['maximize'] === 'string') return { metric: o['maximize'], maximize: true };
   return {
-    metric: typeof o["minimize"] === "string" ? o["minimize"] : "",
+    metric: typeof o['minimize'] === 'string' ? o['minimize'] : '',
     maximize: false,
   };
 }
@@ -46,23 +45,21 @@ export function sweepDoc(normalized: string): SweepDoc {
     pareto?: unknown[];
   };
   const axes = (d.axes ?? []).map((a) => {
-    const members = a.linked ?? [
-      { pointer: a.pointer ?? "", values: a.values ?? [] },
-    ];
+    const members = a.linked ?? [{ pointer: a.pointer ?? '', values: a.values ?? [] }];
     return {
       name: a.name,
       pointers: members.map((m) => m.pointer),
       values: members.map((m) => m.values),
     };
   });
-  return { name: d.name ?? "", axes, pareto: (d.pareto ?? []).map(goalOf) };
+  return { name: d.name ?? '', axes, pareto: (d.pareto ?? []).map(goalOf) };
 }
 
 /** Six significant digits, as ranking.md prints numbers ("-" for none). */
 export function fmtValue(v: unknown): string {
-  if (v === null || v === undefined) return "-";
-  if (typeof v === "number") return String(Number(v.toPrecision(6)));
-  if (typeof v === "string") return v;
+  if (v === null || v === undefined) return '-';
+  if (typeof v === 'number') return String(Number(v.toPrecision(6)));
+  if (typeof v === 'string') return v;
   return JSON.stringify(v);
 }
 
@@ -80,21 +77,13 @@ export interface TableRow {
 }
 
 function axisCells(doc: SweepDoc, row: PointRow): string[] {
-  return doc.axes.map((a) =>
-    a.pointers.map((p) => fmtValue(row.point[p])).join(", "),
-  );
+  return doc.axes.map((a) => a.pointers.map((p) => fmtValue(row.point[p])).join(', '));
 }
 
 /** Rows in rank order; rows the last ranking does not cover yet follow by index. */
-export function tableRows(
-  doc: SweepDoc,
-  rows: PointRow[],
-  ranking?: RankResult,
-): TableRow[] {
+export function tableRows(doc: SweepDoc, rows: PointRow[], ranking?: RankResult): TableRow[] {
   const byIndex = new Map(rows.map((r) => [r.index, r]));
-  const front = new Map(
-    (ranking?.pareto ?? []).map((p) => [p.index, p.pareto]),
-  );
+  const front = new Map((ranking?.pareto ?? []).map((p) => [p.index, p.pareto]));
   const out: TableRow[] = [];
   const make = (row: PointRow, rank?: number): TableRow => ({
     rank,
@@ -103,9 +92,9 @@ export function tableRows(
     objective: row.objective,
     goals: doc.pareto.map((g) => row.metrics[g.metric] ?? null),
     feasible: row.feasible,
-    why: row.violations.join("; "),
+    why: row.violations.join('; '),
     pareto: front.get(row.index) ?? false,
-    digest: row.digest ?? "",
+    digest: row.digest ?? '',
   });
   const seen = new Set<number>();
   for (const r of ranking?.ranking.ranked ?? []) {
@@ -114,9 +103,7 @@ export function tableRows(
     seen.add(r.index);
     out.push(make(row, r.rank));
   }
-  const rest = rows
-    .filter((r) => !seen.has(r.index))
-    .sort((a, b) => a.index - b.index);
+  const rest = rows.filter((r) => !seen.has(r.index)).sort((a, b) => a.index - b.index);
   for (const row of rest) out.push(make(row));
   return out;
 }
@@ -130,15 +117,12 @@ export interface ScatterPoint {
 }
 
 /** The Pareto plot's points: every row with both goals (the front as the core marked it). */
-export function scatterPoints(
-  doc: SweepDoc,
-  table: TableRow[],
-): ScatterPoint[] {
+export function scatterPoints(doc: SweepDoc, table: TableRow[]): ScatterPoint[] {
   if (doc.pareto.length < 2) return [];
   const out: ScatterPoint[] = [];
   for (const r of table) {
     const [x, y] = r.goals;
-    if (typeof x !== "number" || typeof y !== "number") continue;
+    if (typeof x !== 'number' || typeof y !== 'number') continue;
     out.push({ index: r.index, x, y, feasible: r.feasible, pareto: r.pareto });
   }
   return out;
@@ -158,7 +142,7 @@ export interface HeatMap {
 }
 
 function stepOf(axis: SweepAxis, row: PointRow): number {
-  const pointer = axis.pointers[0] ?? "";
+  const pointer = axis.pointers[0] ?? '';
   const want = JSON.stringify(row.point[pointer]);
   return (axis.values[0] ?? []).findIndex((v) => JSON.stringify(v) === want);
 }
@@ -170,9 +154,7 @@ export function heatMap(doc: SweepDoc, rows: PointRow[]): HeatMap | undefined {
   if (!rowAxis || doc.axes.length > 2) return undefined;
   const nr = rowAxis.values[0]?.length ?? 0;
   const nc = colAxis ? (colAxis.values[0]?.length ?? 0) : 1;
-  const cells: (HeatCell | undefined)[][] = Array.from({ length: nr }, () =>
-    Array.from({ length: nc }, () => undefined),
-  );
+  const cells: (HeatCell | undefined)[][] = Array.from({ length: nr }, () => Array.from({ length: nc }, () => undefined));
   for (const row of rows) {
     const i = stepOf(rowAxis, row);
     const j = colAxis ? stepOf(colAxis, row) : 0;

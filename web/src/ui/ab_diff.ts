@@ -6,8 +6,10 @@ import type { Json } from '../scenario/knobs';
 export function renderDiff(host: HTMLElement, a: Json | undefined, b: Json | undefined, nameA: string, nameB: string): void {
   const changes = jsonDiff(a, b).filter((c) => c.pointer !== '/name');
   const head = document.createElement('p');
-  head.textContent = changes.length === 0 ? `B (${nameB}) is the same scenario as A (${nameA}).`
-    : `B (${nameB}) differs from A (${nameA}) in ${changes.length} key${changes.length > 1 ? 's' : ''}:`;
+  head.textContent =
+    changes.length === 0
+      ? `B (${nameB}) is the same scenario as A (${nameA}).`
+      : `B (${nameB}) differs from A (${nameA}) in ${changes.length} key${changes.length > 1 ? 's' : ''}:`;
   host.append(head);
   const ul = document.createElement('ul');
   for (const c of changes.slice(0, 8)) {
@@ -17,6 +19,7 @@ export function renderDiff(host: HTMLElement, a: Json | undefined, b: Json | und
     li.append(code, ` ${showValue(c.a)} → ${showValue(c.b)}`);
     ul.append(li);
   }
-  if (changes.length > 8) ul.append(Object.assign(document.createElement('li'), { textContent: `… and ${changes.length - 8} more` }));
+  if (changes.length > 8)
+    ul.append(Object.assign(document.createElement('li'), { textContent: `… and ${changes.length - 8} more` }));
   host.append(ul);
 }

@@ -22,5 +22,5 @@ function saveBlob(name: string, blob: Blob): void {
 export function mimeFor(name: string): string {
   if (name.endsWith('.json')) return 'application/json';
   if (name.endsWith('.csv')) return 'text/csv';
-  return 'text/plain; version=0.0.4';  // Prometheus text exposition
+  return 'text/plain; version=0.0.4'; // Prometheus text exposition
 }

@@ -4,7 +4,9 @@
 import type { Diagnostic, SlotId } from '../protocol';
 
 export function renderErrorBanner(
-  host: HTMLElement, slots: { slot: SlotId; diags: Diagnostic[] }[], compare: boolean,
+  host: HTMLElement,
+  slots: { slot: SlotId; diags: Diagnostic[] }[],
+  compare: boolean,
   show: (slot: SlotId, pointer: string) => void,
 ): void {
   host.replaceChildren();

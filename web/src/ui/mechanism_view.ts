@@ -1,7 +1,10 @@
 // The mechanism view: what one vLLM engine holds right now, from Simulation.engineSnapshot.
 // The KV block pool as a grid (null block, free, free but cached, in use per request), the
-// running and waiting queues with each request's phase, and the running batch against the
-// token budget. Hovering a request highlights its blocks and its row, and the reverse.
+// running and waiting queues with each request's phase, and the last scheduled batch against
+// the token budget (mechanism_batch.ts). Hovering a request highlights its blocks and its
+// rows, and the reverse.
+
+import { renderBatch, type SnapshotBatch } from './mechanism_batch';
 
 export interface SnapshotRequest {
   id: string;
@@ -24,6 +27,8 @@ export interface EngineSnapshot {
   /** Per block: -1 null block, -2 free, -3 free but cached, k >= 0 the k-th request. */
   blocks: number[];
   requests: SnapshotRequest[];
+  /** The batches in flight, oldest first (the newest was scheduled last). */
+  batches?: SnapshotBatch[];
 }
 
 const NULL = -1;
@@ -32,19 +37,6 @@ const HUES = [217, 142, 32, 271, 330, 190, 84, 0, 48, 300];
 
 function requestColor(k: number, alpha = 1): string {
   return `hsla(${HUES[k % HUES.length]!}, 70%, ${45 + ((k / HUES.length) % 3) * 8}%, ${alpha})`;
-}
-
-/** Prefill tokens still to compute and decodes among running requests (the next batch's shape). */
-export function batchShape(s: EngineSnapshot): { prefill: number; decodes: number; prefills: number } {
-  let prefill = 0, decodes = 0, prefills = 0;
-  for (const r of s.requests) {
-    if (r.queue !== 'running') continue;
-    if (r.phase === 'prefill') {
-      prefills++;
-      prefill += Math.max(0, r.prompt_tokens - r.computed_tokens);
-    } else if (r.phase === 'decode') decodes++;
-  }
-  return { prefill, decodes, prefills };
 }
 
 export class MechanismView {
@@ -71,7 +63,8 @@ export class MechanismView {
     el.append(this.legend, this.canvas, this.budget, this.tables);
     this.canvas.addEventListener('mousemove', (e) => {
       const r = this.canvas.getBoundingClientRect();
-      const c = Math.floor((e.clientX - r.left) / this.cell), row = Math.floor((e.clientY - r.top) / this.cell);
+      const c = Math.floor((e.clientX - r.left) / this.cell),
+        row = Math.floor((e.clientY - r.top) / this.cell);
       const b = row * this.cols + c;
       this.setHover(this.snap && b >= 0 && b < this.snap.blocks.length ? this.snap.blocks[b]! : -1);
     });
@@ -90,7 +83,8 @@ export class MechanismView {
     this.snap = JSON.parse(json) as EngineSnapshot;
     const s = this.snap;
     const cached = s.blocks.filter((b) => b === CACHED).length;
-    this.legend.textContent = `${s.num_blocks} KV blocks of ${s.block_size} tokens: ${s.num_blocks - 1 - s.free_blocks} in use, ` +
+    this.legend.textContent =
+      `${s.num_blocks} KV blocks of ${s.block_size} tokens: ${s.num_blocks - 1 - s.free_blocks} in use, ` +
       `${s.free_blocks - cached} free, ${cached} free but cached (a prefix hit revives them), 1 null block (black).`;
     this.el.dataset['blocks'] = String(s.num_blocks);
     this.el.dataset['requests'] = String(s.requests.length);
@@ -103,28 +97,18 @@ export class MechanismView {
     if (k === this.hover) return;
     this.hover = k;
     this.draw();
-    this.tables.querySelectorAll<HTMLElement>('tr[data-k]').forEach((tr) => tr.classList.toggle('hover', Number(tr.dataset['k']) === k));
+    this.el
+      .querySelectorAll<HTMLElement>('tr[data-k]')
+      .forEach((tr) => tr.classList.toggle('hover', Number(tr.dataset['k']) === k));
   }
 
   private renderBudget(): void {
-    const s = this.snap!;
-    const b = batchShape(s);
-    const used = Math.min(s.token_budget, b.prefill + b.decodes);
-    const bar = document.createElement('div');
-    bar.className = 'mech-bar';
-    const seg = (cls: string, tokens: number, label: string) => {
-      const d = document.createElement('span');
-      d.className = cls;
-      d.style.width = `${(100 * Math.min(tokens, s.token_budget)) / Math.max(1, s.token_budget)}%`;
-      d.title = label;
-      return d;
-    };
-    bar.append(seg('dec', b.decodes, `${b.decodes} decode tokens`), seg('pre', Math.max(0, used - b.decodes), `${b.prefill} prefill tokens pending`));
-    const text = document.createElement('p');
-    const running = s.requests.filter((r) => r.queue === 'running').length;
-    text.textContent = `Running batch: ${b.decodes} decodes + ${b.prefills} prefills (${b.prefill} prompt tokens to go) ` +
-      `against a budget of ${s.token_budget} tokens per step; ${running} of max_num_seqs ${s.max_num_seqs} running.`;
-    this.budget.replaceChildren(bar, text);
+    renderBatch(
+      this.budget,
+      this.snap!,
+      (k) => requestColor(k),
+      (k) => this.setHover(k),
+    );
   }
 
   private renderQueues(): void {
@@ -136,13 +120,21 @@ export class MechanismView {
       h.textContent = `${q === 'running' ? 'Running' : 'Waiting'} (${rows.length})`;
       const t = document.createElement('table');
       t.dataset['testid'] = `mech-${q}`;
-      t.innerHTML = '<thead><tr><th></th><th>request</th><th>phase</th><th>computed / prompt</th><th>out</th><th>hit</th><th>blocks</th><th>preempt.</th></tr></thead>';
+      t.innerHTML =
+        '<thead><tr><th></th><th>request</th><th>phase</th><th>computed / prompt</th><th>out</th><th>hit</th><th>blocks</th><th>preempt.</th></tr></thead>';
       const body = document.createElement('tbody');
       for (const [r, k] of rows.slice(0, 200)) {
         const tr = document.createElement('tr');
         tr.dataset['k'] = String(k);
-        const cells = [r.id, r.phase, `${r.computed_tokens} / ${r.prompt_tokens}`, String(r.output_tokens),
-          r.cached_tokens >= 0 ? String(r.cached_tokens) : '–', String(r.blocks), String(r.preemptions)];
+        const cells = [
+          r.id,
+          r.phase,
+          `${r.computed_tokens} / ${r.prompt_tokens}`,
+          String(r.output_tokens),
+          r.cached_tokens >= 0 ? String(r.cached_tokens) : '–',
+          String(r.blocks),
+          String(r.preemptions),
+        ];
         const sw = document.createElement('td');
         sw.innerHTML = `<span class="mech-swatch" style="background:${requestColor(k)}"></span>`;
         tr.append(sw, ...cells.map((c) => Object.assign(document.createElement('td'), { textContent: c })));

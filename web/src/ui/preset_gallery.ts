@@ -18,7 +18,11 @@ export class PresetGallery {
       t.textContent = p.title;
       const tag = document.createElement('span');
       tag.className = 'preset-tag';
-      tag.textContent = p.compare ? `A/B · ${p.compare.label}` : p.measured ? 'with measured results' : p.blurb.split(':')[0]!.slice(0, 40);
+      tag.textContent = p.compare
+        ? `A/B · ${p.compare.label}`
+        : p.measured
+          ? 'with measured results'
+          : p.blurb.split(':')[0]!.slice(0, 40);
       b.append(t, tag);
       b.addEventListener('click', () => onChoose(p));
       host.append(b);

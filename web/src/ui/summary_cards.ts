@@ -12,7 +12,7 @@ interface CardDef {
   fmt(v: number | undefined): string;
   sub?(s: Summary): string;
   lowerIsBetter?: boolean;
-  embed?: boolean;  // shown in the compact embed mode too
+  embed?: boolean; // shown in the compact embed mode too
   /** Shown only when some run's summary passes (goodput: only with an SLO). */
   onlyWith?(s: Summary): boolean;
 }
@@ -42,7 +42,11 @@ function verdictCard(runs: { label: string; summary?: Summary }[]): HTMLElement 
   }
   for (const r of shown) {
     const sat = r.summary!.saturation!;
-    const v = el('div', `card-value verdict-${sat.verdict}`, `${runs.length > 1 ? `${r.label} ` : ''}${VERDICT_TEXT[sat.verdict]}`);
+    const v = el(
+      'div',
+      `card-value verdict-${sat.verdict}`,
+      `${runs.length > 1 ? `${r.label} ` : ''}${VERDICT_TEXT[sat.verdict]}`,
+    );
     v.dataset['verdict'] = sat.verdict;
     v.title = sat.reason;
     card.append(v);
@@ -58,10 +62,32 @@ const CARDS: CardDef[] = [
     fmt: fmtCount,
     sub: (s) => `of ${fmtCount(s.requests?.arrived)} arrived`,
   },
-  { embed: true, label: 'TTFT p50', value: (s) => s.ttft_ms?.p50, fmt: fmtMs, sub: (s) => `p99 ${fmtMs(s.ttft_ms?.p99)}`, lowerIsBetter: true },
-  { embed: true, label: 'ITL p50', value: (s) => s.itl_ms?.p50, fmt: fmtMs, sub: (s) => `p99 ${fmtMs(s.itl_ms?.p99)}`, lowerIsBetter: true },
-  { embed: true, label: 'E2E p50', value: (s) => s.e2e_ms?.p50, fmt: fmtMs, sub: (s) => `p99 ${fmtMs(s.e2e_ms?.p99)}`, lowerIsBetter: true },
   {
+    embed: true,
+    label: 'TTFT p50',
+    value: (s) => s.ttft_ms?.p50,
+    fmt: fmtMs,
+    sub: (s) => `p99 ${fmtMs(s.ttft_ms?.p99)}`,
+    lowerIsBetter: true,
+  },
+  {
+    embed: true,
+    label: 'ITL p50',
+    value: (s) => s.itl_ms?.p50,
+    fmt: fmtMs,
+    sub: (s) => `p99 ${fmtMs(s.itl_ms?.p99)}`,
+    lowerIsBetter: true,
+  },
+  {
+    embed: true,
+    label: 'E2E p50',
+    value: (s) => s.e2e_ms?.p50,
+    fmt: fmtMs,
+    sub: (s) => `p99 ${fmtMs(s.e2e_ms?.p99)}`,
+    lowerIsBetter: true,
+  },
+  {
+    embed: true,
     label: 'Output throughput',
     value: (s) => s.throughput?.output_tokens_per_s,
     fmt: (v) => fmtRate(v, 'tok/s'),
@@ -76,8 +102,27 @@ const CARDS: CardDef[] = [
   },
   { embed: true, label: 'Preemptions', value: (s) => s.preemptions, fmt: fmtCount, lowerIsBetter: true },
   { embed: true, label: 'Prefix cache hits', value: (s) => s.prefix_cache_hit_rate, fmt: fmtPct, sub: () => 'of prompt tokens' },
-  { label: 'KV usage', value: (s) => s.kv_usage?.mean, fmt: fmtPct, sub: (s) => `max ${fmtPct(s.kv_usage?.max)}`, lowerIsBetter: true },
+  {
+    label: 'KV usage',
+    value: (s) => s.kv_usage?.mean,
+    fmt: fmtPct,
+    sub: (s) => `max ${fmtPct(s.kv_usage?.max)}`,
+    lowerIsBetter: true,
+  },
 ];
+
+/** The models priced without a calibration run on their GPU (summary provenance, whose
+ *  catalog lines read "model ID (origin); estimate: no calibration run covers it on GPU"). */
+export function estimateNotes(s: Summary | undefined): string[] {
+  const prov = s?.['provenance'] as { catalog?: unknown } | undefined;
+  const lines = Array.isArray(prov?.catalog) ? prov.catalog.filter((x): x is string => typeof x === 'string') : [];
+  const out: string[] = [];
+  for (const line of lines) {
+    const m = /^model (\S+).*; estimate: no calibration run covers it on (\S+)$/.exec(line);
+    if (m) out.push(`${m[1]!} on ${m[2]!}`);
+  }
+  return out;
+}
 
 function el(tag: string, cls: string, text?: string): HTMLElement {
   const e = document.createElement(tag);
@@ -86,7 +131,12 @@ function el(tag: string, cls: string, text?: string): HTMLElement {
   return e;
 }
 
-export function renderCards(host: HTMLElement, runs: { label: string; summary?: Summary }[], measured?: Measured, compact = false): void {
+export function renderCards(
+  host: HTMLElement,
+  runs: { label: string; summary?: Summary }[],
+  measured?: Measured,
+  compact = false,
+): void {
   const frag = document.createDocumentFragment();
   const withSummary = runs.filter((r) => r.summary);
   frag.append(verdictCard(runs));
@@ -126,7 +176,11 @@ export function renderCards(host: HTMLElement, runs: { label: string; summary?: 
     card.append(el('div', 'card-label', 'Real vLLM vs simulated'));
     const rows = el('div', 'card-rows measured-rows');
     const row = (name: string, real: number | undefined, simulated: number | undefined) => {
-      rows.append(el('span', 'slot', name), el('span', 'val', `${fmtMs(real)} / ${fmtMs(simulated)}`), el('span', 'delta', sim ? fmtDelta(real, simulated) : ''));
+      rows.append(
+        el('span', 'slot', name),
+        el('span', 'val', `${fmtMs(real)} / ${fmtMs(simulated)}`),
+        el('span', 'delta', sim ? fmtDelta(real, simulated) : ''),
+      );
     };
     row('TTFT p50', measured.ttftMs.p50, sim?.ttft_ms?.p50);
     row('E2E p50', measured.e2eMs.p50, sim?.e2e_ms?.p50);
@@ -134,6 +188,17 @@ export function renderCards(host: HTMLElement, runs: { label: string; summary?: 
     card.append(rows);
     card.append(el('div', 'card-sub', 'measured / simulated'));
     frag.append(card);
+  }
+  const estimates = [...new Set(runs.flatMap((r) => estimateNotes(r.summary)))];
+  if (estimates.length > 0) {
+    const note = el(
+      'p',
+      'estimate-note',
+      `Estimates: no calibration run covers ${estimates.join(', ')}, so the step times ` +
+        'come from the latency kernel’s physical terms alone.',
+    );
+    note.dataset['testid'] = 'estimate-note';
+    frag.append(note);
   }
   host.replaceChildren(frag);
   host.dataset['ready'] = withSummary.length > 0 ? '1' : '0';

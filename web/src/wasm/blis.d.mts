@@ -67,6 +67,11 @@ export interface BlisModule {
   /** `blis capacity` on a scenario; query {vary, slo[], pool?, rate?, tolerance?,
    *  max_probes?}; {vary, probes[], answer, first_fail, diagnostics} as JSON text. */
   capacitySearch(scenario: string, queryJson: string): string;
+  /** Replays a scenario in its own simulation and returns its engine steps per instance, each
+   *  from the event that scheduled its batch to the one that applied its output (JSON:
+   *  {instances, steps: [{instance, id, start_us, end_us, requests, tokens, prefill_tokens,
+   *  prefills, decodes, spec_tokens, preempted}], truncated}); throws on a scenario with errors. */
+  stepTrace(scenarioJson: string, maxSteps: number): string;
   Simulation: { new (): BlisSimulation };
 }
 
