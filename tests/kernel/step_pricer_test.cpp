@@ -183,6 +183,15 @@ TEST(StepPricer, CudaGraphStepsArePaddedToTheCaptureSize) {
   e.enforce_eager = true;
   const StepPricer eager(e);
   EXPECT_LT(eager.price(decode_batch(9, 99)).gemm_us, p.price(decode_batch(9, 99)).gemm_us);
+  // max_num_seqs 130 caps the sizes at 260, off the 16-stride: vLLM captures up to 256 and
+  // appends max_num_batched_tokens only when it is the cap, so 258 tokens run unpadded.
+  Deployment f = toy();
+  f.max_num_seqs = 130;
+  const StepPricer seqs(f);
+  EXPECT_NEAR(seqs.price(decode_batch(258, 99)).gemm_us - toy_gemm_us(258, 1024, 1024),
+              eager.price(decode_batch(258, 99)).gemm_us - toy_gemm_us(258, 1024, 1024), 1e-9);
+  EXPECT_NEAR(seqs.price(decode_batch(250, 99)).gemm_us - toy_gemm_us(250, 1024, 1024),
+              seqs.price(decode_batch(256, 99)).gemm_us - toy_gemm_us(256, 1024, 1024), 1e-9);
 }
 
 TEST(StepPricer, DecodeAttentionPaysPerCallAndPerSequence) {
