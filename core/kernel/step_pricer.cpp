@@ -222,6 +222,13 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
       graph_tokens * (static_cast<double>(s.hidden) * s.act_bytes * c_.misc_bytes_per_hidden) +
       tokens * kvb;
   cost.other_memory_us = layers * std::max(2.0 * c_.kernel_floor_us, misc_bytes / hbm);
+  // Per-head q/k RMSNorm (vllm/model_executor/models/qwen3.py Qwen3Attention.forward: q_norm,
+  // k_norm before the rotary embedding): two more small kernels per layer, each reading and
+  // writing the step's queries or keys.
+  if (d_.model.qk_norm) {
+    const double qk_bytes = 2.0 * graph_tokens * (s.heads + s.kv_heads) * s.qk_dim * s.act_bytes;
+    cost.other_memory_us += layers * std::max(2.0 * c_.kernel_floor_us, qk_bytes / hbm);
+  }
 
   // Sampler (vllm/v1/sample/sampler.py Sampler.forward: logits to fp32, temperature, top-k/p,
   // softmax, the sampling draw; outside the CUDA graphs): passes over the vocabulary per step

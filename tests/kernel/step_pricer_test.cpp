@@ -323,6 +323,21 @@ TEST(StepPricer, PriceAllocatesNothing) {
   EXPECT_GT(c.total, 0);
 }
 
+TEST(StepPricer, PerHeadQkNormAddsTwoSmallKernelsPerLayer) {
+  // Qwen3's q_norm and k_norm: two kernels per layer, at the kernel floor for a small step and
+  // at the bytes of the queries and keys (read and written once each) for a large one.
+  Deployment d = toy();
+  const StepPricer plain(d);
+  d.model.qk_norm = true;
+  const StepPricer normed(d);
+  const double small = normed.price(decode_batch(8, 99)).other_memory_us -
+                       plain.price(decode_batch(8, 99)).other_memory_us;
+  EXPECT_NEAR(small, 2 * 3.0, 1e-9);
+  const double large = normed.price(prefill_batch(4096, 0)).other_memory_us -
+                       plain.price(prefill_batch(4096, 0)).other_memory_us;
+  EXPECT_NEAR(large, 2.0 * 4096 * (8 + 8) * 128 * 2 / (1e6 * 0.5), 1e-6);
+}
+
 TEST(StepPricer, TotalsAreDeterministic) {
   // The same constants are asserted natively and in WASM: dmath and IEEE-exact arithmetic
   // only, so both platforms produce these exact microseconds.
