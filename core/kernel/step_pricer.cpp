@@ -42,24 +42,29 @@ StepPricer::StepPricer(const Deployment& d)
     prefill_flops_per_pair_ = 2.0 * shape_.heads * (shape_.qk_dim + shape_.v_dim);
   }
   decode_flops_per_pair_ = 2.0 * shape_.heads * (shape_.qk_dim + shape_.v_dim);
-  // vLLM captures CUDA graphs up to min(2 * max_num_seqs, 512) tokens
-  // (vllm/config/vllm.py _set_cudagraph_sizes); larger batches run without graphs.
-  max_graph_tokens_ =
+  // vllm/config/vllm.py _set_cudagraph_sizes: the largest capture size is
+  // min(max_num_batched_tokens, 2 * max_num_seqs, 512); larger batches run without graphs.
+  const std::int32_t cap =
       d.enforce_eager ? 0
                       : std::min<std::int32_t>({d.memory_coefficients.max_cudagraph_capture_size,
                                                 2 * d.max_num_seqs, d.max_num_batched_tokens});
-  // vllm/config/vllm.py _set_cudagraph_sizes: [1, 2, 4], every 8 below 256, every 16 from 256
-  // to the largest size, plus max_num_batched_tokens when it is below the largest.
-  if (max_graph_tokens_ > 0) {
+  // The sizes: [1, 2, 4], every 8 below 256, every 16 from 256 up to that cap, plus
+  // max_num_batched_tokens itself only when it is the cap ("ensure max_num_tokens is captured
+  // if within max capture size"); the final largest size is the list's last entry
+  // ("always set the final max_cudagraph_capture_size"), so an off-stride cap set by
+  // max_num_seqs (e.g. 260) is not captured.
+  if (cap > 0) {
     for (std::int32_t n : {1, 2, 4}) {
-      if (n <= max_graph_tokens_) capture_sizes_.push_back(n);
+      if (n <= cap) capture_sizes_.push_back(n);
     }
-    for (std::int32_t n = 8; n < 256 && n <= max_graph_tokens_; n += 8) capture_sizes_.push_back(n);
-    for (std::int32_t n = 256; n <= max_graph_tokens_; n += 16) capture_sizes_.push_back(n);
-    if (capture_sizes_.empty() || capture_sizes_.back() < max_graph_tokens_) {
-      capture_sizes_.push_back(max_graph_tokens_);
+    for (std::int32_t n = 8; n < 256 && n <= cap; n += 8) capture_sizes_.push_back(n);
+    for (std::int32_t n = 256; n <= cap; n += 16) capture_sizes_.push_back(n);
+    const std::int32_t mnbt = d.max_num_batched_tokens;
+    if (mnbt <= cap && (capture_sizes_.empty() || capture_sizes_.back() < mnbt)) {
+      capture_sizes_.push_back(mnbt);
     }
   }
+  max_graph_tokens_ = capture_sizes_.empty() ? 0 : capture_sizes_.back();
   for (const auto& g : shape_.gemms) {
     (g.term == GemmTerm::kMoe ? moe_gemms_ : dense_gemms_).push_back(g);
   }
@@ -217,6 +222,13 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
       graph_tokens * (static_cast<double>(s.hidden) * s.act_bytes * c_.misc_bytes_per_hidden) +
       tokens * kvb;
   cost.other_memory_us = layers * std::max(2.0 * c_.kernel_floor_us, misc_bytes / hbm);
+  // Per-head q/k RMSNorm (vllm/model_executor/models/qwen3.py Qwen3Attention.forward: q_norm,
+  // k_norm before the rotary embedding): two more small kernels per layer, each reading and
+  // writing the step's queries or keys.
+  if (d_.model.qk_norm) {
+    const double qk_bytes = 2.0 * graph_tokens * (s.heads + s.kv_heads) * s.qk_dim * s.act_bytes;
+    cost.other_memory_us += layers * std::max(2.0 * c_.kernel_floor_us, qk_bytes / hbm);
+  }
 
   // Sampler (vllm/v1/sample/sampler.py Sampler.forward: logits to fp32, temperature, top-k/p,
   // softmax, the sampling draw; outside the CUDA graphs): passes over the vocabulary per step

@@ -183,6 +183,15 @@ TEST(StepPricer, CudaGraphStepsArePaddedToTheCaptureSize) {
   e.enforce_eager = true;
   const StepPricer eager(e);
   EXPECT_LT(eager.price(decode_batch(9, 99)).gemm_us, p.price(decode_batch(9, 99)).gemm_us);
+  // max_num_seqs 130 caps the sizes at 260, off the 16-stride: vLLM captures up to 256 and
+  // appends max_num_batched_tokens only when it is the cap, so 258 tokens run unpadded.
+  Deployment f = toy();
+  f.max_num_seqs = 130;
+  const StepPricer seqs(f);
+  EXPECT_NEAR(seqs.price(decode_batch(258, 99)).gemm_us - toy_gemm_us(258, 1024, 1024),
+              eager.price(decode_batch(258, 99)).gemm_us - toy_gemm_us(258, 1024, 1024), 1e-9);
+  EXPECT_NEAR(seqs.price(decode_batch(250, 99)).gemm_us - toy_gemm_us(250, 1024, 1024),
+              seqs.price(decode_batch(256, 99)).gemm_us - toy_gemm_us(256, 1024, 1024), 1e-9);
 }
 
 TEST(StepPricer, DecodeAttentionPaysPerCallAndPerSequence) {
@@ -312,6 +321,21 @@ TEST(StepPricer, PriceAllocatesNothing) {
   for (int i = 0; i < 100; ++i) c = p.price(mixed);
   EXPECT_EQ(g_allocations, before);
   EXPECT_GT(c.total, 0);
+}
+
+TEST(StepPricer, PerHeadQkNormAddsTwoSmallKernelsPerLayer) {
+  // Qwen3's q_norm and k_norm: two kernels per layer, at the kernel floor for a small step and
+  // at the bytes of the queries and keys (read and written once each) for a large one.
+  Deployment d = toy();
+  const StepPricer plain(d);
+  d.model.qk_norm = true;
+  const StepPricer normed(d);
+  const double small = normed.price(decode_batch(8, 99)).other_memory_us -
+                       plain.price(decode_batch(8, 99)).other_memory_us;
+  EXPECT_NEAR(small, 2 * 3.0, 1e-9);
+  const double large = normed.price(prefill_batch(4096, 0)).other_memory_us -
+                       plain.price(prefill_batch(4096, 0)).other_memory_us;
+  EXPECT_NEAR(large, 2.0 * 4096 * (8 + 8) * 128 * 2 / (1e6 * 0.5), 1e-6);
 }
 
 TEST(StepPricer, TotalsAreDeterministic) {
