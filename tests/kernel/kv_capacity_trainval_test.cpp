@@ -157,8 +157,8 @@ TEST(KvCapacityTrainval, CpuBlocksFixTheBytesPerBlock) {
 // Llama-4-Scout: 36 chunked-local layers and 12 global ones form 4 KV-cache groups of 12
 // layers sharing one pool; the logged count is the pool over the groups. KNOWN GAP: vLLM had
 // 8253 x 1.5 MiB = 12.09 GiB per GPU for the KV cache (the CPU blocks of run 48 confirm the
-// 1.5 MiB per block, so the difference is memory, not grouping); we leave 13.63 GiB, about
-// 1.54 GiB more. Not traced to a part of vLLM's start-up (docs/latency-model.md lists what
+// 1.5 MiB per block, so the difference is memory, not grouping); we leave 13.61 GiB, about
+// 1.52 GiB more. Not traced to a part of vLLM's start-up (docs/latency-model.md lists what
 // was checked). This test pins the grouping and the size of the gap so a fix shows up here.
 TEST(KvCapacityTrainval, ScoutHybridGroupsAndKnownGap) {
   for (const char* name : kRuns) {
