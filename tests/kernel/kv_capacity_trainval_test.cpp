@@ -80,7 +80,7 @@ TrainvalRun load_run(const std::string& experiment) {
 
 KvCapacity legacy_capacity(const TrainvalRun& r) {
   Deployment d = r.d;
-  d.memory_coefficients = d.memory_coefficients.legacy();
+  d.memory_profile = kMemoryProfileVllm015;  // as engine.memory_profile "vllm-0.15" selects it
   return kv_capacity(d);
 }
 
