@@ -153,7 +153,7 @@ Diagnostics validate_deployment(const Deployment& d) {
   const auto& profiles = memory_profile_names();
   if (std::find(profiles.begin(), profiles.end(), d.memory_profile) == profiles.end()) {
     err("/memory_profile",
-        "expected one of " + catalog::quoted_list(profiles) + ", got \"" + d.memory_profile + "\"");
+        "expected " + catalog::quoted_list(profiles) + ", got \"" + d.memory_profile + "\"");
   }
   return out;
 }
