@@ -37,7 +37,8 @@ constexpr const char* kUsage =
     "prices it (--model defaults to its id). Prices of a model no calibration run covers on\n"
     "this GPU are estimates and say so (\"estimate\" in --json).\n"
     "--legacy-memory-profile sizes the KV cache as vLLM <= 0.15 did (sort-based sampler\n"
-    "warm-up, CUDA graphs outside the budget; catalog/coefficients/vllm-memory.json).\n"
+    "warm-up, CUDA graphs outside the budget; catalog/coefficients/vllm-memory.json): the\n"
+    "memory profile \"vllm-0.15\", as a scenario's engine.memory_profile selects it.\n"
     "Exit status 2 for unknown ids, bad arguments, or a deployment that does not fit.";
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -338,7 +339,7 @@ int run_price(const std::vector<std::string>& argv) {
     if (a.has_gpu_memory_utilization) d.gpu_memory_utilization = a.gpu_memory_utilization;
     if (!a.kv_cache_dtype.empty()) d.kv_cache_dtype = a.kv_cache_dtype;
     d.enforce_eager = a.enforce_eager;
-    if (a.legacy_memory_profile) d.memory_coefficients = d.memory_coefficients.legacy();
+    if (a.legacy_memory_profile) d.memory_profile = kernel::kMemoryProfileVllm015;
     diags.clear();  // kv_capacity reports invalid settings as "does not fit", with vLLM's reason
   }
   if (has_errors(diags)) {
@@ -377,7 +378,8 @@ int run_price(const std::vector<std::string>& argv) {
                                   {"max_model_len", d.effective_max_model_len()},
                                   {"kv_cache_dtype", d.kv_cache_dtype},
                                   {"enforce_eager", d.enforce_eager},
-                                  {"legacy_memory_profile", a.legacy_memory_profile}}},
+                                  {"legacy_memory_profile", a.legacy_memory_profile},
+                                  {"memory_profile", d.memory_profile}}},
                                 {"estimate", !estimate.empty()},
                                 {"estimate_reason", estimate},
                                 {"fits", kv.fits},

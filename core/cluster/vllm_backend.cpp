@@ -17,6 +17,7 @@ namespace {
 std::string scenario_pointer(const std::string& pool_ptr, const std::string& dep_ptr) {
   if (dep_ptr.empty()) return pool_ptr;
   if (dep_ptr == "/tp" || dep_ptr == "/pp") return pool_ptr + "/parallelism" + dep_ptr;
+  if (dep_ptr == "/memory_profile") return pool_ptr + "/engine" + dep_ptr;
   return pool_ptr + "/engine/args" + dep_ptr;
 }
 
@@ -84,6 +85,7 @@ Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Sce
   out->kv_cache_memory_bytes = a.kv_cache_memory_bytes;
   out->num_gpu_blocks_override = a.num_gpu_blocks_override;
   out->enforce_eager = a.enforce_eager;
+  out->memory_profile = pool.engine.memory_profile;
   out->dtype = a.dtype;
   out->kv_cache_dtype = a.kv_cache_dtype;
   out->quantization = a.quantization;

@@ -1,5 +1,6 @@
 #include "kernel/deployment.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace blis::kernel {
@@ -22,6 +23,11 @@ bool is_nvidia_sm90_plus(const catalog::Gpu& gpu) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& memory_profile_names() {
+  static const std::vector<std::string> names = {kMemoryProfileCurrent, kMemoryProfileVllm015};
+  return names;
+}
 
 BatchDefaults vllm_batch_defaults(const catalog::Gpu& gpu) {
   // vllm/engine/arg_utils.py EngineArgs.get_batch_defaults: "if device_memory >= 70 * GiB_bytes
@@ -143,6 +149,11 @@ Diagnostics validate_deployment(const Deployment& d) {
   }
   if (d.num_gpu_blocks_override && *d.num_gpu_blocks_override < 1) {
     err("/num_gpu_blocks_override", "must be >= 1");
+  }
+  const auto& profiles = memory_profile_names();
+  if (std::find(profiles.begin(), profiles.end(), d.memory_profile) == profiles.end()) {
+    err("/memory_profile",
+        "expected " + catalog::quoted_list(profiles) + ", got \"" + d.memory_profile + "\"");
   }
   return out;
 }

@@ -6,11 +6,21 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "util/diagnostic.h"
 
 namespace blis::kernel {
+
+// The start-up memory profiles that size the KV cache (catalog/coefficients/vllm-memory.json),
+// by the names a scenario's engine.memory_profile and `blis price` use: the current one
+// (vLLM >= 0.21: Triton top-k/top-p sampler warm-up, CUDA graph estimate subtracted) and
+// vLLM <= 0.15's (the catalog's legacy_profile: sort-based sampler warm-up, CUDA graphs
+// captured after the KV cache was sized).
+inline constexpr const char* kMemoryProfileCurrent = "current";
+inline constexpr const char* kMemoryProfileVllm015 = "vllm-0.15";
+const std::vector<std::string>& memory_profile_names();
 
 struct Deployment {
   catalog::Gpu gpu;
@@ -31,6 +41,14 @@ struct Deployment {
   std::string quantization;    // "" = as the checkpoint; "fp8" = vLLM's online FP8
   catalog::GpuCoefficients coefficients;
   catalog::MemoryCoefficients memory_coefficients;
+  // Which profile of memory_coefficients sizes the KV cache: one of memory_profile_names().
+  std::string memory_profile = kMemoryProfileCurrent;
+
+  // memory_coefficients as memory_profile applies them (the legacy values for "vllm-0.15").
+  catalog::MemoryCoefficients profiled_memory_coefficients() const {
+    return memory_profile == kMemoryProfileVllm015 ? memory_coefficients.legacy()
+                                                   : memory_coefficients;
+  }
 
   std::int64_t effective_max_model_len() const {
     return max_model_len > 0 ? max_model_len : model.max_position_embeddings;
@@ -53,7 +71,7 @@ Diagnostics make_deployment(const catalog::Catalog& catalog, const std::string& 
                             const std::string& model_id, std::int32_t tp, Deployment* out);
 
 // The rules vLLM enforces on these settings, with vLLM's own reasons (heads divisible by tp,
-// block size, memory utilization range, quantization consistency).
+// block size, memory utilization range, quantization consistency), and a known memory profile.
 Diagnostics validate_deployment(const Deployment& d);
 
 }  // namespace blis::kernel

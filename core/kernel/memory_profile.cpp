@@ -14,6 +14,7 @@ std::int32_t count_capture_sizes(std::int32_t max_size) {
 }
 
 std::int64_t forward_peak_bytes(const Deployment& d, const ModelShape& s, std::int64_t tokens) {
+  // The activation coefficients are the same in every profile.
   const auto& c = d.memory_coefficients;
   const double t = static_cast<double>(tokens);
   // Attention transient: the fused QKV output and the attention output (MLA: q, the
@@ -44,7 +45,7 @@ std::int64_t forward_peak_bytes(const Deployment& d, const ModelShape& s, std::i
 }
 
 MemoryProfile estimate_memory_profile(const Deployment& d, const ModelShape& s) {
-  const auto& c = d.memory_coefficients;
+  const catalog::MemoryCoefficients c = d.profiled_memory_coefficients();
   MemoryProfile p;
   const std::int64_t tokens = d.max_num_batched_tokens;
   p.forward_peak_bytes = forward_peak_bytes(d, s, tokens);

@@ -209,6 +209,7 @@ void check_fit(Pool& pool, const std::string& pool_pointer, const rules::Deploym
   d.kv_cache_memory_bytes = a.kv_cache_memory_bytes;
   d.num_gpu_blocks_override = a.num_gpu_blocks_override;
   d.enforce_eager = a.enforce_eager;
+  d.memory_profile = pool.engine.memory_profile;
   d.dtype = kernel_dtype(a.dtype);
   // Quantization as the kernel prices it: "" = as the checkpoint, "fp8" = online FP8.
   const std::string& ckpt = d.model.quantization.method;

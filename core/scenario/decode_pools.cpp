@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "kernel/deployment.h"
 #include "rules/rules.h"
 #include "scenario/catalog_bridge.h"
 #include "scenario/decode_internal.h"
@@ -30,7 +31,8 @@ Parallelism decode_parallelism(const json& v, const std::string& ptr, DecodeCont
 
 EngineSpec decode_engine(const json& v, const std::string& ptr, DecodeContext& c) {
   EngineSpec e;
-  FieldReader r(v, ptr, c.diags, keys::kEngine, "an object ({kind, release, args})");
+  FieldReader r(v, ptr, c.diags, keys::kEngine,
+                "an object ({kind, release, memory_profile, args})");
   if (!r.valid()) return e;
   if (auto k = r.choice("kind", kEngineKinds, "is not an engine BLIS Playground models"))
     e.kind = *k;
@@ -43,6 +45,9 @@ EngineSpec decode_engine(const json& v, const std::string& ptr, DecodeContext& c
                              rules::join(rules::known_releases()) + ")");
     }
   }
+  if (auto m = r.choice("memory_profile", kernel::memory_profile_names(),
+                        "is not a vLLM start-up memory profile BLIS Playground models"))
+    e.memory_profile = *m;
   r.report_unknown_keys();
   return e;
 }

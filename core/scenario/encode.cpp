@@ -183,6 +183,7 @@ ojson encode_pool(const Pool& p) {
   o["parallelism"] = {{"tp", p.parallelism.tp}, {"pp", p.parallelism.pp}, {"dp", p.parallelism.dp}};
   o["engine"] = {{"kind", p.engine.kind},
                  {"release", p.engine.release},
+                 {"memory_profile", p.engine.memory_profile},
                  {"args", encode_args(p.engine.args, p.engine.release)}};
   if (p.cost_per_gpu_hour) o["cost_per_gpu_hour"] = *p.cost_per_gpu_hour;
   return o;

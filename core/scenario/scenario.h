@@ -152,6 +152,9 @@ struct VllmArgs {
 struct EngineSpec {
   std::string kind = "vllm";
   std::string release = "0.32.0";
+  // The start-up memory profile that sizes the KV cache (kernel::memory_profile_names()):
+  // "current", or "vllm-0.15" for runs of vLLM <= 0.15 (which has no rules pack of its own).
+  std::string memory_profile = "current";
   VllmArgs args;
 };
 

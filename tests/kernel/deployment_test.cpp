@@ -32,6 +32,25 @@ TEST(Deployment, DefaultsComeFromTheModelAndTheCatalog) {
   EXPECT_EQ(deploy("A100-SXM-80GB", "deepseek-ai/DeepSeek-V3", 8).block_size, 16);
 }
 
+// The memory profile picks the coefficients' legacy_profile values for "vllm-0.15" only.
+TEST(Deployment, MemoryProfileSelectsTheCoefficients) {
+  Deployment d = deploy("H100-SXM-80GB", "meta-llama/Llama-3.1-8B-Instruct", 1);
+  EXPECT_EQ(d.memory_profile, kMemoryProfileCurrent);
+  EXPECT_TRUE(d.profiled_memory_coefficients().cuda_graph_in_budget);
+  EXPECT_DOUBLE_EQ(d.profiled_memory_coefficients().sampler_bytes_per_logit,
+                   d.memory_coefficients.sampler_bytes_per_logit);
+  d.memory_profile = kMemoryProfileVllm015;
+  EXPECT_TRUE(validate_deployment(d).empty());
+  EXPECT_FALSE(d.profiled_memory_coefficients().cuda_graph_in_budget);
+  EXPECT_DOUBLE_EQ(d.profiled_memory_coefficients().sampler_bytes_per_logit,
+                   d.memory_coefficients.legacy_sampler_bytes_per_logit);
+  d.memory_profile = "vllm-0.14";
+  const Diagnostics bad = validate_deployment(d);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0].pointer, "/memory_profile");
+  EXPECT_EQ(bad[0].message, "expected \"current\" or \"vllm-0.15\", got \"vllm-0.14\"");
+}
+
 TEST(Deployment, UnknownIdsSuggestTheClosest) {
   Deployment d;
   const Diagnostics diags =

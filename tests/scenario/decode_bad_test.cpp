@@ -130,6 +130,15 @@ const std::vector<BadCase>& cases() {
        "/pools/0/engine/release",
        "\"0.30.0\" is not a release BLIS Playground has a rules pack for (known: 0.29.x, 0.31.0, "
        "0.32.0)"},
+      {"memory_profile_typo", Base::kUnified,
+       R"([{"op": "add", "path": "/pools/0/engine/memory_profile", "value": "vllm-015"}])",
+       "/pools/0/engine/memory_profile",
+       "\"vllm-015\" is not a vLLM start-up memory profile BLIS Playground models (accepted: "
+       "\"current\", \"vllm-0.15\"); did you mean \"vllm-0.15\"?"},
+      {"memory_profile_number", Base::kUnified,
+       R"([{"op": "add", "path": "/pools/0/engine/memory_profile", "value": 0.15}])",
+       "/pools/0/engine/memory_profile",
+       "0.15 is a number, expected one of: \"current\", \"vllm-0.15\""},
       {"pool_names_twice", Base::kUnified,
        R"([{"op": "add", "path": "/pools/-", "value": {"name": "main", "hardware": "H100-SXM-80GB",
            "model": "meta-llama/Llama-3.1-8B-Instruct"}}])",

@@ -5,6 +5,7 @@
 #include "diagnostics_text.h"
 
 #include "documents.h"
+#include "kernel/deployment.h"
 #include "scenario/scenario_decode.h"
 #include "scenario/trace_csv.h"
 
@@ -47,6 +48,8 @@ TEST(DecodeGood, EveryKeyDocument) {
   EXPECT_EQ(p.instances, 2);
   EXPECT_EQ(p.parallelism.tp, 2);
   EXPECT_EQ(p.engine.release, "0.31.0");
+  EXPECT_EQ(p.engine.memory_profile, "vllm-0.15");
+  EXPECT_EQ(s.pools[1].engine.memory_profile, "current");  // the default
   const VllmArgs& a = p.engine.args;
   EXPECT_EQ(a.max_model_len, 8000);           // "8k"
   EXPECT_EQ(a.max_num_batched_tokens, 8192);  // "8K"
@@ -175,6 +178,7 @@ TEST(DecodeGood, DefaultsOfAMinimalDocument) {
   EXPECT_EQ(p.role, "unified");
   EXPECT_EQ(p.instances, 1);
   EXPECT_EQ(p.engine.kind, "vllm");
+  EXPECT_EQ(p.engine.memory_profile, kernel::kMemoryProfileCurrent);
   EXPECT_EQ(s.router.policy, "round-robin");
   EXPECT_DOUBLE_EQ(s.outputs.timeseries_interval_ms, 1000);
   EXPECT_TRUE(s.outputs.per_request);

@@ -53,6 +53,17 @@ TEST(RoundTrip, EveryKey) {
   expect_round_trip(testing::read_data("full.json"), o);
 }
 
+TEST(RoundTrip, MemoryProfileSurvives) {
+  const std::string text = testing::patched(
+      testing::base_unified(),
+      R"([{"op": "add", "path": "/pools/0/engine/memory_profile", "value": "vllm-0.15"}])");
+  expect_round_trip(text);
+  const DecodeResult r = decode_scenario(text);
+  ASSERT_TRUE(r.scenario) << all_diagnostics(r.diagnostics);
+  const auto doc = nlohmann::json::parse(encode_scenario(*r.scenario));
+  EXPECT_EQ(doc["pools"][0]["engine"]["memory_profile"], "vllm-0.15");
+}
+
 TEST(RoundTrip, EncodedDefaultsAreExplicit) {
   const DecodeResult r = decode_scenario(testing::base_unified().dump());
   ASSERT_TRUE(r.scenario);
@@ -63,6 +74,7 @@ TEST(RoundTrip, EncodedDefaultsAreExplicit) {
   EXPECT_EQ(args["scheduling_policy"], "fcfs");
   EXPECT_TRUE(args["kv_transfer_config"].is_null());
   EXPECT_EQ(doc["pools"][0]["parallelism"]["tp"], 1);
+  EXPECT_EQ(doc["pools"][0]["engine"]["memory_profile"], "current");
   EXPECT_EQ(doc["horizon"]["drain"], true);
   EXPECT_TRUE(doc["horizon"]["max_requests"].is_null());
   EXPECT_EQ(doc["workload"]["clients"][0]["load"]["arrival"], "poisson");
