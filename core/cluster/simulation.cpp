@@ -426,6 +426,9 @@ void Simulation::State::run_loop(Instance& inst) {
   start_transfers(inst);
   if (d.launched != nullptr) {
     for (const auto& sr : d.launched->requests) {
+      // A request's first pass in an engine always computes prompt tokens (engine.h), so a
+      // pure decode entry cannot be a first scheduling: skip its record (a cache miss).
+      if (sr.num_prefill_tokens == 0) continue;
       RequestRecord* rec = requests.find(sr.key);
       if (rec != nullptr && rec->first_scheduled == kUnset) rec->first_scheduled = now;
     }
@@ -570,7 +573,7 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
       // LENGTH_CAPPED and STOPPED both hold the blocks and return kv_transfer_params.
       if (p.kv_transfer_params &&
           (p.finish == engine::FinishReason::kLength || p.finish == engine::FinishReason::kStop)) {
-        rec->pd_params = p.kv_transfer_params;
+        rec->pd_params = *p.kv_transfer_params;
         hand_off_to_decode(*rec, visible);
       } else {
         // No kv_transfer_params came back: the proxy fails the request.

@@ -66,12 +66,15 @@ struct RequestSpec {
 // One request's share of a forward pass.
 struct ScheduledRequest {
   RequestKey key = 0;
-  std::int32_t num_tokens = 0;          // tokens computed in this pass (prefill chunk, 1 decode,
-                                        // or 1 + spec tokens)
-  std::int32_t num_prefill_tokens = 0;  // of which are prompt/recompute (prefill) tokens
-  std::int32_t context_before = 0;      // tokens already in the KV cache before this pass
-  std::int32_t num_spec_tokens = 0;     // draft tokens verified in this pass
-  bool samples = false;                 // the pass samples a token for this request
+  std::int32_t num_tokens = 0;  // tokens computed in this pass (prefill chunk, 1 decode,
+                                // or 1 + spec tokens)
+  // Of which are prompt/recompute (prefill) tokens. A request's first pass in an engine has
+  // at least one (an engine recomputes the prompt's last token even on a full cache hit), and
+  // the cluster relies on that to find first schedulings.
+  std::int32_t num_prefill_tokens = 0;
+  std::int32_t context_before = 0;   // tokens already in the KV cache before this pass
+  std::int32_t num_spec_tokens = 0;  // draft tokens verified in this pass
+  bool samples = false;              // the pass samples a token for this request
 };
 
 // What the next forward pass runs (vLLM's SchedulerOutput, reduced to what pricing and
@@ -103,8 +106,10 @@ struct RequestProgress {
   std::int32_t num_cached_tokens = 0;  // prefix-cache hit at first admission (-1 unknown)
   std::int32_t num_preemptions = 0;
   // The kv_transfer_params the connector returned when the request finished (NIXL prefill
-  // side: where the decoder reads the blocks), carried on its finishing output.
-  std::optional<KvTransferParams> kv_transfer_params;
+  // side: where the decoder reads the blocks), carried on its finishing output; null when
+  // none. Held by pointer so a progress record stays small: one is built per request per
+  // step, and an inline optional made each ~250 bytes to zero (perf).
+  std::shared_ptr<const KvTransferParams> kv_transfer_params;
 };
 
 // What a KV transfer moves (the connector that asked for it).

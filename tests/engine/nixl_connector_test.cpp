@@ -78,7 +78,7 @@ TEST(NixlProducer, RemoteDecodeFinishesLengthCappedAndHoldsBlocksUntilNotice) {
   EXPECT_EQ(ev.progress[0].finish, engine::FinishReason::kLength);
   EXPECT_TRUE(ev.progress[0].first_token);
   // The returned params name the blocks of the 18 computed tokens.
-  ASSERT_TRUE(ev.progress[0].kv_transfer_params.has_value());
+  ASSERT_TRUE(ev.progress[0].kv_transfer_params != nullptr);
   EXPECT_TRUE(ev.progress[0].kv_transfer_params->do_remote_prefill);
   EXPECT_EQ(ev.progress[0].kv_transfer_params->remote_block_ids.size(), 5u);
   EXPECT_EQ(ev.progress[0].kv_transfer_params->remote_num_tokens, 18);
@@ -150,7 +150,7 @@ TEST(NixlProducer, StoppedRequestHoldsItsBlocksToo) {
   // pull_scheduler.py request_finished: FINISHED_STOPPED delays the free like LENGTH_CAPPED.
   EXPECT_EQ(p.e.stats().num_free_blocks, 63 - 2);
   EXPECT_EQ(p.nixl->num_held(), 1u);
-  ASSERT_TRUE(ev.progress[0].kv_transfer_params.has_value());
+  ASSERT_TRUE(ev.progress[0].kv_transfer_params != nullptr);
   EXPECT_EQ(ev.progress[0].kv_transfer_params->remote_num_tokens, 8);
 }
 

@@ -102,6 +102,40 @@ TEST_P(VllmEngineModes, ReportsPreemptionsUnderKvPressure) {
   EXPECT_EQ(static_cast<std::int32_t>(e.stats().preemptions), total_preemptions);
 }
 
+// The cluster finds a request's first scheduling only among entries with prefill tokens
+// (simulation.cpp run_loop; engine.h ScheduledRequest): the first pass of every request must
+// compute at least one prompt token, even when the prefix cache holds its whole prompt and
+// under preemption.
+TEST_P(VllmEngineModes, FirstPassAlwaysComputesPromptTokens) {
+  VllmConfig c = cfg(GetParam());
+  c.enable_prefix_caching = true;
+  c.num_gpu_blocks = 12;  // 11 usable blocks of 4 tokens: preemptions
+  c.max_model_len = 40;
+  VllmEngine e(c);
+  SimTime now = 0;
+  // Block-aligned identical prompts (the later ones hit every full block of the first).
+  for (engine::RequestKey k = 1; k <= 5; ++k)
+    e.add_request(enginetest::prompt_spec(k, 8, 7, 20), now);
+  std::map<engine::RequestKey, std::int32_t> first_prefill;
+  std::vector<std::uint64_t> fifo;
+  for (std::int32_t i = 0; i < 10000 && !e.idle(); ++i) {
+    while (e.can_schedule(now)) {
+      const engine::Batch* b = e.schedule(now);
+      if (b == nullptr) break;
+      for (const engine::ScheduledRequest& r : b->requests)
+        first_prefill.emplace(r.key, r.num_prefill_tokens);
+      fifo.push_back(b->id);
+    }
+    ASSERT_FALSE(fifo.empty());
+    now += 1000;
+    e.complete(fifo.front(), {}, now);
+    fifo.erase(fifo.begin());
+  }
+  ASSERT_EQ(first_prefill.size(), 5u);
+  for (const auto& [key, prefill] : first_prefill) EXPECT_GT(prefill, 0) << "request " << key;
+  EXPECT_GT(e.stats().prefix_hits, 0u);
+}
+
 TEST_P(VllmEngineModes, AbortsWaitingAndInFlightRequests) {
   VllmConfig c = cfg(GetParam());
   c.max_num_seqs = 1;

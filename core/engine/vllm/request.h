@@ -42,19 +42,26 @@ struct ReqRef {
   std::uint32_t gen = 0;
 };
 
-struct Request {
-  // Identity.
-  std::string request_id;      // vLLM request_id (priority tie-break)
+// Field order: what a decode step reads and writes (scheduling, output update, stop check)
+// comes first, packed into the first cache lines, so one request step touches as few lines as
+// possible (perf: per-step cost is mostly cache misses on these records); identity and
+// parameters read only at admission, hashing or finish come after. The 64-byte alignment
+// keeps a record from straddling one more line than it needs.
+struct alignas(64) Request {
+  // ---- hot: read or written every step ----
+  // Tokens: prompt followed by outputs (_all_token_ids).
+  std::vector<std::int32_t> all_token_ids;
   engine::RequestKey key = 0;  // the caller's handle
   std::int32_t slot = -1;      // index in the scheduler's table
   std::uint32_t gen = 0;       // slot generation
-  std::int32_t priority = 0;   // lower = more important
-  double arrival_time = 0;     // seconds; breaks priority ties
-  std::int32_t lora_id = 0;    // 0 = no adapter
-  bool has_cache_salt = false;
-  std::uint64_t cache_salt = 0;
-  bool skip_reading_prefix_cache = false;
-
+  std::int32_t num_prompt_tokens = 0;
+  std::int32_t num_computed_tokens = 0;
+  std::int32_t num_output_placeholders = 0;  // async: outputs scheduled, not yet received
+  std::int32_t num_in_flight_tokens = 0;     // tokens of batches not yet applied
+  std::int32_t num_stale_output_tokens = 0;  // in-flight tokens scheduled before a preemption
+  RequestStatus status = RequestStatus::kWaiting;
+  bool drop_stale_output = false;
+  bool is_prefill_chunk = false;
   // Sampling parameters (check_stop inputs).
   std::int32_t max_tokens = 16;
   std::int32_t min_tokens = 0;
@@ -64,27 +71,15 @@ struct Request {
   // SamplingParams.eos_token_id and stop_token_ids, matched against the sampled token's value
   // (engines that are fed real token ids, e.g. the conformance driver); -1 = none.
   std::int32_t eos_token_id = -1;
-  std::vector<std::int32_t> stop_token_ids;
-  std::int32_t stop_reason = -1;  // Request.stop_reason: the stop token hit, or -1
   // Synthetic output token ids are output_token_base + output index (engine.h RequestSpec).
   std::int32_t output_token_base = 0;
-
-  // Tokens: prompt followed by outputs (_all_token_ids).
-  std::vector<std::int32_t> all_token_ids;
-  std::int32_t num_prompt_tokens = 0;
+  std::vector<std::int32_t> stop_token_ids;
   // Request.spec_token_ids: the drafts proposed for the next step (update_draft_token_ids),
   // or the async scheduler's -1 placeholders. Only their number decides scheduling.
   std::vector<std::int32_t> spec_token_ids;
   // One chained hash per full block of all_token_ids (kept only with prefix caching on).
   std::vector<BlockHash> block_hashes;
-
-  RequestStatus status = RequestStatus::kWaiting;
-  std::int32_t num_computed_tokens = 0;
-  std::int32_t num_output_placeholders = 0;  // async: outputs scheduled, not yet received
-  std::int32_t num_in_flight_tokens = 0;     // tokens of batches not yet applied
-  std::int32_t num_stale_output_tokens = 0;  // in-flight tokens scheduled before a preemption
-  bool drop_stale_output = false;
-  bool is_prefill_chunk = false;
+  std::int32_t stop_reason = -1;        // Request.stop_reason: the stop token hit, or -1
   std::int32_t num_cached_tokens = -1;  // prefix hit at first admission
   // PrefillStats.num_cached_tokens: local + external tokens of the first admission's lookup
   // (before any preemption); -1 until then. Differs from num_cached_tokens when a connector
@@ -92,10 +87,19 @@ struct Request {
   std::int32_t prefill_cached_tokens = -1;
   // Tokens a KV connector supplied at admission (Request.num_external_computed_tokens).
   std::int32_t num_external_computed_tokens = 0;
+  std::int32_t num_preemptions = 0;
+  std::int32_t lora_id = 0;  // 0 = no adapter
+
+  // ---- cold: admission, hashing, priority ties, finish ----
+  std::string request_id;     // vLLM request_id (priority tie-break)
+  std::int32_t priority = 0;  // lower = more important
+  double arrival_time = 0;    // seconds; breaks priority ties
+  bool has_cache_salt = false;
+  std::uint64_t cache_salt = 0;
+  bool skip_reading_prefix_cache = false;
   // kv_transfer_params (NIXL P/D); a connector may clear do_remote_prefill once it acted.
   bool has_kv_transfer = false;
   engine::KvTransferParams kv_transfer;
-  std::int32_t num_preemptions = 0;
 
   std::int32_t num_tokens() const { return static_cast<std::int32_t>(all_token_ids.size()); }
   std::int32_t num_output_tokens() const { return num_tokens() - num_prompt_tokens; }

@@ -241,7 +241,8 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
     p.num_cached_tokens = u.num_cached_tokens;
     p.num_preemptions = u.num_preemptions;
     for (const auto& kp : res_.kv_transfer_params) {
-      if (kp.first == u.key && u.stopped) p.kv_transfer_params = kp.second;
+      if (kp.first == u.key && u.stopped)
+        p.kv_transfer_params = std::make_shared<const engine::KvTransferParams>(kp.second);
     }
     if (u.stopped) refs_.erase(u.key);
   }

@@ -119,6 +119,29 @@ class Scheduler {
  private:
   void schedule_running(SchedulerOutput& out, std::int32_t& token_budget, bool& prefill_scheduled);
   void schedule_waiting(SchedulerOutput& out, std::int32_t& token_budget, bool prefill_scheduled);
+  // One admission attempt of the waiting phase (scheduler_waiting.cpp), filled step by step.
+  struct WaitingAdmission {
+    bool did_lookup = false;  // a fresh prefix-cache lookup (nothing computed yet)
+    std::int32_t num_local_computed = 0;
+    std::int32_t num_external = 0;  // tokens the KV connector supplies
+    bool load_async = false;        // the connector loads them asynchronously
+    std::int32_t num_computed = 0;  // local + external
+    std::int32_t n = 0;             // tokens scheduled this step
+    bool pad_spec_decode = false;   // padded to the uniform spec-decode size
+  };
+  // The head must be skipped this step (parked async load, stale output, max_loras).
+  bool skips_waiting_head(std::int32_t index);
+  // The prefix-cache and connector lookup; false when the connector is undecided (skip).
+  bool lookup_waiting(Request& r, WaitingAdmission& a);
+  // The chunk size; false ends the waiting phase.
+  bool size_waiting_chunk(const Request& r, std::int32_t token_budget, bool scheduled_running,
+                          bool prefill_scheduled, WaitingAdmission& a) const;
+  // Allocates the slots and records the connector's state and the prefix-cache stats; false
+  // (no room) ends the waiting phase.
+  bool allocate_waiting(Request& r, const WaitingAdmission& a);
+  // Moves the request to running and emits its scheduled entry.
+  void admit_waiting(SchedulerOutput& out, std::int32_t index, const WaitingAdmission& a,
+                     std::int32_t& token_budget);
   std::int32_t pick_priority_victim() const;
   void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget);
   void preempt_request(std::int32_t index, bool drop_stale_output);

@@ -1,0 +1,152 @@
+// Scheduler, applying a step's output (vllm v1/core/sched/scheduler.py
+// Scheduler.update_from_output and update_draft_token_ids).
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "engine/vllm/sched/scheduler.h"
+#include "engine/vllm/sched/utils.h"
+
+namespace blis::vllm {
+
+std::int32_t Scheduler::update_request_with_output(Request& r, const std::int32_t* tokens,
+                                                   std::int32_t n, bool /*is_stale*/,
+                                                   bool& stopped) {
+  stopped = false;
+  for (std::int32_t k = 0; k < n; ++k) {
+    r.all_token_ids.push_back(tokens[k]);
+    if (hashes_blocks()) update_block_hashes(r, cfg_.block_size);
+    if (check_stop(r, cfg_.max_model_len)) {
+      stopped = true;  // tokens past the stop are dropped
+      return k + 1;
+    }
+  }
+  return n;
+}
+
+void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunnerOutput& mro,
+                                   UpdateResult& res) {
+  // vllm scheduler.py Scheduler.update_from_output.
+  res.clear();
+  // Every GPU write of this and earlier steps is done: deferred frees may return now.
+  if (defer_block_free_ && out.total_num_scheduled_tokens > 0) {
+    ++processed_step_seq_;
+    drain_deferred_frees();
+  }
+  stopped_running_.clear();
+  stopped_preempted_.clear();
+  to_release_.clear();
+  if (mro.offsets.size() != out.scheduled.size() + 1) {
+    throw std::logic_error("update_from_output: one output per scheduled request expected");
+  }
+  for (std::size_t i = 0; i < out.scheduled.size(); ++i) {
+    const ScheduledRequest& e = out.scheduled[i];
+    RequestUpdate u;
+    u.ref = e.ref;
+    u.key = e.key;
+    u.num_sampled = mro.count(i);
+    Request* r = find(e.ref);
+    bool stale = false;
+    if (r != nullptr) {
+      r->num_in_flight_tokens -= e.num_tokens;
+      // Drain the stale share (see preempt_request) in lockstep.
+      if (r->num_stale_output_tokens > 0) {
+        stale = true;
+        r->num_stale_output_tokens -= e.num_tokens;
+        if (r->num_stale_output_tokens < 0) throw std::logic_error("negative stale output tokens");
+      }
+    }
+    // Aborted (or finished) while the model ran: its output is ignored.
+    if (r == nullptr || is_finished(r->status)) {
+      u.disposition =
+          u.num_sampled > 0 ? OutputDisposition::kIgnored : OutputDisposition::kNoOutput;
+      u.status = r != nullptr ? r->status : RequestStatus::kFinishedAborted;
+      res.updates.push_back(u);
+      continue;
+    }
+    u.stale = stale;
+    if (stale && r->drop_stale_output) {  // drop-mode stale output (same-step resume)
+      u.disposition = OutputDisposition::kStaleDropped;
+      u.status = r->status;
+      u.num_output_tokens = r->num_output_tokens();
+      res.updates.push_back(u);
+      continue;
+    }
+    const std::int32_t* tokens = mro.tokens.data() + mro.offsets[i];
+    // Spec decode: rejected drafts roll num_computed_tokens (and async placeholders) back;
+    // a stale count predates the preemption's reset and must not apply.
+    // The verification counts for SpecDecodingStats are taken for stale output too.
+    if (e.num_spec_tokens > 0 && u.num_sampled > 0) {
+      u.num_draft_tokens = e.num_spec_tokens;
+      u.num_accepted_tokens = std::max(u.num_sampled - 1, 0);
+      const std::int32_t rejected = u.num_draft_tokens - u.num_accepted_tokens;
+      if (!stale) {
+        if (r->num_computed_tokens > 0) r->num_computed_tokens -= rejected;
+        if (r->num_output_placeholders > 0) r->num_output_placeholders -= rejected;
+      }
+    }
+    const RequestStatus status_before = r->status;
+    const std::int32_t outputs_before = r->num_output_tokens();
+    bool stopped = false;
+    if (u.num_sampled > 0) {
+      u.num_delivered = update_request_with_output(*r, tokens, u.num_sampled, stale, stopped);
+      u.disposition = stale ? OutputDisposition::kStaleDelivered : OutputDisposition::kDelivered;
+    }
+    u.first_token = outputs_before == 0 && u.num_delivered > 0;
+    u.stopped = stopped;
+    u.status = r->status;
+    u.num_output_tokens = r->num_output_tokens();
+    u.num_cached_tokens = r->num_cached_tokens;
+    u.num_prefill_cached_tokens = r->prefill_cached_tokens;
+    u.num_external_computed_tokens = r->num_external_computed_tokens;
+    u.num_preemptions = r->num_preemptions;
+    u.stop_reason = r->stop_reason;
+    if (stopped) {
+      free_request(e.ref.index, false, &res);
+      (status_before == RequestStatus::kRunning ? stopped_running_ : stopped_preempted_)
+          .push_back(e.ref.index);
+      res.finished.push_back(e.key);
+    }
+    res.updates.push_back(u);
+  }
+  // Remove stopped requests, keeping the order of the rest (utils.py remove_all). A request
+  // can stop while PREEMPTED (its in-flight output arrived after the preemption).
+  if (!stopped_running_.empty()) {
+    running_.erase(std::remove_if(running_.begin(), running_.end(),
+                                  [&](std::int32_t s) {
+                                    return std::find(stopped_running_.begin(),
+                                                     stopped_running_.end(),
+                                                     s) != stopped_running_.end();
+                                  }),
+                   running_.end());
+  }
+  if (!stopped_preempted_.empty()) {
+    waiting_->remove_requests(stopped_preempted_);
+    skipped_waiting_->remove_requests(stopped_preempted_);
+  }
+  for (const std::int32_t s : to_release_) release_slot(s);
+  to_release_.clear();
+}
+
+void Scheduler::update_draft_token_ids(const SchedulerOutput& out,
+                                       const ModelRunnerOutput* drafts) {
+  // vllm scheduler.py Scheduler.update_draft_token_ids: finished requests are skipped; drafts
+  // for prefill chunks are dropped.
+  if (cfg_.num_speculative_tokens <= 0) return;
+  const bool given = drafts != nullptr && drafts->offsets.size() == out.scheduled.size() + 1;
+  for (std::size_t i = 0; i < out.scheduled.size(); ++i) {
+    Request* r = find(out.scheduled[i].ref);
+    if (r == nullptr || is_finished(r->status)) continue;
+    r->spec_token_ids.clear();
+    if (r->is_prefill_chunk) continue;
+    if (given) {
+      const std::int32_t* t = drafts->tokens.data() + drafts->offsets[i];
+      r->spec_token_ids.assign(t, t + drafts->count(i));
+    } else {
+      // No proposer output supplied: k drafts (their values never influence scheduling).
+      r->spec_token_ids.assign(static_cast<std::size_t>(cfg_.num_speculative_tokens), 0);
+    }
+  }
+}
+
+}  // namespace blis::vllm
