@@ -126,6 +126,18 @@ TEST(SpecDecode, BadAcceptanceNamesItsPointer) {
   EXPECT_EQ(unknown, std::vector<std::string>{base + "/k"});
 }
 
+TEST(SpecDecode, AcceptanceWithoutSpecDecodeIsAWarning) {
+  const auto r = scenario::decode_scenario(scenario_text(nullptr, {{"acceptance_rate", 0.5}}));
+  ASSERT_TRUE(r.scenario.has_value());
+  bool warned = false;
+  for (const auto& d : r.diagnostics) {
+    EXPECT_NE(d.severity, Severity::kError) << format_diagnostic(d);
+    warned = warned || (d.pointer == "/workload/clients/0/spec_acceptance" &&
+                        d.severity == Severity::kWarning);
+  }
+  EXPECT_TRUE(warned);
+}
+
 TEST(SpecDecode, DrawsFollowThePerPositionRates) {
   scenario::SpecAcceptance m;
   m.per_position = {0.8, 0.5, 0.2};
