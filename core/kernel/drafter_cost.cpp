@@ -17,7 +17,7 @@ DrafterCost DrafterCost::passes(const Deployment& drafter, std::int32_t k) {
   if (k <= 0) return d;
   d.kind_ = Kind::kPasses;
   d.k_ = k;
-  d.pricer_ = std::make_shared<const StepPricer>(drafter);
+  d.pricer_ = std::make_shared<StepPricer>(drafter);
   d.host_step_us_ = drafter.coefficients.host_step_us;
   d.host_per_request_us_ = drafter.coefficients.host_per_request_us;
   return d;

@@ -224,6 +224,9 @@ TEST(SpecDecode, HigherAcceptanceLowersItlAndIsDeterministic) {
   const SpecRun high = run(scenario_text(ngram(0.8), nullptr));
   EXPECT_LT(itl_mean(high), itl_mean(low));
   EXPECT_LT(itl_mean(high), itl_mean(off));
+  // 1 + accepted tokens per verification: the same tokens in fewer engine steps.
+  EXPECT_LT(high.summary["sim"]["steps"].get<std::int64_t>(),
+            off.summary["sim"]["steps"].get<std::int64_t>());
   EXPECT_EQ(output_tokens(off.csv), output_tokens(high.csv));
   EXPECT_EQ(run(scenario_text(ngram(0.8), nullptr)).digest, high.digest);
   // A client's model overrides the pool's rate.
