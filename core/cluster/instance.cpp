@@ -1,5 +1,7 @@
 #include "cluster/instance.h"
 
+#include "cluster/spec_acceptance.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -109,6 +111,13 @@ void Instance::draw_acceptance(const engine::Batch& batch, engine::StepOutcome& 
   // rejection (rejection sampling verifies drafts left to right).
   out.accepted_drafts.resize(batch.requests.size(), 0);
   for (std::size_t i = 0; i < batch.requests.size(); ++i) {
+    const engine::ScheduledRequest& r = batch.requests[i];
+    if (acceptance_of_ && r.num_spec_tokens > 0) {
+      if (const scenario::SpecAcceptance* m = acceptance_of_(r.key)) {
+        out.accepted_drafts[i] = draw_accepted(*m, r.num_spec_tokens, spec_rng_);
+        continue;
+      }
+    }
     std::int32_t accepted = 0;
     while (accepted < batch.requests[i].num_spec_tokens &&
            spec_rng_.uniform01() < spec_acceptance_) {

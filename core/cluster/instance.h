@@ -14,6 +14,7 @@
 // the instants they return, through its event queue.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "cluster/serving_overheads.h"
 #include "cluster/step_cost.h"
 #include "engine/engine.h"
+#include "scenario/scenario.h"
 #include "util/rng.h"
 #include "util/sim_time.h"
 
@@ -69,6 +71,11 @@ class Instance {
   // When a request sent at `t` with `prompt_tokens` tokens reaches the engine.
   SimTime engine_arrival(SimTime t, std::int32_t prompt_tokens) const;
 
+  // The acceptance model of a request's client (its spec_acceptance), or null for the pool's
+  // per-draft-token rate. Unset = every request uses the pool's rate.
+  using AcceptanceOf = std::function<const scenario::SpecAcceptance*(engine::RequestKey)>;
+  void set_acceptance_of(AcceptanceOf f) { acceptance_of_ = std::move(f); }
+
   SimTime oldest_gpu_end() const;
   std::int32_t in_flight() const { return inflight_count_; }
   const InstanceCounters& counters() const { return counters_; }
@@ -93,6 +100,7 @@ class Instance {
   ServingOverheads overheads_;
   double spec_acceptance_;
   Rng spec_rng_;
+  AcceptanceOf acceptance_of_;
 
   std::vector<InFlight> ring_;  // in-flight passes, oldest at ring_head_
   std::int32_t ring_head_ = 0, inflight_count_ = 0;

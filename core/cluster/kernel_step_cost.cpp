@@ -20,21 +20,25 @@ StepTiming KernelStepCost::price(const engine::Batch& batch) const {
   // Rounded like the kernel's total (floor(x + 0.5) of a non-negative value).
   const auto cpu =
       std::min<SimTime>(c.total, static_cast<SimTime>(std::floor(cpu_us(batch) + 0.5)));
-  return {c.total - cpu, cpu};
+  const auto drafter = static_cast<SimTime>(std::floor(drafter_.price_us(batch) + 0.5));
+  return {c.total - cpu + drafter, cpu};
 }
 
 std::vector<CostTerm> KernelStepCost::explain(const engine::Batch& batch) const {
   const kernel::StepCost c = pricer_.price(batch);
   const double cpu = c.total > 0 ? std::min(c.host_us, cpu_us(batch)) : 0.0;
-  return {{"gemm", c.gemm_us},
-          {"prefill_attention", c.prefill_attention_us},
-          {"decode_attention", c.decode_attention_us},
-          {"moe", c.moe_us},
-          {"tp_comm", c.tp_comm_us},
-          {"other_memory", c.other_memory_us},
-          {"sampler", c.sampler_us},
-          {"launch", c.host_us - cpu},
-          {"engine_core_cpu", cpu}};
+  std::vector<CostTerm> terms = {{"gemm", c.gemm_us},
+                                 {"prefill_attention", c.prefill_attention_us},
+                                 {"decode_attention", c.decode_attention_us},
+                                 {"moe", c.moe_us},
+                                 {"tp_comm", c.tp_comm_us},
+                                 {"other_memory", c.other_memory_us},
+                                 {"sampler", c.sampler_us},
+                                 {"launch", c.host_us - cpu},
+                                 {"engine_core_cpu", cpu}};
+  if (drafter_.kind() != kernel::DrafterCost::Kind::kNone)
+    terms.push_back({"drafter", drafter_.price_us(batch)});
+  return terms;
 }
 
 }  // namespace blis::cluster

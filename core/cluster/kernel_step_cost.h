@@ -10,6 +10,7 @@
 
 #include "cluster/step_cost.h"
 #include "kernel/deployment.h"
+#include "kernel/drafter_cost.h"
 #include "kernel/step_pricer.h"
 
 namespace blis::cluster {
@@ -20,9 +21,13 @@ class KernelStepCost : public StepCostModel {
   StepTiming price(const engine::Batch& batch) const override;
   std::vector<CostTerm> explain(const engine::Batch& batch) const override;
   const kernel::StepPricer& pricer() const { return pricer_; }
+  // Speculative decoding: the drafter's work after each step's sampling, on the pass's
+  // timeline (kernel/drafter_cost.h). Default: none.
+  void set_drafter(kernel::DrafterCost d) { drafter_ = std::move(d); }
 
  private:
   kernel::StepPricer pricer_;
+  kernel::DrafterCost drafter_;
   double cpu_step_us_, cpu_per_request_us_;
   double cpu_us(const engine::Batch& batch) const;
 };

@@ -122,6 +122,9 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
 
   // Instances, numbered globally pool after pool.
   std::vector<std::int32_t> candidates, decode_candidates;
+  bool any_client_acceptance = false;
+  for (const auto& cl : sc.workload.clients)
+    any_client_acceptance = any_client_acceptance || cl.spec_acceptance.has_value();
   for (std::size_t p = 0; p < sc.pools.size(); ++p) {
     PoolRuntime& pr = st->pools[p];
     pr.first_instance = static_cast<std::int32_t>(st->instances.size());
@@ -137,6 +140,19 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
       st->instances.push_back(std::make_unique<Instance>(
           global, name, static_cast<std::int32_t>(p), std::move(eng), *pr.res.pricer,
           pr.res.overheads, pr.res.spec_acceptance, Rng::stream(sc.seed, "spec/" + name)));
+      if (any_client_acceptance) {
+        // A client's spec_acceptance overrides the pool's rate for its requests.
+        State* state = st.get();
+        st->instances.back()->set_acceptance_of(
+            [state](engine::RequestKey key) -> const scenario::SpecAcceptance* {
+              const RequestRecord* rec = state->requests.find(key);
+              if (rec == nullptr) return nullptr;
+              const auto& clients = state->scenario->workload.clients;
+              const auto c = static_cast<std::size_t>(rec->gen.client);
+              return c < clients.size() && clients[c].spec_acceptance ? &*clients[c].spec_acceptance
+                                                                      : nullptr;
+            });
+      }
       // P/D: the proxy routes to the prefill pool first, then to the decode pool.
       (st->pd && static_cast<std::int32_t>(p) == st->decode_pool ? decode_candidates : candidates)
           .push_back(global);

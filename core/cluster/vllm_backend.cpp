@@ -121,6 +121,37 @@ Diagnostics VllmBackend::load_catalog(const scenario::Scenario& s) {
   return ds;
 }
 
+namespace {
+
+// The drafter a speculative_config runs (kernel/drafter_cost.h): the CPU n-gram search for
+// the prompt-lookup methods, the draft model's own passes for draft_model (at the target's
+// tensor parallelism: vllm config/speculative.py _verify_and_get_draft_tp defaults
+// draft_tensor_parallel_size to the target's), and a one-layer head for EAGLE, MTP and the
+// other model-based proposers.
+kernel::DrafterCost drafter_for(const catalog::Catalog& catalog,
+                                const scenario::SpeculativeConfig& sc,
+                                const kernel::Deployment& target, const std::string& ptr,
+                                Diagnostics& ds) {
+  const std::int32_t k = sc.num_speculative_tokens;
+  const std::string& m = sc.method;
+  if (m == "ngram" || m == "ngram_gpu" || m == "suffix") return kernel::DrafterCost::ngram(k);
+  if (m == "draft_model") {
+    if (const catalog::Model* draft = catalog.find_model(sc.model)) {
+      kernel::Deployment dd = target;
+      dd.model = *draft;
+      return kernel::DrafterCost::passes(dd, k);
+    }
+    ds.push_back({ptr + "/model",
+                  "draft model '" + sc.model +
+                      "' is not in the catalog: its passes are priced as a one-layer head "
+                      "of the target (an estimate); add it under catalog.models to price it",
+                  Severity::kWarning});
+  }
+  return kernel::DrafterCost::passes(kernel::eagle_head_deployment(target), k);
+}
+
+}  // namespace
+
 Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p,
                                       PoolResources& out) {
   Diagnostics ds;
@@ -167,7 +198,11 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
           std::min(host.bandwidth_bytes_per_s, d.gpu.host_link.bandwidth_bytes_per_s);
     out.host_fabric = host;
   }
-  out.pricer = std::make_shared<KernelStepCost>(d);
+  auto pricer = std::make_shared<KernelStepCost>(d);
+  if (pool.engine.args.speculative_config)
+    pricer->set_drafter(drafter_for(*catalog_, *pool.engine.args.speculative_config, d,
+                                    ptr + "/engine/args/speculative_config", ds));
+  out.pricer = std::move(pricer);
   const catalog::GpuCoefficients& c = d.coefficients;
   out.overheads.request_us = c.serving_request_us;
   out.overheads.tokenize_per_token_us = c.serving_tokenize_per_token_us;

@@ -62,6 +62,9 @@ void check_clients(Scenario& s, DecodeContext& c) {
   const bool priority_pool = std::any_of(s.pools.begin(), s.pools.end(), [](const Pool& p) {
     return p.engine.args.scheduling_policy == "priority";
   });
+  const bool spec_pool = std::any_of(s.pools.begin(), s.pools.end(), [](const Pool& p) {
+    return p.engine.args.speculative_config.has_value();
+  });
   std::int64_t min_mml = 0;
   for (const auto& p : s.pools) {
     if (p.engine.args.max_model_len > 0 &&
@@ -100,6 +103,11 @@ void check_clients(Scenario& s, DecodeContext& c) {
                          std::to_string(cl.priority) +
                              ": has no effect, every pool schedules fcfs "
                              "(engine.args.scheduling_policy \"priority\" uses it)",
+                         Severity::kWarning});
+    }
+    if (cl.spec_acceptance && !spec_pool) {
+      c.diags.push_back({ptr + "/spec_acceptance",
+                         "has no effect: no pool sets engine.args.speculative_config",
                          Severity::kWarning});
     }
     // vLLM's frontend refuses a request longer than max_model_len (HTTP 400).

@@ -269,6 +269,59 @@ SharedPrefix decode_shared_prefix(const json& v, const std::string& ptr, DecodeC
   return sp;
 }
 
+// A client's spec-decode acceptance: one per-draft-token rate, or per-position rates as vLLM's
+// spec-decode metrics report them (each the share of drafts accepted past that position, so
+// in [0, 1] and non-increasing).
+std::optional<SpecAcceptance> decode_spec_acceptance(const json& v, const std::string& ptr,
+                                                     DecodeContext& c) {
+  FieldReader r(v, ptr, c.diags, keys::kSpecAcceptance,
+                "an object ({\"acceptance_rate\": ...} or {\"per_position\": [...]})");
+  if (!r.valid()) return std::nullopt;
+  r.report_unknown_keys();
+  SpecAcceptance a;
+  if (r.has("acceptance_rate") == r.has("per_position")) {
+    c.diags.push_back({ptr,
+                       "needs exactly one of acceptance_rate (a number in [0, 1]) and "
+                       "per_position (rates per draft position)"});
+    return std::nullopt;
+  }
+  if (r.has("acceptance_rate")) {
+    a.acceptance_rate =
+        r.number("acceptance_rate", 0.0, false, 1.0, "a number in [0, 1] (per-draft-token)");
+    if (!a.acceptance_rate) return std::nullopt;
+    return a;
+  }
+  const json& list = *r.raw("per_position");
+  const std::string lptr = r.pointer("per_position");
+  constexpr std::size_t kMaxPositions = 64;
+  if (!list.is_array() || list.empty() || list.size() > kMaxPositions) {
+    c.diags.push_back({lptr, (list.is_array() ? std::to_string(list.size()) + " entries"
+                                              : rules::describe_type(list)) +
+                                 ", expected an array of 1 to 64 numbers in [0, 1]"});
+    return std::nullopt;
+  }
+  bool ok = true;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string ip = json_pointer_append(lptr, i);
+    const json& x = list[i];
+    const bool number = x.is_number() && x.get<double>() >= 0.0 && x.get<double>() <= 1.0;
+    const double value = number ? x.get<double>() : 0.0;
+    if (!number) {
+      c.diags.push_back({ip, (x.is_number() ? x.dump() : rules::describe_type(x)) +
+                                 ", expected a number in [0, 1]"});
+      ok = false;
+    } else if (i > 0 && value > a.per_position.back()) {
+      c.diags.push_back({ip, x.dump() + " exceeds position " + std::to_string(i - 1) +
+                                 "'s rate: a draft is accepted past position i only if it "
+                                 "was past i-1, so the rates cannot increase"});
+      ok = false;
+    }
+    a.per_position.push_back(value);
+  }
+  if (!ok) return std::nullopt;
+  return a;
+}
+
 Client decode_client(const json& v, const std::string& ptr, std::size_t index, DecodeContext& c) {
   Client cl;
   FieldReader r(v, ptr, c.diags, keys::kClient, "an object (a client)");
@@ -329,6 +382,8 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
   if (auto l = r.integer("lora", 0, kInt32Max, "an integer >= 0 (LoRA adapter id; 0 = none)")) {
     cl.lora = static_cast<std::int32_t>(*l);
   }
+  if (const json* a = r.raw("spec_acceptance"))
+    cl.spec_acceptance = decode_spec_acceptance(*a, r.pointer("spec_acceptance"), c);
   r.report_unknown_keys();
   return cl;
 }

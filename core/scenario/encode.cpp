@@ -114,6 +114,12 @@ ojson encode_client(const Client& c) {
   o["slo_class"] = str_or_null(c.slo_class);
   o["lora"] = c.lora;
   if (c.timeout_s) o["timeout_s"] = *c.timeout_s;
+  if (c.spec_acceptance) {
+    if (c.spec_acceptance->acceptance_rate)
+      o["spec_acceptance"] = {{"acceptance_rate", *c.spec_acceptance->acceptance_rate}};
+    else
+      o["spec_acceptance"] = {{"per_position", c.spec_acceptance->per_position}};
+  }
   return o;
 }
 

@@ -75,6 +75,16 @@ struct Trace {
   std::string csv;   // the CSV content
 };
 
+// A client's speculative-decoding acceptance: per_position[i] is the share of drafts whose
+// accepted prefix is longer than i, as vLLM's spec-decode metrics report it
+// (vllm:spec_decode_num_accepted_tokens_per_pos[i] / vllm:spec_decode_num_drafts), so it is
+// non-increasing. A single per-draft-token rate a is given as {a, a^2, a^3, ...}. Positions
+// past the list accept nothing.
+struct SpecAcceptance {
+  std::optional<double> acceptance_rate;  // as written (else per_position was written)
+  std::vector<double> per_position;       // as written, or expanded to k positions at use
+};
+
 struct Client {
   std::string name;
   Load load;
@@ -91,6 +101,8 @@ struct Client {
   std::int32_t priority = 0;
   std::string slo_class;  // optional; empty = the scenario's `slo`
   std::int32_t lora = 0;  // LoRA adapter id; 0 = none
+  // Overrides the pool's speculative_config.acceptance_rate for this client's requests.
+  std::optional<SpecAcceptance> spec_acceptance;
 };
 
 struct Workload {
