@@ -13,7 +13,7 @@
 
 #include "conformance/prom_compare.h"
 #include "conformance/trace_compare.h"
-#include "engine/vllm/conform/conform_ext.h"
+#include "conform/conform_ext.h"
 
 namespace blis {
 namespace {

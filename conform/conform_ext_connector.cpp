@@ -10,8 +10,8 @@
 #include <map>
 #include <memory>
 
-#include "engine/vllm/conform/conform_ext_connector_input.h"
-#include "engine/vllm/conform/conform_ext_extension.h"
+#include "conform/conform_ext_connector_input.h"
+#include "conform/conform_ext_extension.h"
 #include "engine/vllm/connector/nixl_connector.h"
 #include "engine/vllm/connector/offloading_connector.h"
 
