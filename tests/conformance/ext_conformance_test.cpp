@@ -11,9 +11,9 @@
 #include <sstream>
 #include <string>
 
+#include "conform/conform_ext.h"
 #include "conformance/prom_compare.h"
 #include "conformance/trace_compare.h"
-#include "conform/conform_ext.h"
 
 namespace blis {
 namespace {
@@ -171,6 +171,39 @@ TEST(ExtInput, BadConnectorKeysAreNamedByPointer) {
   EXPECT_NE(all.find("/connector/colour: unknown key"), std::string::npos) << all;
   EXPECT_NE(all.find("/requests/0/kv_transfer_params/remote_block_ids"), std::string::npos) << all;
   EXPECT_NE(all.find("/requests/1/read_steps"), std::string::npos) << all;
+}
+
+// heartbeat_by_engine (nixl/base_scheduler.py on_new_request, _stop_heartbeat,
+// build_connector_meta): sent when the clock is kv_lease_duration // 6 = 5 s past the last
+// one; remote engine -> its sorted req_ids; an engine whose set empties is deleted and
+// re-inserted last when a request for it arrives again. c01 with 2 s steps, receives
+// taking 4 steps, and d1, d3 prefilled by a second engine P1.
+TEST(ExtConnector, NixlHeartbeatsFollowTheEngineDict) {
+  json doc = json::parse(read_file(ext_dir() + "c01-nixl-decode.input.json"));
+  doc["metrics"]["step_seconds"] = 2.0;
+  doc["metrics"]["dump_steps"] = json::array();
+  doc["connector"]["recv_steps"] = 4;
+  for (auto& r : doc["requests"]) {
+    if (r["id"] == "d1" || r["id"] == "d3") r["kv_transfer_params"]["remote_engine_id"] = "P1";
+  }
+  const vllm::ConformOutcome out = vllm::run_ext_conformance(doc.dump());
+  ASSERT_TRUE(out.ok);
+  // Ordered: the engines' order is what is checked.
+  const nlohmann::ordered_json trace = nlohmann::ordered_json::parse(out.trace_json);
+  std::vector<std::pair<int, std::string>> sent;
+  for (const auto& s : trace["steps"]) {
+    const nlohmann::ordered_json* meta =
+        s.contains("connector_meta") ? &s["connector_meta"] : nullptr;
+    if (meta != nullptr && meta->contains("heartbeat_by_engine"))
+      sent.emplace_back(s["step"].get<int>(), (*meta)["heartbeat_by_engine"].dump());
+  }
+  // T = 6 s (step 3) and T = 12 s (step 6): P0 lost prefill-0 and prefill-2 to finished
+  // receives at steps 4 and 5, so it comes back after P1 with prefill-4.
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[0].first, 3);
+  EXPECT_EQ(sent[0].second, R"({"P0":["prefill-0","prefill-2"],"P1":["prefill-1"]})");
+  EXPECT_EQ(sent[1].first, 6);
+  EXPECT_EQ(sent[1].second, R"({"P1":["prefill-3"],"P0":["prefill-4"]})");
 }
 
 // The comparison itself: what each rule of section 6 accepts and what it names.
