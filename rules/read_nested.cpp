@@ -112,10 +112,16 @@ void read_speculative(Context& c, FieldReader& r) {
   if (!s.has("num_speculative_tokens") && method_ok) {
     if (method == "suffix") {
       // _validate_suffix_decoding: the maximum is suffix_decoding_max_tree_depth (24).
-      sc.num_speculative_tokens = 24;
-      s.warning(
-          "num_speculative_tokens",
-          "unset: defaulted num_speculative_tokens to 24 for suffix decoding [" + c.vllm() + "]");
+      std::int32_t depth = 24;
+      if (const json* d = s.raw("suffix_decoding_max_tree_depth"); d && d->is_number_integer() &&
+                                                                   d->get<std::int64_t>() >= 1 &&
+                                                                   d->get<std::int64_t>() <= 1024) {
+        depth = d->get<std::int32_t>();
+      }
+      sc.num_speculative_tokens = depth;
+      s.warning("num_speculative_tokens", "unset: defaulted num_speculative_tokens to " +
+                                              std::to_string(depth) + " for suffix decoding [" +
+                                              c.vllm() + "]");
     } else if (model || has(c.pack.speculative_methods_without_model, method)) {
       // _verify_args; a draft config's n_predict could supply it, which BLIS cannot read.
       s.missing("num_speculative_tokens",
@@ -145,6 +151,7 @@ void read_speculative(Context& c, FieldReader& r) {
     s.warning("model",
               "BLIS Playground does not run a draft model; acceptance comes from acceptance_rate");
   }
+  read_speculative_fields(c, s, method, sc.num_speculative_tokens);
   s.report_unknown_keys();
   c.args.speculative_config = sc;
 }
