@@ -93,6 +93,11 @@ void resolve_async(Context& c) {
           "true: currently, async scheduling is only supported with EAGLE/MTP/Draft Model/NGram "
           "GPU/DSpark kind of speculative decoding (speculative_config.method is \"" +
               spec->method + "\") [" + c.vllm() + " VllmConfig.__post_init__]");
+    } else if (a.async_scheduling && spec && c.set.disable_padded_drafter_batch) {
+      c.error(c.ptr("async_scheduling"),
+              "true: async scheduling is not compatible with "
+              "speculative_config.disable_padded_drafter_batch=True [" +
+                  c.vllm() + " VllmConfig.__post_init__]");
     }
     return;
   }
@@ -106,6 +111,14 @@ void resolve_async(Context& c) {
     c.warning(c.ptr("speculative_config") + "/method",
               "async scheduling not supported with " + spec->method +
                   "-based speculative decoding and will be disabled [" + c.vllm() + "]");
+    a.async_scheduling = false;
+    return;
+  }
+  if (spec && c.set.disable_padded_drafter_batch) {
+    c.warning(c.ptr("speculative_config") + "/disable_padded_drafter_batch",
+              "true: async scheduling is not compatible with disable_padded_drafter_batch=True "
+              "and will be disabled [" +
+                  c.vllm() + "]");
     a.async_scheduling = false;
     return;
   }

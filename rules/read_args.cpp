@@ -92,7 +92,9 @@ const std::vector<std::string>& accepted_kv_transfer_keys() {
                                                 "kv_rank",
                                                 "kv_parallel_size",
                                                 "kv_ip",
-                                                "kv_port"};
+                                                "kv_port",
+                                                "enable_permute_local_kv",
+                                                "kv_load_failure_policy"};
   return keys;
 }
 

@@ -180,13 +180,21 @@ void read_kv_transfer(Context& c, FieldReader& r) {
                   "(modelled: \"cuda\")");
     }
   }
-  // Transport plumbing that does not change scheduling: type-checked, otherwise unused.
+  // Transport plumbing that does not change scheduling: type-checked as KVTransferConfig
+  // declares it (plain int / float / bool / Literal, no bounds), otherwise unused.
+  constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
   k.string("engine_id");
   k.string("kv_ip");
-  k.integer("kv_port", 0, 65535, "a port number in [0, 65535]");
-  k.integer("kv_rank", 0, kInt32Max, "an integer >= 0");
-  k.integer("kv_parallel_size", 1, kInt32Max, "an integer >= 1");
-  k.number("kv_buffer_size", 0.0, false, 1e18, "a number of bytes >= 0");
+  k.integer("kv_port", kInt64Min, kInt64Max, "an integer (kv_port: int)");
+  k.integer("kv_rank", kInt64Min, kInt64Max, "an integer (kv_rank: int | None)");
+  k.integer("kv_parallel_size", kInt64Min, kInt64Max, "an integer (kv_parallel_size: int)");
+  k.number("kv_buffer_size", -1e308, false, 1e308, "a number (kv_buffer_size: float)");
+  k.lax_boolean("enable_permute_local_kv", c.vllm() + "'s pydantic config classes");
+  k.choice("kv_load_failure_policy", {"recompute", "fail"},
+           "is not accepted by " + c.vllm() + " (KVTransferConfig.kv_load_failure_policy)");
+  for (const char* key : {"enable_permute_local_kv", "kv_load_failure_policy"}) {
+    if (k.has(key)) k.warning(key, "has no effect on what BLIS Playground simulates; ignored");
+  }
   if (const json* extra = k.raw("kv_connector_extra_config")) {
     // vLLM passes this dict to the connector unchecked; only OffloadingConnector's keys
     // change what BLIS simulates.

@@ -158,10 +158,12 @@ void read_speculative_fields(Context& c, FieldReader& s, const std::string& meth
   const auto sample = s.choice("draft_sample_method", {"greedy", "probabilistic"}, literal);
   for (const char* key : {"quantization", "revision", "code_revision"}) s.string(key);
   const std::string rule = c.vllm() + "'s pydantic config classes";
-  for (const char* key : {"enforce_eager", "disable_padded_drafter_batch",
-                          "use_local_argmax_reduction", "parallel_drafting"}) {
+  for (const char* key : {"enforce_eager", "use_local_argmax_reduction", "parallel_drafting"}) {
     s.lax_boolean(key, rule);
   }
+  // Decides async scheduling (check_features.cpp resolve_async).
+  c.set.disable_padded_drafter_batch =
+      s.lax_boolean("disable_padded_drafter_batch", rule).value_or(false);
   // _verify_args: heterogeneous vocabularies only with a draft model sampled greedily.
   if (s.lax_boolean("use_heterogeneous_vocab", rule).value_or(false)) {
     if (method != "draft_model") {
@@ -178,7 +180,7 @@ void read_speculative_fields(Context& c, FieldReader& s, const std::string& meth
   for (const auto& key : accepted_speculative_keys()) {
     if (key == "method" || key == "num_speculative_tokens" || key == "acceptance_rate" ||
         key == "model" || key == "tensor_parallel_size" || key == "prompt_lookup_min" ||
-        key == "prompt_lookup_max") {
+        key == "prompt_lookup_max" || key == "disable_padded_drafter_batch") {
       continue;
     }
     no_effect(s, key);

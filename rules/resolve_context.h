@@ -26,6 +26,7 @@ struct Explicit {
   bool max_cpu_loras = false;
   std::optional<bool> async_scheduling;
   bool allow_deprecated_quantization = false;
+  bool disable_padded_drafter_batch = false;  // speculative_config's
   std::optional<double> kv_offloading_size;
   std::string kv_offloading_backend = "native";
 };

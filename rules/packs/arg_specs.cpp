@@ -243,7 +243,8 @@ std::vector<ArgSpec> speculative_arg_specs() {
                 "vllm/config/speculative.py SpeculativeConfig._validate_suffix_decoding"),
       other_arg("speculative_config.(other fields)", "mixed", "vLLM's",
                 "enforce_eager, quantization, kv_cache_dtype (CacheDType), revision, "
-                "code_revision, disable_padded_drafter_batch, use_local_argmax_reduction, "
+                "code_revision, disable_padded_drafter_batch (turns an unset async_scheduling off; "
+                "refused with async_scheduling: true), use_local_argmax_reduction, "
                 "use_heterogeneous_vocab (draft_model, greedy only), parallel_drafting, "
                 "draft_sample_method (greedy, probabilistic): type-checked, then ignored; "
                 "tensor_parallel_size is refused (use draft_tensor_parallel_size); any other "
