@@ -176,6 +176,13 @@ std::vector<Refused> refused() {
        R"({"kv_transfer_config": {"kv_connector": "NixlConnector", "kv_role": "both"}})",
        "/kv_transfer_config/kv_role", "Unsupported kv_role: both",
        "config/kv_transfer.py:98 KVTransferConfig.__post_init__"},
+      {"offloading_size_zero", "0.32.0", R"({"kv_offloading_size": 0})", "/kv_offloading_size",
+       "a size in GiB > 0",
+       "v1/kv_offload/cpu/spec.py:81 `if not cpu_bytes_to_use` raises (config/vllm.py:934)"},
+      // JSON true is not an integer here (BLIS refuses a wrong JSON type at every leaf), though
+      // pydantic's lax int would read Python's True as 1.
+      {"bool_as_seqs", "0.32.0", R"({"max_num_seqs": true})", "/max_num_seqs", "is a boolean",
+       "BLIS Playground (pydantic-core input_python.rs lax_int would take True as 1)"},
       {"bool_word", "0.32.0", R"({"enforce_eager": "maybe"})", "/enforce_eager",
        "is not a valid boolean", "pydantic-core shared.rs str_as_bool (bool_parsing)"},
       {"bool_two", "0.32.0", R"({"enable_prefix_caching": 2})", "/enable_prefix_caching",
