@@ -34,6 +34,7 @@ const std::vector<std::string>& accepted_arg_keys() {
                                                 "scheduling_policy",
                                                 "async_scheduling",
                                                 "scheduler_reserve_full_isl",
+                                                "watermark",
                                                 "prefix_caching_hash_algo",
                                                 "enable_lora",
                                                 "max_loras",
@@ -341,6 +342,7 @@ void read_scheduler(Context& c, FieldReader& r) {
     a.scheduling_policy = *s;
   if (auto b = read_bool(c, r, "async_scheduling")) c.set.async_scheduling = *b;
   if (auto b = read_bool(c, r, "scheduler_reserve_full_isl")) a.scheduler_reserve_full_isl = *b;
+  if (auto w = read_float(c, r, "watermark")) a.watermark = *w;
 }
 
 void read_cache(Context& c, FieldReader& r) {

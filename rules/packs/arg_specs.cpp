@@ -2,6 +2,7 @@
 // classes declare at upstream 8d9b52f7 (release 0.32.0). Older packs start from these rows
 // and change the ones their release had differently (vllm_0_29.cpp, vllm_0_31.cpp).
 
+#include <cmath>
 #include <limits>
 
 #include "rules/packs/shared_tables.h"
@@ -124,6 +125,11 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
                 "bool | None", "vllm/config/vllm.py VllmConfig.__post_init__"),
       other_arg("scheduler_reserve_full_isl", "bool", "true", "bool",
                 "vllm/config/scheduler.py SchedulerConfig.scheduler_reserve_full_isl"),
+      // lt=1.0: the largest double below 1 is the inclusive bound.
+      float_arg("watermark", "0.0 (no watermark)", "Field(ge=0.0, lt=1.0)", "a fraction in [0, 1)",
+                "vllm/config/scheduler.py SchedulerConfig.watermark; vllm/v1/core/"
+                "kv_cache_manager.py KVCacheManager (int(watermark * num_gpu_blocks) blocks)",
+                0.0, false, std::nextafter(1.0, 0.0)),
       other_arg("prefix_caching_hash_algo", "string", "\"sha256\"", "PrefixCachingHashAlgo Literal",
                 "vllm/config/cache.py PrefixCachingHashAlgo"),
       other_arg("enable_lora", "bool", "false", "bool",

@@ -209,7 +209,6 @@ Pack shared_v029_to_v032() {
                        "disable_sliding_window",
                        "disable_cascade_attn",
                        "disable_chunked_mm_input",
-                       "watermark",
                        "prefill_schedule_interval",
                        "kv_cache_dtype_skip_layers",
                        "prefix_match_unit",

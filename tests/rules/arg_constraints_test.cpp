@@ -142,6 +142,8 @@ std::vector<Accepted> accepted() {
        "pydantic-core shared.rs str_as_bool (config/utils.py:51 pydantic dataclasses)"},
       {"bool_numbers_lax", "0.32.0", R"({"enable_prefix_caching": 1, "enforce_eager": 0.0})",
        "pydantic-core shared.rs int_as_bool; input_python.rs lax_bool (float_as_int)"},
+      {"watermark_below_one", "0.32.0", R"({"watermark": 0.999})",
+       "config/scheduler.py:136 watermark Field(ge=0.0, lt=1.0)"},
       {"spec_fields", "0.32.0",
        R"({"speculative_config": {"method": "draft_model", "model": "m/small", "num_speculative_tokens": 2,
            "draft_tensor_parallel_size": 1, "max_model_len": 4096, "quantization": "fp8", "revision": "main",

@@ -183,6 +183,10 @@ std::vector<Refused> refused() {
       // pydantic's lax int would read Python's True as 1.
       {"bool_as_seqs", "0.32.0", R"({"max_num_seqs": true})", "/max_num_seqs", "is a boolean",
        "BLIS Playground (pydantic-core input_python.rs lax_int would take True as 1)"},
+      {"watermark_one", "0.32.0", R"({"watermark": 1})", "/watermark", "Field(ge=0.0, lt=1.0)",
+       "config/scheduler.py:136 watermark Field(ge=0.0, lt=1.0)"},
+      {"watermark_negative", "0.32.0", R"({"watermark": -0.01})", "/watermark",
+       "Field(ge=0.0, lt=1.0)", "config/scheduler.py:136 watermark Field(ge=0.0, lt=1.0)"},
       {"bool_word", "0.32.0", R"({"enforce_eager": "maybe"})", "/enforce_eager",
        "is not a valid boolean", "pydantic-core shared.rs str_as_bool (bool_parsing)"},
       {"bool_two", "0.32.0", R"({"enable_prefix_caching": 2})", "/enable_prefix_caching",
