@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "command_registry.h"
-#include "engine/vllm/conform/conform.h"
-#include "engine/vllm/conform/conform_ext.h"
+#include "conform/conform.h"
+#include "conform/conform_ext.h"
 #include "util/diagnostic.h"
 
 namespace blis::cli {

@@ -93,6 +93,11 @@ void resolve_async(Context& c) {
           "true: currently, async scheduling is only supported with EAGLE/MTP/Draft Model/NGram "
           "GPU/DSpark kind of speculative decoding (speculative_config.method is \"" +
               spec->method + "\") [" + c.vllm() + " VllmConfig.__post_init__]");
+    } else if (a.async_scheduling && spec && c.set.disable_padded_drafter_batch) {
+      c.error(c.ptr("async_scheduling"),
+              "true: async scheduling is not compatible with "
+              "speculative_config.disable_padded_drafter_batch=True [" +
+                  c.vllm() + " VllmConfig.__post_init__]");
     }
     return;
   }
@@ -106,6 +111,14 @@ void resolve_async(Context& c) {
     c.warning(c.ptr("speculative_config") + "/method",
               "async scheduling not supported with " + spec->method +
                   "-based speculative decoding and will be disabled [" + c.vllm() + "]");
+    a.async_scheduling = false;
+    return;
+  }
+  if (spec && c.set.disable_padded_drafter_batch) {
+    c.warning(c.ptr("speculative_config") + "/disable_padded_drafter_batch",
+              "true: async scheduling is not compatible with disable_padded_drafter_batch=True "
+              "and will be disabled [" +
+                  c.vllm() + "]");
     a.async_scheduling = false;
     return;
   }
@@ -159,6 +172,32 @@ void check_quantization(Context& c) {
           a.quantization + ") [" + c.vllm() + " ModelConfig._verify_quantization]");
 }
 
+// vllm/config/model.py ModelConfig._verify_quantization (l.1292): a method of
+// DEPRECATED_QUANTIZATION_METHODS raises unless allow_deprecated_quantization, then warns.
+void check_deprecated_quantization(Context& c) {
+  const std::string& q = c.args.quantization;
+  if (q.empty() || !contains(c.pack.deprecated_quantization_methods, q)) return;
+  const std::string text = "The quantization method " + q +
+                           " is deprecated and will be removed in future versions of vLLM";
+  if (c.set.allow_deprecated_quantization) {
+    c.warning(c.ptr("quantization"), "\"" + q + "\": " + text + " [" + c.vllm() + "]");
+  } else {
+    c.error(c.ptr("quantization"), "\"" + q + "\": " + text +
+                                       ". To bypass, set allow_deprecated_quantization: true [" +
+                                       c.vllm() + " ModelConfig._verify_quantization]");
+  }
+}
+
+// vllm/config/vllm.py VllmConfig.validate_nvfp4_kv_cache_with_mla (l.2420).
+void check_kv_cache_dtype(Context& c) {
+  if (c.args.kv_cache_dtype != "nvfp4" || !c.facts.model.known || !c.facts.model.use_mla) return;
+  c.error(c.ptr("kv_cache_dtype"),
+          "\"nvfp4\": nvfp4 KV cache is not supported with MLA (Multi-head Latent Attention) "
+          "backends. Please use a different kv_cache_dtype (e.g., 'fp8' or 'auto') for MLA "
+          "models such as DeepSeek [" +
+              c.vllm() + " VllmConfig.validate_nvfp4_kv_cache_with_mla]");
+}
+
 }  // namespace
 
 void check_features(Context& c) {
@@ -166,6 +205,8 @@ void check_features(Context& c) {
   check_draft_slots(c);
   resolve_async(c);
   check_quantization(c);
+  check_deprecated_quantization(c);
+  check_kv_cache_dtype(c);
 }
 
 }  // namespace blis::rules::detail

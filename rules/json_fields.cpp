@@ -1,6 +1,7 @@
 #include "rules/json_fields.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -187,6 +188,27 @@ FieldReader::FieldReader(const json& value, std::string pointer, Diagnostics& di
   diags_.push_back({pointer_, show(value) + " is " + describe_type(value) + ", expected " + what});
 }
 
+std::optional<bool> pydantic_bool(const json& v) {
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_number_integer() || v.is_number_unsigned() || v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d == 0.0) return false;
+    if (d == 1.0) return true;
+    return std::nullopt;
+  }
+  if (!v.is_string()) return std::nullopt;
+  std::string t = v.get<std::string>();
+  if (t.size() > 5) return std::nullopt;
+  for (auto& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (const char* f : {"0", "f", "n", "no", "off", "false"}) {
+    if (t == f) return false;
+  }
+  for (const char* y : {"1", "t", "y", "on", "yes", "true"}) {
+    if (t == y) return true;
+  }
+  return std::nullopt;
+}
+
 std::string FieldReader::pointer(const std::string& key) const {
   return json_pointer_append(pointer_, key);
 }
@@ -219,6 +241,16 @@ std::optional<bool> FieldReader::boolean(const std::string& key) {
   if (!v) return std::nullopt;
   if (v->is_boolean()) return v->get<bool>();
   error(key, show(*v) + " is " + describe_type(*v) + ", expected true or false");
+  return std::nullopt;
+}
+
+std::optional<bool> FieldReader::lax_boolean(const std::string& key, const std::string& rule) {
+  const json* v = raw(key);
+  if (!v) return std::nullopt;
+  if (const auto b = pydantic_bool(*v)) return b;
+  error(key, show(*v) + " is not a valid boolean, expected true or false (" + rule +
+                 ": also 0/1 and the strings \"true\"/\"false\", \"yes\"/\"no\", "
+                 "\"on\"/\"off\", \"t\"/\"f\", \"y\"/\"n\", \"1\"/\"0\" in any case)");
   return std::nullopt;
 }
 

@@ -33,6 +33,12 @@ std::string join(const std::vector<std::string>& items, bool quote = false);
 // t/T; decimals allowed with a suffix when the result is whole ("1.5k" = 1500).
 std::optional<std::int64_t> parse_human_readable_int(const std::string& text);
 
+// pydantic's lax bool (pydantic-core input_python.rs lax_bool, shared.rs str_as_bool and
+// int_as_bool), what vLLM's config classes apply to a value: true/false; the integers 0 and 1
+// (also 0.0 and 1.0); the strings "0", "f", "n", "no", "off", "false" and "1", "t", "y",
+// "on", "yes", "true", letters in any case, no surrounding spaces. Anything else: nullopt.
+std::optional<bool> pydantic_bool(const nlohmann::json& v);
+
 class FieldReader {
  public:
   // `value` must be an object; otherwise one error is reported and every getter returns
@@ -51,6 +57,8 @@ class FieldReader {
   const nlohmann::json* raw(const std::string& key) const;
 
   std::optional<bool> boolean(const std::string& key);
+  // A bool as pydantic's lax mode reads it (pydantic_bool); `rule` names the rule in messages.
+  std::optional<bool> lax_boolean(const std::string& key, const std::string& rule);
   // Integers in [min, max]. `expected` describes the range for messages, e.g. "an integer
   // >= 1". Integral floats (2.0, 1e3) are accepted; with `human_readable`, so are vLLM's
   // human-readable strings ("8k", "32K").

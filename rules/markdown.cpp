@@ -111,6 +111,11 @@ void arguments(std::ostringstream& o, const std::vector<const Pack*>& ps) {
     << " pack checks it: the\ndefault vLLM fills in, vLLM's own constraint and where it is "
        "written. A value outside the\nconstraint is an error at `/pools/<i>/engine/args/<key>` "
        "whose message names the constraint.\n\n"
+       "Values are read as vLLM's pydantic config classes read them (lax mode): a number "
+       "written as a\nstring is that number (`\"16\"`), and a bool is `true`/`false`, `0`/`1` "
+       "or one of the strings\n`\"true\"`/`\"false\"`, `\"yes\"`/`\"no\"`, "
+       "`\"on\"`/`\"off\"`, `\"t\"`/`\"f\"`, `\"y\"`/`\"n\"`, `\"1\"`/`\"0\"` in any "
+       "case\n(pydantic-core `str_as_bool`); any other value is refused.\n\n"
        "| argument | type | default | constraint | source |\n|---|---|---|---|---|\n";
   for (const auto& a : newest.args) {
     o << "| `" << a.key << "` | " << a.type << " | " << cell(a.default_text) << " | "
@@ -176,6 +181,9 @@ void literals(std::ostringstream& o, const std::vector<const Pack*>& ps) {
       {"dtype", "vllm/config/model.py ModelDType", [](const Pack& p) { return p.dtypes; }},
       {"quantization", "vllm/model_executor/layers/quantization/__init__.py QuantizationMethods",
        [](const Pack& p) { return p.quantization_methods; }},
+      {"quantization (deprecated: needs allow_deprecated_quantization)",
+       "vllm/model_executor/layers/quantization/__init__.py DEPRECATED_QUANTIZATION_METHODS",
+       [](const Pack& p) { return p.deprecated_quantization_methods; }},
       {"max_lora_rank", "vllm/config/lora.py MaxLoRARanks",
        [](const Pack& p) { return ints(p.max_lora_ranks); }},
       {"performance_mode", "vllm/config/vllm.py PerformanceMode",

@@ -98,11 +98,13 @@ struct Pack {
   std::vector<std::string> scheduling_policies;        // SchedulerPolicy Literal
   std::vector<std::string> dtypes;                     // ModelDType Literal
   std::vector<std::string> quantization_methods;       // QuantizationMethods Literal
-  std::vector<std::int32_t> max_lora_ranks;            // MaxLoRARanks Literal
-  std::vector<std::string> performance_modes;          // PerformanceMode Literal
-  std::vector<std::string> kv_offloading_backends;     // KVOffloadingBackend Literal
-  std::vector<std::string> kv_roles;                   // KVRole Literal
-  std::vector<std::string> speculative_methods;        // SpeculativeMethod Literal
+  // DEPRECATED_QUANTIZATION_METHODS: refused unless allow_deprecated_quantization.
+  std::vector<std::string> deprecated_quantization_methods;
+  std::vector<std::int32_t> max_lora_ranks;         // MaxLoRARanks Literal
+  std::vector<std::string> performance_modes;       // PerformanceMode Literal
+  std::vector<std::string> kv_offloading_backends;  // KVOffloadingBackend Literal
+  std::vector<std::string> kv_roles;                // KVRole Literal
+  std::vector<std::string> speculative_methods;     // SpeculativeMethod Literal
   // MTP model types SpeculativeConfig replaces by "mtp" (with a deprecation warning).
   std::vector<std::string> mtp_aliases;
   // Methods that need no draft `model` (SpeculativeConfig.__post_init__ fills one in).

@@ -27,12 +27,14 @@ const std::vector<std::string>& accepted_arg_keys() {
                                                 "kv_cache_dtype",
                                                 "dtype",
                                                 "quantization",
+                                                "allow_deprecated_quantization",
                                                 "long_prefill_token_threshold",
                                                 "max_num_partial_prefills",
                                                 "max_long_partial_prefills",
                                                 "scheduling_policy",
                                                 "async_scheduling",
                                                 "scheduler_reserve_full_isl",
+                                                "watermark",
                                                 "prefix_caching_hash_algo",
                                                 "enable_lora",
                                                 "max_loras",
@@ -47,10 +49,36 @@ const std::vector<std::string>& accepted_arg_keys() {
   return keys;
 }
 
+// BLIS Playground's acceptance_rate and the fields of vllm/config/speculative.py
+// SpeculativeConfig a user sets (the config forbids any other key: @config, extra="forbid").
 const std::vector<std::string>& accepted_speculative_keys() {
-  static const std::vector<std::string> keys = {
-      "method", "num_speculative_tokens", "acceptance_rate",
-      "model",  "prompt_lookup_min",      "prompt_lookup_max"};
+  static const std::vector<std::string> keys = {"method",
+                                                "num_speculative_tokens",
+                                                "acceptance_rate",
+                                                "model",
+                                                "prompt_lookup_min",
+                                                "prompt_lookup_max",
+                                                "enforce_eager",
+                                                "draft_tensor_parallel_size",
+                                                "tensor_parallel_size",
+                                                "quantization",
+                                                "kv_cache_dtype",
+                                                "max_model_len",
+                                                "revision",
+                                                "code_revision",
+                                                "disable_padded_drafter_batch",
+                                                "use_local_argmax_reduction",
+                                                "use_heterogeneous_vocab",
+                                                "parallel_drafting",
+                                                "suffix_decoding_max_tree_depth",
+                                                "suffix_decoding_max_cached_requests",
+                                                "suffix_decoding_max_spec_factor",
+                                                "suffix_decoding_min_token_prob",
+                                                "rejection_sample_method",
+                                                "synthetic_acceptance_rates",
+                                                "synthetic_acceptance_length",
+                                                "draft_sample_method",
+                                                "dspark_draft_topk"};
   return keys;
 }
 
@@ -65,7 +93,9 @@ const std::vector<std::string>& accepted_kv_transfer_keys() {
                                                 "kv_rank",
                                                 "kv_parallel_size",
                                                 "kv_ip",
-                                                "kv_port"};
+                                                "kv_port",
+                                                "enable_permute_local_kv",
+                                                "kv_load_failure_policy"};
   return keys;
 }
 
@@ -130,6 +160,22 @@ std::string pool_pointer(const Context& c) {
   return c.facts.pointer;
 }
 
+std::optional<std::int64_t> read_int(Context& c, FieldReader& r, const std::string& key);
+std::optional<double> read_float(Context& c, FieldReader& r, const std::string& key);
+std::optional<bool> read_bool(Context& c, FieldReader& r, const std::string& key);
+
+// An ignored key with an ArgSpec is type- and range-checked as its config class does it;
+// false when it is refused.
+bool check_ignored(Context& c, const json& args, const std::string& key) {
+  const ArgSpec* spec = c.pack.arg(key);
+  if (!spec) return true;
+  FieldReader r(args, c.args_pointer, c.diags, {});
+  if (spec->type == "int") return read_int(c, r, key).has_value();
+  if (spec->type == "float") return read_float(c, r, key).has_value();
+  if (spec->type == "bool") return read_bool(c, r, key).has_value();
+  return true;
+}
+
 void report_keys(Context& c, const json& args) {
   for (auto it = args.begin(); it != args.end(); ++it) {
     const std::string& key = it.key();
@@ -158,13 +204,7 @@ void report_keys(Context& c, const json& args) {
     }
     if (contains(ignored_arg_keys(), key)) {
       // Ignored, but a value vLLM's config refuses is still refused.
-      if (const ArgSpec* spec = c.pack.arg(key); spec && spec->type == "int") {
-        FieldReader one(args, c.args_pointer, c.diags, {});
-        if (!one.integer(key, spec->int_min, spec->int_max,
-                         spec->expected + " [" + c.vllm() + ": " + spec->constraint + "]")) {
-          continue;
-        }
-      }
+      if (!check_ignored(c, args, key)) continue;
       c.warning(p, "\"" + key + "\" has no effect on what BLIS Playground simulates; ignored");
       continue;
     }
@@ -174,6 +214,12 @@ void report_keys(Context& c, const json& args) {
     if (!near.empty()) msg += "; did you mean \"" + near.front() + "\"?";
     c.error(p, msg);
   }
+}
+
+// A bool argument: vLLM's config classes are pydantic dataclasses, which read bools in lax
+// mode (pydantic_bool).
+std::optional<bool> read_bool(Context& c, FieldReader& r, const std::string& key) {
+  return r.lax_boolean(key, c.vllm() + "'s pydantic config classes");
 }
 
 template <typename T>
@@ -273,7 +319,7 @@ void read_scheduler(Context& c, FieldReader& r) {
   set_int(read_int(c, r, "max_num_seqs"), a.max_num_seqs, &c.set.max_num_seqs);
   set_int(read_int(c, r, "max_num_batched_tokens"), a.max_num_batched_tokens,
           &c.set.max_num_batched_tokens);
-  if (auto b = r.boolean("enable_chunked_prefill")) {
+  if (auto b = read_bool(c, r, "enable_chunked_prefill")) {
     a.enable_chunked_prefill = *b;
     c.set.enable_chunked_prefill = true;
   }
@@ -294,13 +340,14 @@ void read_scheduler(Context& c, FieldReader& r) {
   const std::string refusal = "is not accepted by " + c.vllm();
   if (auto s = r.choice("scheduling_policy", c.pack.scheduling_policies, refusal))
     a.scheduling_policy = *s;
-  if (auto b = r.boolean("async_scheduling")) c.set.async_scheduling = *b;
-  if (auto b = r.boolean("scheduler_reserve_full_isl")) a.scheduler_reserve_full_isl = *b;
+  if (auto b = read_bool(c, r, "async_scheduling")) c.set.async_scheduling = *b;
+  if (auto b = read_bool(c, r, "scheduler_reserve_full_isl")) a.scheduler_reserve_full_isl = *b;
+  if (auto w = read_float(c, r, "watermark")) a.watermark = *w;
 }
 
 void read_cache(Context& c, FieldReader& r) {
   auto& a = c.args;
-  if (auto b = r.boolean("enable_prefix_caching")) {
+  if (auto b = read_bool(c, r, "enable_prefix_caching")) {
     a.enable_prefix_caching = *b;
     c.set.enable_prefix_caching = true;
   }
@@ -343,14 +390,16 @@ void read_model(Context& c, FieldReader& r) {
   } else if (q) {
     r.choice("quantization", c.pack.quantization_methods, refusal);
   }
-  if (auto b = r.boolean("enforce_eager")) a.enforce_eager = *b;
+  if (auto b = read_bool(c, r, "allow_deprecated_quantization"))
+    c.set.allow_deprecated_quantization = *b;
+  if (auto b = read_bool(c, r, "enforce_eager")) a.enforce_eager = *b;
   if (auto s = r.choice("performance_mode", c.pack.performance_modes, refusal))
     a.performance_mode = *s;
 }
 
 void read_lora(Context& c, FieldReader& r) {
   auto& a = c.args;
-  if (auto b = r.boolean("enable_lora")) a.enable_lora = *b;
+  if (auto b = read_bool(c, r, "enable_lora")) a.enable_lora = *b;
   // vllm/config/lora.py LoRAConfig.max_loras Field(ge=1): checked only when enable_lora
   // builds a LoRAConfig (EngineArgs.create_engine_config); otherwise any integer.
   if (a.enable_lora) {

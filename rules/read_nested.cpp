@@ -112,10 +112,16 @@ void read_speculative(Context& c, FieldReader& r) {
   if (!s.has("num_speculative_tokens") && method_ok) {
     if (method == "suffix") {
       // _validate_suffix_decoding: the maximum is suffix_decoding_max_tree_depth (24).
-      sc.num_speculative_tokens = 24;
-      s.warning(
-          "num_speculative_tokens",
-          "unset: defaulted num_speculative_tokens to 24 for suffix decoding [" + c.vllm() + "]");
+      std::int32_t depth = 24;
+      if (const json* d = s.raw("suffix_decoding_max_tree_depth"); d && d->is_number_integer() &&
+                                                                   d->get<std::int64_t>() >= 1 &&
+                                                                   d->get<std::int64_t>() <= 1024) {
+        depth = d->get<std::int32_t>();
+      }
+      sc.num_speculative_tokens = depth;
+      s.warning("num_speculative_tokens", "unset: defaulted num_speculative_tokens to " +
+                                              std::to_string(depth) + " for suffix decoding [" +
+                                              c.vllm() + "]");
     } else if (model || has(c.pack.speculative_methods_without_model, method)) {
       // _verify_args; a draft config's n_predict could supply it, which BLIS cannot read.
       s.missing("num_speculative_tokens",
@@ -145,6 +151,7 @@ void read_speculative(Context& c, FieldReader& r) {
     s.warning("model",
               "BLIS Playground does not run a draft model; acceptance comes from acceptance_rate");
   }
+  read_speculative_fields(c, s, method, sc.num_speculative_tokens);
   s.report_unknown_keys();
   c.args.speculative_config = sc;
 }
@@ -173,13 +180,21 @@ void read_kv_transfer(Context& c, FieldReader& r) {
                   "(modelled: \"cuda\")");
     }
   }
-  // Transport plumbing that does not change scheduling: type-checked, otherwise unused.
+  // Transport plumbing that does not change scheduling: type-checked as KVTransferConfig
+  // declares it (plain int / float / bool / Literal, no bounds), otherwise unused.
+  constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
   k.string("engine_id");
   k.string("kv_ip");
-  k.integer("kv_port", 0, 65535, "a port number in [0, 65535]");
-  k.integer("kv_rank", 0, kInt32Max, "an integer >= 0");
-  k.integer("kv_parallel_size", 1, kInt32Max, "an integer >= 1");
-  k.number("kv_buffer_size", 0.0, false, 1e18, "a number of bytes >= 0");
+  k.integer("kv_port", kInt64Min, kInt64Max, "an integer (kv_port: int)");
+  k.integer("kv_rank", kInt64Min, kInt64Max, "an integer (kv_rank: int | None)");
+  k.integer("kv_parallel_size", kInt64Min, kInt64Max, "an integer (kv_parallel_size: int)");
+  k.number("kv_buffer_size", -1e308, false, 1e308, "a number (kv_buffer_size: float)");
+  k.lax_boolean("enable_permute_local_kv", c.vllm() + "'s pydantic config classes");
+  k.choice("kv_load_failure_policy", {"recompute", "fail"},
+           "is not accepted by " + c.vllm() + " (KVTransferConfig.kv_load_failure_policy)");
+  for (const char* key : {"enable_permute_local_kv", "kv_load_failure_policy"}) {
+    if (k.has(key)) k.warning(key, "has no effect on what BLIS Playground simulates; ignored");
+  }
   if (const json* extra = k.raw("kv_connector_extra_config")) {
     // vLLM passes this dict to the connector unchecked; only OffloadingConnector's keys
     // change what BLIS simulates.

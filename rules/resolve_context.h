@@ -25,6 +25,8 @@ struct Explicit {
   bool max_lora_rank = false;
   bool max_cpu_loras = false;
   std::optional<bool> async_scheduling;
+  bool allow_deprecated_quantization = false;
+  bool disable_padded_drafter_batch = false;  // speculative_config's
   std::optional<double> kv_offloading_size;
   std::string kv_offloading_backend = "native";
 };
@@ -53,6 +55,10 @@ void read_args(Context& c, const nlohmann::json& args);
 // rules/read_nested.cpp: speculative_config and kv_transfer_config.
 void read_speculative(Context& c, FieldReader& r);
 void read_kv_transfer(Context& c, FieldReader& r);
+// rules/read_speculative_fields.cpp: the SpeculativeConfig fields that change nothing BLIS
+// Playground simulates, checked as vLLM checks them (`num_speculative_tokens`: k, 0 = unset).
+void read_speculative_fields(Context& c, FieldReader& s, const std::string& method,
+                             std::int32_t num_speculative_tokens);
 // rules/defaults.cpp: defaults that depend on the model, the GPU and other arguments.
 void apply_defaults(Context& c);
 // rules/check_scheduler.cpp: SchedulerConfig.verify_max_model_len and model checks.

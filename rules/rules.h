@@ -39,6 +39,7 @@ struct ModelFacts {
   std::int32_t num_attention_heads = 0;
   std::string checkpoint_quantization;  // "" = unquantized (bf16/fp16 weights)
   std::string checkpoint_dtype = "bfloat16";
+  bool use_mla = false;  // ModelConfig.use_mla: Multi-head Latent Attention (DeepSeek)
 };
 
 // Everything about the pool that a release's defaults and checks depend on.

@@ -40,6 +40,7 @@ vllm::VllmConfig engine_config(const scenario::VllmArgs& a, std::int64_t num_gpu
                                                : vllm::SchedulingPolicy::kFcfs;
   c.async_scheduling = a.async_scheduling;
   c.scheduler_reserve_full_isl = a.scheduler_reserve_full_isl;
+  c.watermark = a.watermark;
   c.max_loras = a.enable_lora ? a.max_loras : 0;
   if (a.speculative_config) {
     c.num_speculative_tokens = a.speculative_config->num_speculative_tokens;

@@ -180,6 +180,7 @@ rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& poo
     f.model.num_attention_heads = model->num_attention_heads;
     f.model.checkpoint_quantization = model->quantization.method;
     f.model.checkpoint_dtype = model->torch_dtype;
+    f.model.use_mla = model->is_mla();
   }
   if (gpu && model) {
     // The kernel applies vLLM's platform defaults (FlashMLA's 64-token blocks).

@@ -147,6 +147,7 @@ ojson encode_args(const VllmArgs& a, const std::string& release) {
   o["scheduling_policy"] = a.scheduling_policy;
   o["async_scheduling"] = a.async_scheduling;
   o["scheduler_reserve_full_isl"] = a.scheduler_reserve_full_isl;
+  if (a.watermark != 0.0) o["watermark"] = a.watermark;  // written only when set
   o["prefix_caching_hash_algo"] = a.prefix_caching_hash_algo;
   o["enable_lora"] = a.enable_lora;
   o["max_loras"] = a.max_loras;

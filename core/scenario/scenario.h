@@ -148,6 +148,7 @@ struct VllmArgs {
   std::string scheduling_policy = "fcfs";
   bool async_scheduling = true;
   bool scheduler_reserve_full_isl = true;
+  double watermark = 0.0;  // SchedulerConfig.watermark: KV blocks kept free at admission
   std::string prefix_caching_hash_algo = "sha256";
   bool enable_lora = false;
   std::int32_t max_loras = 1;

@@ -2,6 +2,7 @@
 // classes declare at upstream 8d9b52f7 (release 0.32.0). Older packs start from these rows
 // and change the ones their release had differently (vllm_0_29.cpp, vllm_0_31.cpp).
 
+#include <cmath>
 #include <limits>
 
 #include "rules/packs/shared_tables.h"
@@ -108,6 +109,11 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
                 "QuantizationMethods, lower-cased before the check",
                 "vllm/model_executor/layers/quantization/__init__.py QuantizationMethods; "
                 "vllm/config/model.py ModelConfig._verify_quantization"),
+      other_arg("allow_deprecated_quantization", "bool", "false",
+                "bool; without it a method of DEPRECATED_QUANTIZATION_METHODS (fbgemm_fp8, "
+                "fp_quant) is refused",
+                "vllm/config/model.py ModelConfig.allow_deprecated_quantization, "
+                "_verify_quantization"),
       int_arg("long_prefill_token_threshold", "0 (no cap)", "Field(ge=0); <= max_model_len",
               "an integer >= 0 (tokens; 0 = no cap)",
               "vllm/config/scheduler.py SchedulerConfig.long_prefill_token_threshold, "
@@ -119,6 +125,11 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
                 "bool | None", "vllm/config/vllm.py VllmConfig.__post_init__"),
       other_arg("scheduler_reserve_full_isl", "bool", "true", "bool",
                 "vllm/config/scheduler.py SchedulerConfig.scheduler_reserve_full_isl"),
+      // lt=1.0: the largest double below 1 is the inclusive bound.
+      float_arg("watermark", "0.0 (no watermark)", "Field(ge=0.0, lt=1.0)", "a fraction in [0, 1)",
+                "vllm/config/scheduler.py SchedulerConfig.watermark; vllm/v1/core/"
+                "kv_cache_manager.py KVCacheManager (int(watermark * num_gpu_blocks) blocks)",
+                0.0, false, std::nextafter(1.0, 0.0)),
       other_arg("prefix_caching_hash_algo", "string", "\"sha256\"", "PrefixCachingHashAlgo Literal",
                 "vllm/config/cache.py PrefixCachingHashAlgo"),
       other_arg("enable_lora", "bool", "false", "bool",
@@ -153,6 +164,31 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
               "Field(ge=-1) (-1 = no cap); no effect on what BLIS Playground simulates",
               "an integer >= -1 (-1 = no cap)", "vllm/config/model.py ModelConfig.max_logprobs", -1,
               kI64),
+      // Keys with no effect on what is simulated, still type-checked as vLLM's config classes
+      // check them (a warning, then ignored).
+      int_arg("seed", "0", "int; no effect on what BLIS Playground simulates", "an integer",
+              "vllm/config/model.py ModelConfig.seed", std::numeric_limits<std::int64_t>::min(),
+              kI64),
+      float_arg("kv_cache_metrics_sample", "0.01",
+                "Field(gt=0, le=1); no effect on what BLIS Playground simulates",
+                "a fraction in (0, 1]",
+                "vllm/config/observability.py ObservabilityConfig.kv_cache_metrics_sample", 0.0,
+                true, 1.0),
+      other_arg("trust_remote_code", "bool", "false",
+                "bool; no effect on what BLIS Playground simulates",
+                "vllm/config/model.py ModelConfig.trust_remote_code"),
+      other_arg("skip_tokenizer_init", "bool", "false",
+                "bool; no effect on what BLIS Playground simulates",
+                "vllm/config/model.py ModelConfig.skip_tokenizer_init"),
+      other_arg("kv_cache_metrics", "bool", "false",
+                "bool; no effect on what BLIS Playground simulates",
+                "vllm/config/observability.py ObservabilityConfig.kv_cache_metrics"),
+      other_arg("enable_mfu_metrics", "bool", "false",
+                "bool; no effect on what BLIS Playground simulates",
+                "vllm/config/observability.py ObservabilityConfig.enable_mfu_metrics"),
+      other_arg("disable_custom_all_reduce", "bool", "false",
+                "bool; no effect on what BLIS Playground simulates",
+                "vllm/config/parallel.py ParallelConfig.disable_custom_all_reduce"),
   };
 }
 
@@ -181,6 +217,45 @@ std::vector<ArgSpec> speculative_arg_specs() {
               "Field(ge=1); >= prompt_lookup_min (ngram, ngram_gpu); no effect on what BLIS "
               "Playground simulates",
               "an integer >= 1 (tokens)", "vllm/config/speculative.py SpeculativeConfig", 1, kI32),
+      int_arg("speculative_config.draft_tensor_parallel_size", "the target's tensor_parallel_size",
+              "Field(ge=1); 1 or the target's tensor_parallel_size (draft-model methods); no "
+              "effect on what BLIS Playground simulates",
+              "an integer >= 1",
+              "vllm/config/speculative.py SpeculativeConfig.draft_tensor_parallel_size, "
+              "_verify_and_get_draft_tp",
+              1, kI32),
+      int_arg("speculative_config.max_model_len", "the draft's and target's smaller maximum",
+              "Field(ge=1); <= the target's max_model_len (draft-model methods); no effect on "
+              "what BLIS Playground simulates",
+              "an integer >= 1 (tokens)",
+              "vllm/config/speculative.py SpeculativeConfig.max_model_len, "
+              "_maybe_override_draft_max_model_len",
+              1, kI32),
+      int_arg("speculative_config.dspark_draft_topk", "null",
+              "Field(ge=1); only with method dspark; no effect on what BLIS Playground simulates",
+              "an integer >= 1", "vllm/config/speculative.py SpeculativeConfig.dspark_draft_topk",
+              1, kI32),
+      other_arg("speculative_config.rejection_sample_method", "string", "\"standard\"",
+                "RejectionSampleMethod Literal (standard, synthetic, block); synthetic needs "
+                "exactly one of synthetic_acceptance_rates (k entries in [0, 1], non-increasing) "
+                "and synthetic_acceptance_length (in [1, k + 1]); no effect on what BLIS "
+                "Playground simulates (acceptance comes from acceptance_rate)",
+                "vllm/config/speculative.py SpeculativeConfig._verify_args, "
+                "_resolve_synthetic_acceptance_rates"),
+      other_arg("speculative_config.suffix_decoding_max_tree_depth", "int", "24",
+                "with method suffix: >= 1, and the default num_speculative_tokens; the other "
+                "suffix_decoding_* fields: max_cached_requests >= 0, max_spec_factor >= 0, "
+                "min_token_prob in [0, 1]",
+                "vllm/config/speculative.py SpeculativeConfig._validate_suffix_decoding"),
+      other_arg("speculative_config.(other fields)", "mixed", "vLLM's",
+                "enforce_eager, quantization, kv_cache_dtype (CacheDType), revision, "
+                "code_revision, disable_padded_drafter_batch (turns an unset async_scheduling off; "
+                "refused with async_scheduling: true), use_local_argmax_reduction, "
+                "use_heterogeneous_vocab (draft_model, greedy only), parallel_drafting, "
+                "draft_sample_method (greedy, probabilistic): type-checked, then ignored; "
+                "tensor_parallel_size is refused (use draft_tensor_parallel_size); any other "
+                "key is refused (extra=\"forbid\")",
+                "vllm/config/speculative.py SpeculativeConfig; vllm/config/utils.py config"),
       float_arg("speculative_config.acceptance_rate", "0.7 (BLIS Playground)",
                 "BLIS Playground: per-draft-token acceptance probability",
                 "a probability in [0, 1]",

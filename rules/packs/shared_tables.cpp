@@ -73,6 +73,9 @@ Pack shared_v029_to_v032() {
                             "int8_per_channel_weight_only",
                             "nvfp4_per_token",
                             "mxfp8"};
+  // vllm/model_executor/layers/quantization/__init__.py DEPRECATED_QUANTIZATION_METHODS at
+  // 8d9b52f7 (the list of PR #31688, 2026-01-08, less the methods removed since).
+  p.deprecated_quantization_methods = {"fbgemm_fp8", "fp_quant"};
   // vllm/config/quantization.py ONLINE_QUANT_SHORTHAND_NAMES (fp8_per_tensor, fp8_per_block,
   // fp8_per_channel, int8_per_channel_weight_only, nvfp4_per_token, mxfp8, "online"), plus the
   // in-flight methods that need no quantized checkpoint (bitsandbytes, experts_int8, inc,
@@ -206,7 +209,6 @@ Pack shared_v029_to_v032() {
                        "disable_sliding_window",
                        "disable_cascade_attn",
                        "disable_chunked_mm_input",
-                       "watermark",
                        "prefill_schedule_interval",
                        "kv_cache_dtype_skip_layers",
                        "prefix_match_unit",

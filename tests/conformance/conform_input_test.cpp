@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/vllm/conform/conform.h"
-#include "engine/vllm/conform/conform_input.h"
+#include "conform/conform.h"
+#include "conform/conform_input.h"
 
 namespace blis {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "conformance/trace_compare.h"
-#include "engine/vllm/conform/conform.h"
+#include "conform/conform.h"
 
 namespace blis {
 namespace {

@@ -8,12 +8,13 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
+#include "conform/conform_ext.h"
 #include "conformance/prom_compare.h"
 #include "conformance/trace_compare.h"
-#include "engine/vllm/conform/conform_ext.h"
 
 namespace blis {
 namespace {
@@ -171,6 +172,64 @@ TEST(ExtInput, BadConnectorKeysAreNamedByPointer) {
   EXPECT_NE(all.find("/connector/colour: unknown key"), std::string::npos) << all;
   EXPECT_NE(all.find("/requests/0/kv_transfer_params/remote_block_ids"), std::string::npos) << all;
   EXPECT_NE(all.find("/requests/1/read_steps"), std::string::npos) << all;
+}
+
+// The heartbeat_by_engine of every step that sent one, as {step, compact JSON}, engines in
+// their output order.
+std::vector<std::pair<int, std::string>> heartbeats(const json& input) {
+  const vllm::ConformOutcome out = vllm::run_ext_conformance(input.dump());
+  EXPECT_TRUE(out.ok);
+  std::vector<std::pair<int, std::string>> sent;
+  if (!out.ok) return sent;
+  const nlohmann::ordered_json trace = nlohmann::ordered_json::parse(out.trace_json);
+  for (const auto& s : trace["steps"]) {
+    if (!s.contains("connector_meta")) continue;
+    const auto& meta = s["connector_meta"];
+    if (meta.contains("heartbeat_by_engine"))
+      sent.emplace_back(s["step"].get<int>(), meta["heartbeat_by_engine"].dump());
+  }
+  return sent;
+}
+
+// nixl/base_scheduler.py build_connector_meta: heartbeats go out when the clock is
+// kv_lease_duration // 6 (= 5 s) past the last ones. c01 with 2 s steps: T = 6 s and 12 s.
+TEST(ExtConnector, NixlHeartbeatsAreThrottled) {
+  json doc = json::parse(read_file(ext_dir() + "c01-nixl-decode.input.json"));
+  doc["metrics"]["step_seconds"] = 2.0;
+  doc["metrics"]["dump_steps"] = json::array();
+  doc["connector"]["recv_steps"] = 4;
+  for (auto& r : doc["requests"]) {
+    if (r["id"] == "d1" || r["id"] == "d3") r["kv_transfer_params"]["remote_engine_id"] = "P1";
+  }
+  const auto sent = heartbeats(doc);
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[0].first, 3);
+  EXPECT_EQ(sent[0].second, R"({"P0":["prefill-0","prefill-2"],"P1":["prefill-1"]})");
+  EXPECT_EQ(sent[1].first, 6);
+  EXPECT_EQ(sent[1].second, R"({"P0":["prefill-4"],"P1":["prefill-3"]})");
+}
+
+// on_new_request / _stop_heartbeat: heartbeat_by_engine is a dict of remote engine -> a set
+// of remote request ids (written sorted); an engine stays where it was inserted while any of
+// its requests waits, and is deleted when its set empties. kv_lease_duration 1 s makes the
+// interval 0 (every step). d0 (P0) finishes receiving at step 1 while d2 (P0, later than d1
+// of P1) still waits: P0 stays first.
+TEST(ExtConnector, NixlHeartbeatsFollowTheEngineDict) {
+  json doc = json::parse(read_file(ext_dir() + "c01-nixl-decode.input.json"));
+  doc["metrics"]["dump_steps"] = json::array();
+  doc["connector"]["extra_config"] = {{"kv_lease_duration", 1}};
+  const std::map<std::string, int> recv_steps = {{"d0", 1}, {"d1", 12}, {"d2", 8}};
+  for (auto& r : doc["requests"]) {
+    const std::string id = r["id"];
+    if (id == "d1") r["kv_transfer_params"]["remote_engine_id"] = "P1";
+    if (recv_steps.count(id) > 0) r["recv_steps"] = recv_steps.at(id);
+  }
+  const auto sent = heartbeats(doc);
+  ASSERT_GE(sent.size(), 13u);
+  EXPECT_EQ(sent[2].second, R"({"P0":["prefill-2"],"P1":["prefill-1"]})");
+  EXPECT_EQ(sent[5].second, R"({"P0":["prefill-2","prefill-3","prefill-4"],"P1":["prefill-1"]})");
+  EXPECT_EQ(sent[10].second, R"({"P1":["prefill-1"]})");  // P0's last receive reported at 9
+  EXPECT_EQ(sent.back().first, 12);                       // d1's receive ends the heartbeats
 }
 
 // The comparison itself: what each rule of section 6 accepts and what it names.

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/invariants.h"
-#include "engine/vllm/conform/conform.h"
+#include "conform/conform.h"
 #include "engine/vllm/engine_core.h"
 #include "util/rng.h"
 

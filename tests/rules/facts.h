@@ -28,6 +28,13 @@ inline ModelFacts llama31_8b() {
 inline ModelFacts llama31_70b() {
   return {true, 131072, 64, "", "bfloat16"};
 }
+// deepseek-ai/DeepSeek-V2-Lite: MLA (kv_lora_rank 512), 163840 positions, 16 heads.
+inline ModelFacts mla_model() {
+  return {true, 163840, 16, "", "bfloat16", true};
+}
+inline ModelFacts fbgemm_model() {
+  return {true, 131072, 128, "fbgemm_fp8", "bfloat16"};
+}
 inline ModelFacts gptq_model() {
   return {true, 32768, 32, "gptq", "float16"};
 }

@@ -39,18 +39,43 @@ void NixlConnector::add_unique(std::vector<std::string>& v, const std::string& i
 
 void NixlConnector::on_new_request(const Request& r) {
   // base_scheduler.py on_new_request: a decode request with the whole remote endpoint is
-  // tracked for lease-renewal heartbeats to its prefiller.
+  // tracked for lease-renewal heartbeats to its prefiller. The engine's HeartbeatInfo is made
+  // by its first request; req_ids is a set; _heartbeat_req_engine is keyed by the local id.
   if (!has_params(r) || !r.kv_transfer.do_remote_prefill) return;
   const engine::KvTransferParams& p = r.kv_transfer;
   if (!p.has_remote_endpoint() || !p.tp_size) return;
-  heartbeats_.push_back(Heartbeat{r.request_id, *p.remote_engine_id, *p.remote_request_id});
+  const std::string& engine_id = *p.remote_engine_id;
+  auto e = std::find_if(heartbeat_engines_.begin(), heartbeat_engines_.end(),
+                        [&](const auto& x) { return x.first == engine_id; });
+  if (e == heartbeat_engines_.end()) {
+    heartbeat_engines_.emplace_back(engine_id, std::vector<std::string>{});
+    e = heartbeat_engines_.end() - 1;
+  }
+  add_unique(e->second, *p.remote_request_id);
+  const Heartbeat h{r.request_id, engine_id, *p.remote_request_id};
+  const auto it = std::find_if(heartbeats_.begin(), heartbeats_.end(),
+                               [&](const Heartbeat& x) { return x.request_id == r.request_id; });
+  if (it != heartbeats_.end()) {
+    *it = h;
+  } else {
+    heartbeats_.push_back(h);
+  }
 }
 
 void NixlConnector::stop_heartbeat(const std::string& request_id) {
-  // base_scheduler.py _stop_heartbeat.
+  // base_scheduler.py _stop_heartbeat: discard the remote id from its engine's set, and drop
+  // the engine once its set is empty.
   const auto it = std::find_if(heartbeats_.begin(), heartbeats_.end(),
                                [&](const Heartbeat& h) { return h.request_id == request_id; });
-  if (it != heartbeats_.end()) heartbeats_.erase(it);
+  if (it == heartbeats_.end()) return;
+  const Heartbeat h = *it;
+  heartbeats_.erase(it);
+  const auto e = std::find_if(heartbeat_engines_.begin(), heartbeat_engines_.end(),
+                              [&](const auto& x) { return x.first == h.remote_engine_id; });
+  if (e == heartbeat_engines_.end()) return;
+  e->second.erase(std::remove(e->second.begin(), e->second.end(), h.remote_request_id),
+                  e->second.end());
+  if (e->second.empty()) heartbeat_engines_.erase(e);
 }
 
 MatchedTokens NixlConnector::get_num_new_matched_tokens(const Request& r,
@@ -140,17 +165,9 @@ void NixlConnector::build_connector_meta(const SchedulerOutput& out, const Sched
   (void)s;
   meta_.clear();
   std::swap(meta_, next_);
-  if (!heartbeats_.empty() && now_ - last_heartbeat_ >= heartbeat_interval_) {
+  if (!heartbeat_engines_.empty() && now_ - last_heartbeat_ >= heartbeat_interval_) {
     last_heartbeat_ = now_;
-    for (const Heartbeat& h : heartbeats_) {
-      auto it = std::find_if(meta_.heartbeat_by_engine.begin(), meta_.heartbeat_by_engine.end(),
-                             [&](const auto& e) { return e.first == h.remote_engine_id; });
-      if (it == meta_.heartbeat_by_engine.end()) {
-        meta_.heartbeat_by_engine.emplace_back(h.remote_engine_id, std::vector<std::string>{});
-        it = meta_.heartbeat_by_engine.end() - 1;
-      }
-      it->second.push_back(h.remote_request_id);
-    }
+    meta_.heartbeat_by_engine = heartbeat_engines_;
   }
 }
 

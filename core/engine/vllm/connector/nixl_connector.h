@@ -49,7 +49,8 @@ struct NixlMeta {
   std::vector<std::pair<std::string, SimTime>> reqs_to_send;  // request id -> deadline
   std::vector<std::string> reqs_in_batch;                     // insertion order (a set)
   std::vector<std::string> reqs_not_processed;                // insertion order (a set)
-  // heartbeat_by_engine, when sent this step: remote engine -> remote request ids.
+  // heartbeat_by_engine, when sent this step: remote engine -> its HeartbeatInfo.req_ids (a
+  // set, in insertion order here), engines in the order the dict gained them.
   std::vector<std::pair<std::string, std::vector<std::string>>> heartbeat_by_engine;
   void clear();
 };
@@ -98,9 +99,11 @@ class NixlConnector final : public KVConnector {
     ReqRef ref;
     SimTime deadline = 0;
   };
-  struct Heartbeat {  // _heartbeat_req_engine
+  struct Heartbeat {  // one entry of _heartbeat_req_engine
     std::string request_id, remote_engine_id, remote_request_id;
   };
+  // _heartbeat_by_engine: remote engine -> remote request ids (a set; insertion order).
+  using HeartbeatEngines = std::vector<std::pair<std::string, std::vector<std::string>>>;
   void queue_recv(const Request& r, std::vector<std::int32_t> local_blocks);
   void stop_heartbeat(const std::string& request_id);
   static void add_unique(std::vector<std::string>& v, const std::string& id);
@@ -113,7 +116,8 @@ class NixlConnector final : public KVConnector {
   // Scheduler state for the next metadata (_reqs_need_recv, _reqs_need_send, ...).
   NixlMeta next_;
   NixlMeta meta_;
-  std::vector<Heartbeat> heartbeats_;             // insertion order
+  std::vector<Heartbeat> heartbeats_;             // _heartbeat_req_engine, by local id
+  HeartbeatEngines heartbeat_engines_;            // _heartbeat_by_engine
   std::vector<engine::TransferRequest> pending_;  // queued, not yet handed out
   std::vector<Recv> recvs_;                       // handed out, not finished
   std::vector<Held> held_;                        // finished P requests keeping blocks

@@ -1,4 +1,4 @@
-#include "engine/vllm/conform/conform_input.h"
+#include "conform/conform_input.h"
 
 #include <algorithm>
 #include <cmath>

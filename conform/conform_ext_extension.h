@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/vllm/conform/conform_hooks.h"
+#include "conform/conform_hooks.h"
 #include "engine/vllm/metrics/connector_stats.h"
 #include "engine/vllm/metrics/recorder.h"
 #include "util/diagnostic.h"

@@ -10,8 +10,8 @@
 #include <map>
 #include <memory>
 
-#include "engine/vllm/conform/conform_ext_connector_input.h"
-#include "engine/vllm/conform/conform_ext_extension.h"
+#include "conform/conform_ext_connector_input.h"
+#include "conform/conform_ext_extension.h"
 #include "engine/vllm/connector/nixl_connector.h"
 #include "engine/vllm/connector/offloading_connector.h"
 
@@ -20,6 +20,17 @@ namespace {
 
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
+
+// A Python set of request ids as the traces write it: sorted.
+ojson sorted_strings(const ojson& ids) {
+  std::vector<std::string> v = ids.get<std::vector<std::string>>();
+  std::sort(v.begin(), v.end());
+  return v;
+}
+ojson sorted_strings(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
 
 ojson group(const std::vector<std::int32_t>& ids) {
   return ojson::array({ojson(ids)});  // one KV group
@@ -327,16 +338,16 @@ ojson ConnectorExtension::nixl_meta_json() const {
     for (const auto& e : m.reqs_to_send) r[e.first] = to_seconds(e.second);
     j["reqs_to_send"] = r;
   }
-  // Sets: written sorted.
-  auto sorted = [](std::vector<std::string> v) {
-    std::sort(v.begin(), v.end());
-    return v;
-  };
-  if (!m.reqs_in_batch.empty()) j["reqs_in_batch"] = sorted(m.reqs_in_batch);
-  if (!m.reqs_not_processed.empty()) j["reqs_not_processed"] = sorted(m.reqs_not_processed);
+  // Python sets (reqs_in_batch, reqs_not_processed, HeartbeatInfo.req_ids) are written
+  // sorted; dicts (reqs_to_recv, reqs_to_send, heartbeat_by_engine) keep insertion order.
+  // heartbeat_by_engine: remote engine id -> its req_ids (the remote request ids), the
+  // scheduling content of nixl/metadata.py HeartbeatInfo (host, port and sizes left out, as
+  // reqs_to_recv leaves out the endpoint).
+  if (!m.reqs_in_batch.empty()) j["reqs_in_batch"] = sorted_strings(m.reqs_in_batch);
+  if (!m.reqs_not_processed.empty()) j["reqs_not_processed"] = sorted_strings(m.reqs_not_processed);
   if (!m.heartbeat_by_engine.empty()) {
     ojson h = ojson::object();
-    for (const auto& e : m.heartbeat_by_engine) h[e.first] = sorted(e.second);
+    for (const auto& e : m.heartbeat_by_engine) h[e.first] = sorted_strings(e.second);
     j["heartbeat_by_engine"] = h;
   }
   return j;
@@ -360,9 +371,11 @@ void ConnectorExtension::add_step_fields(std::int32_t step, ojson& rec) {
   const Scheduler& s = core_->scheduler();
   if (scheduled_) rec["free_blocks_after_schedule"] = free_after_schedule_;
   if (scheduled_ && !meta_.empty()) rec["connector_meta"] = meta_;
-  if (!finished_recving_.empty()) rec["finished_recving"] = finished_recving_;
-  if (!finished_sending_.empty()) rec["finished_sending"] = finished_sending_;
-  if (!expired_.empty()) rec["expired_sends"] = expired_;
+  // KVConnectorOutput.finished_recving / finished_sending are sets (vllm/v1/outputs.py):
+  // written sorted, as the metadata's sets are; completed_jobs is a dict (insertion order).
+  if (!finished_recving_.empty()) rec["finished_recving"] = sorted_strings(finished_recving_);
+  if (!finished_sending_.empty()) rec["finished_sending"] = sorted_strings(finished_sending_);
+  if (!expired_.empty()) rec["expired_sends"] = sorted_strings(expired_);
   if (!completed_jobs_.empty()) rec["completed_jobs"] = completed_jobs_;
   if (!step_params_.empty()) rec["kv_transfer_params"] = step_params_;
   ojson waiting = ojson::array(), held = ojson::array();

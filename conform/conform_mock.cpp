@@ -1,4 +1,4 @@
-#include "engine/vllm/conform/conform_mock.h"
+#include "conform/conform_mock.h"
 
 #include <algorithm>
 

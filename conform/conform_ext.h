@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-#include "engine/vllm/conform/conform.h"
+#include "conform/conform.h"
 
 namespace blis::vllm {
 

@@ -1,4 +1,4 @@
-#include "engine/vllm/conform/conform_ext.h"
+#include "conform/conform_ext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <set>
 #include <vector>
 
-#include "engine/vllm/conform/conform_ext_extension.h"
-#include "engine/vllm/conform/conform_hooks.h"
-#include "engine/vllm/conform/conform_input.h"
+#include "conform/conform_ext_extension.h"
+#include "conform/conform_hooks.h"
+#include "conform/conform_input.h"
 #include "engine/vllm/key_index.h"
 #include "engine/vllm/metrics/engine_feed.h"
 #include "engine/vllm/metrics/recorder.h"

@@ -1,4 +1,4 @@
-#include "engine/vllm/conform/conform_ext_connector_input.h"
+#include "conform/conform_ext_connector_input.h"
 
 #include <cmath>
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/vllm/conform/conform_input.h"
+#include "conform/conform_input.h"
 #include "engine/vllm/engine_core.h"
 
 namespace blis::vllm::conform {
