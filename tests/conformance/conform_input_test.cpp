@@ -163,6 +163,25 @@ TEST(ConformBounds, SizesAreBounded) {
   EXPECT_EQ(pointer_of(d), "/requests");
 }
 
+TEST(ConformBounds, PerRequestTokenIdsFitAnInt32) {
+  // Issue 12: token_fn "per_request" computed 1000 + 100000 x position in int32, so the
+  // request at position 21475 overflowed (undefined behaviour; UBSan aborts). The decoder
+  // now refuses inputs whose ids would not fit, naming token_fn, and accepts the most that do.
+  json d = base_case();
+  d["config"]["token_fn"] = "per_request";
+  json one = d["requests"][0];
+  d["requests"] = json::array();
+  for (int i = 0; i < 21476; ++i) {
+    json r = one;
+    r["id"] = "r" + std::to_string(i);
+    r["arrival_step"] = 49;
+    d["requests"].push_back(r);
+  }
+  EXPECT_EQ(pointer_of(d), "/config/token_fn");
+  d["requests"].erase(d["requests"].size() - 1);
+  EXPECT_EQ(first(d), "ok");
+}
+
 TEST(ConformBounds, ATinyInputCannotGrowAHugeTrace) {
   // One request that decodes for millions of steps: the run stops at the trace bound with a
   // diagnostic instead of building gigabytes of JSON.
