@@ -177,9 +177,16 @@ TEST(ConformBounds, PerRequestTokenIdsFitAnInt32) {
     r["arrival_step"] = 49;
     d["requests"].push_back(r);
   }
-  EXPECT_EQ(pointer_of(d), "/config/token_fn");
+  // The decoder alone (running 21,475 requests would only slow the test down).
+  auto decode = [](const json& doc) {
+    vllm::conform::Case c;
+    Diagnostics ds;
+    vllm::conform::decode_case(doc.dump(), c, ds);
+    return ds.empty() ? std::string("ok") : ds.front().pointer;
+  };
+  EXPECT_EQ(decode(d), "/config/token_fn");
   d["requests"].erase(d["requests"].size() - 1);
-  EXPECT_EQ(first(d), "ok");
+  EXPECT_EQ(decode(d), "ok");
 }
 
 TEST(ConformBounds, ATinyInputCannotGrowAHugeTrace) {
