@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -59,7 +60,8 @@ struct Driver {
   std::deque<std::uint64_t> in_flight;              // batch ids, oldest first
   std::map<engine::RequestKey, std::int32_t> live;  // key -> max_tokens
   std::map<engine::RequestKey, std::int32_t> tokens;
-  std::vector<std::int32_t> batch_sizes;  // requests in each in-flight batch
+  // The draft tokens each in-flight batch scheduled per request (accepted counts stay within).
+  std::deque<std::vector<std::int32_t>> batch_drafts;
 
   void check(const char* after) {
     const std::string v = vllm::testing::check_scheduler_invariants(e.core().scheduler());
@@ -96,7 +98,9 @@ struct Driver {
       fail("batch token counts do not add up");
     if (b->total_tokens > cfg.token_budget()) fail("batch over the token budget");
     in_flight.push_back(b->id);
-    batch_sizes.push_back(static_cast<std::int32_t>(b->requests.size()));
+    std::vector<std::int32_t> drafts;
+    for (const engine::ScheduledRequest& r : b->requests) drafts.push_back(r.num_spec_tokens);
+    batch_drafts.push_back(std::move(drafts));
     return true;
   }
 
@@ -104,14 +108,13 @@ struct Driver {
     if (in_flight.empty()) return;
     engine::StepOutcome out;
     if (cfg.num_speculative_tokens > 0 && in.ConsumeBool()) {
-      for (std::int32_t i = 0; i < batch_sizes.front(); ++i)
-        out.accepted_drafts.push_back(
-            in.ConsumeIntegralInRange<std::int32_t>(0, cfg.num_speculative_tokens));
+      for (const std::int32_t d : batch_drafts.front())
+        out.accepted_drafts.push_back(in.ConsumeIntegralInRange<std::int32_t>(0, d));
     }
     now += in.ConsumeIntegralInRange<SimTime>(1, 50000);
     const std::uint64_t id = in_flight.front();
     in_flight.pop_front();
-    batch_sizes.erase(batch_sizes.begin());
+    batch_drafts.pop_front();
     take(e.complete(id, out, now));
   }
 };
@@ -202,7 +205,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     d.now += 1000;
     const std::uint64_t id = d.in_flight.front();
     d.in_flight.pop_front();
-    d.batch_sizes.erase(d.batch_sizes.begin());
+    d.batch_drafts.pop_front();
     d.take(d.e.complete(id, out, d.now));
     d.check("complete (drain)");
   }
