@@ -28,6 +28,13 @@ using blis::SimTime;
 namespace engine = blis::engine;
 namespace vllm = blis::vllm;
 
+// ENGINE_FUZZ_TRACE=1 prints every call, to read a crash input's story.
+const bool kTrace = std::getenv("ENGINE_FUZZ_TRACE") != nullptr;
+
+void trace(const std::string& what) {
+  if (kTrace) std::fprintf(stderr, "  %s\n", what.c_str());
+}
+
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "engine_fuzz invariant: %s\n", what.c_str());
   std::abort();
@@ -79,6 +86,8 @@ struct Driver {
 
   void take(const engine::StepEvents& ev) {
     for (const engine::RequestProgress& p : ev.progress) {
+      trace("  progress key " + std::to_string(p.key) + " +" + std::to_string(p.new_tokens) +
+            " finish " + std::to_string(static_cast<int>(p.finish)));
       const auto it = live.find(p.key);
       if (it == live.end()) fail("progress for a request that is not live");
       if (p.new_tokens < 0) fail("negative new tokens");
@@ -97,6 +106,8 @@ struct Driver {
     if (b->total_tokens <= 0 || b->total_tokens != b->prefill_tokens + b->decode_tokens)
       fail("batch token counts do not add up");
     if (b->total_tokens > cfg.token_budget()) fail("batch over the token budget");
+    trace("schedule batch " + std::to_string(b->id) + " requests " +
+          std::to_string(b->requests.size()));
     in_flight.push_back(b->id);
     std::vector<std::int32_t> drafts;
     for (const engine::ScheduledRequest& r : b->requests) drafts.push_back(r.num_spec_tokens);
@@ -115,6 +126,7 @@ struct Driver {
     const std::uint64_t id = in_flight.front();
     in_flight.pop_front();
     batch_drafts.pop_front();
+    trace("complete batch " + std::to_string(id));
     take(e.complete(id, out, now));
   }
 };
@@ -147,6 +159,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::invalid_argument&) {
     return 0;  // e.g. one max_model_len request does not fit: vLLM refuses to start too
   }
+  trace("config block_size " + std::to_string(cfg.block_size) + " blocks " +
+        std::to_string(cfg.num_gpu_blocks) + " seqs " + std::to_string(cfg.max_num_seqs) +
+        " batched " + std::to_string(cfg.max_num_batched_tokens) + " model_len " +
+        std::to_string(cfg.max_model_len) + " chunked " +
+        std::to_string(cfg.enable_chunked_prefill) + " long_prefill " +
+        std::to_string(cfg.long_prefill_token_threshold) + " async " +
+        std::to_string(cfg.async_scheduling) + " caching " +
+        std::to_string(cfg.enable_prefix_caching) + " spec " +
+        std::to_string(cfg.num_speculative_tokens));
   Driver d{*owned, cfg};
   engine::RequestKey next_key = 1;
   for (int op = 0; op < 400 && in.remaining_bytes() > 0; ++op) {
@@ -161,10 +182,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         engine::RequestSpec s = request_from(in, key, cfg);
         const std::int32_t max_tokens = s.max_tokens;
         try {
+          trace("add key " + std::to_string(key) + " prompt " +
+                std::to_string(s.prompt_token_ids.size()) + " max_tokens " +
+                std::to_string(max_tokens));
           d.e.add_request(std::move(s), d.now);
           d.live[key] = max_tokens;
           d.tokens[key] = 0;
-        } catch (const std::invalid_argument&) {
+        } catch (const std::invalid_argument& e) {
+          trace(std::string("  refused: ") + e.what());
         }
         d.check("add_request");
         break;
@@ -172,6 +197,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 2:
         if (next_key > 1) {
           const auto key = in.ConsumeIntegralInRange<engine::RequestKey>(1, next_key);
+          trace("abort key " + std::to_string(key));
           d.e.abort(key, d.now);
           d.live.erase(key);  // the contract: no progress for it after the abort
           d.check("abort");
@@ -198,7 +224,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (d.in_flight.empty()) {
       d.now += 1000;
       d.e.poll(d.now);
-      if (!d.schedule()) fail("requests stuck: not idle, nothing in flight, nothing schedulable");
+      if (!d.schedule()) {
+        const engine::EngineStats st = d.e.stats();
+        for (const std::int32_t i : d.e.core().scheduler().running()) {
+          const vllm::Request& r = d.e.core().scheduler().slot(i);
+          trace("running " + r.request_id + " computed " + std::to_string(r.num_computed_tokens) +
+                " of " + std::to_string(r.num_tokens()) + " (prompt " +
+                std::to_string(r.num_prompt_tokens) + ") placeholders " +
+                std::to_string(r.num_output_placeholders));
+        }
+        fail("requests stuck: not idle, nothing in flight, nothing schedulable (running " +
+             std::to_string(st.num_running) + ", waiting " + std::to_string(st.num_waiting) +
+             ", free blocks " + std::to_string(st.num_free_blocks) + ")");
+      }
       d.check("schedule (drain)");
     }
     engine::StepOutcome out;

@@ -81,13 +81,15 @@ void VllmEngine::abort(engine::RequestKey key, SimTime now) {
   // schedule) and on the aborts queue (processed before the next update_from_output);
   // aborting is idempotent.
   core_.queue_abort(ref);
-  pending_aborts_.push_back(key);
+  pending_aborts_.push_back({key, ref});
 }
 
 void VllmEngine::apply_pending_aborts() {
-  for (const engine::RequestKey key : pending_aborts_) {
+  for (const auto& [key, queued] : pending_aborts_) {
     const ReqRef ref = refs_.get(key);
-    if (ref.index < 0) continue;
+    // Only the request the abort was for: once the in-flight pass applied it, the key may
+    // name a new request added since (the metrics would never hear of that one's end).
+    if (ref.index < 0 || ref.index != queued.index || ref.gen != queued.gen) continue;
     core_.abort_now(ref);
     refs_.erase(key);
   }
@@ -173,8 +175,16 @@ void VllmEngine::fill_batch(InFlightBatch& b) {
 
 void VllmEngine::report_preempted(const std::vector<engine::RequestKey>& keys) {
   for (const engine::RequestKey key : keys) {
-    const Request* r = core_.scheduler().find(refs_.get(key));
+    const ReqRef ref = refs_.get(key);
+    const Request* r = core_.scheduler().find(ref);
     if (r == nullptr) continue;
+    // An abort queued while the pass was in flight takes effect before its output
+    // (engine.h): the caller hears nothing more of that request.
+    const bool aborted =
+        std::any_of(pending_aborts_.begin(), pending_aborts_.end(), [&](const auto& a) {
+          return a.first == key && a.second.index == ref.index && a.second.gen == ref.gen;
+        });
+    if (aborted) continue;
     engine::RequestProgress p;
     p.key = key;
     p.num_output_tokens = r->num_output_tokens();
