@@ -109,16 +109,24 @@ const engine::Batch* VllmEngine::schedule(SimTime now) {
   }
   apply_pending_aborts();
   if (!can_schedule(now)) return nullptr;
-  InFlightBatch& b = core_.schedule_batch();
-  metrics::feed_scheduled(metrics_, b.output, refs_, now);
-  if (b.output.scheduled.empty()) {
+  InFlightBatch* b = &core_.schedule_batch();
+  metrics::feed_scheduled(metrics_, b->output, refs_, now);
+  while (b->output.scheduled.empty()) {
     // Nothing runs (vLLM would not execute it); keep what it preempted for the next events.
-    pending_preempted_.insert(pending_preempted_.end(), b.output.preempted.begin(),
-                              b.output.preempted.end());
+    pending_preempted_.insert(pending_preempted_.end(), b->output.preempted.begin(),
+                              b->output.preempted.end());
+    const bool preempted = !b->output.preempted.empty();
     core_.discard_newest_empty();
-    return nullptr;
+    // vllm engine/core.py EngineCore.run_busy_loop: the next step follows at once while the
+    // scheduler has requests. A step that only preempted (the head request could not grow
+    // and preempted itself) freed blocks, so schedule again now: returning nothing would
+    // leave an idle instance with requests no event wakes (found by the engine fuzzer).
+    // Each retry runs one request fewer, so this ends.
+    if (!preempted || !can_schedule(now)) return nullptr;
+    b = &core_.schedule_batch();
+    metrics::feed_scheduled(metrics_, b->output, refs_, now);
   }
-  fill_batch(b);
+  fill_batch(*b);
   return &batch_;
 }
 
