@@ -189,6 +189,13 @@ TEST(ConformBounds, PerRequestTokenIdsFitAnInt32) {
   EXPECT_EQ(decode(d), "ok");
 }
 
+TEST(ConformInput, ANumberBeyondADoubleIsADiagnosticNotAnException) {
+  // Found by the conform fuzzer: nlohmann's out_of_range (406) escaped run_conformance.
+  const vllm::ConformOutcome o = vllm::run_conformance(R"({"max_steps": 1e4020})");
+  ASSERT_FALSE(o.ok);
+  EXPECT_NE(o.diagnostics.at(0).message.find("not valid JSON"), std::string::npos);
+}
+
 TEST(ConformBounds, ATinyInputCannotGrowAHugeTrace) {
   // One request that decodes for millions of steps: the run stops at the trace bound with a
   // diagnostic instead of building gigabytes of JSON.
