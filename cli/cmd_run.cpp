@@ -91,6 +91,15 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
     std::printf("  %-11s mean %.1f  p50 %.1f  p90 %.1f  p99 %.1f\n", key, m["mean"].get<double>(),
                 m["p50"].get<double>(), m["p90"].get<double>(), m["p99"].get<double>());
   }
+  if (s.contains("percentiles")) {
+    // Beyond the exact limit the percentiles come from the sketch (docs/reliability.md).
+    const auto& pc = s["percentiles"];
+    std::string which;
+    for (const auto& k : pc["approximate"]) which += " " + k.get<std::string>();
+    std::printf("  percentiles approximate (within %.2f%%, more than %llu distinct values):%s\n",
+                100 * pc["relative_error"].get<double>(),
+                pc["exact_limit"].get<unsigned long long>(), which.c_str());
+  }
   const auto& t = s["throughput"];
   // Goodput only with an SLO (summary.json writes null without one), beside its targets.
   std::string goodput;

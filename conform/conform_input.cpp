@@ -384,6 +384,21 @@ void check_bounds(Reader& rd, const Case& c) {
     rd.error("/requests", "the requests' longest sequences sum to " + std::to_string(total) +
                               " tokens; at most " + std::to_string(kMaxTotalSequenceTokens));
   }
+  // FORMAT.md token_fn "per_request": token ids are 1000 + 100000 x input position + output
+  // index, which must fit an int32. An output index stays below max_model_len, a draft's
+  // below max_model_len + 2 x num_speculative_tokens (the mock drafts ahead of the output).
+  if (c.token_fn_per_request && !c.requests.empty()) {
+    const auto n = static_cast<std::int64_t>(c.requests.size());
+    const std::int64_t reach = std::max<std::int64_t>(c.config.max_model_len, 1) +
+                               2 * std::int64_t{c.config.num_speculative_tokens} + 1;
+    const std::int64_t largest = 1000 + 100000 * (n - 1) + reach;
+    if (largest > kMaxI32) {
+      rd.error("/config/token_fn",
+               "\"per_request\" token ids reach " + std::to_string(largest) + " with " +
+                   std::to_string(n) + " requests, beyond the int32 range; at most " +
+                   std::to_string((kMaxI32 - 1000 - reach) / 100000 + 1) + " requests");
+    }
+  }
 }
 
 }  // namespace
@@ -392,7 +407,9 @@ bool decode_case(std::string_view text, Case& out, Diagnostics& diags) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number beyond a double ("1e4020"; found by the
+    // conform fuzzer: it escaped run_conformance).
     diags.push_back({"", std::string("not valid JSON: ") + e.what()});
     return false;
   }

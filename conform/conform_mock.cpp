@@ -24,9 +24,10 @@ MockModel::MockModel(const Case& c)
 
 std::int32_t MockModel::token_fn(engine::RequestKey key, std::int32_t pos) const {
   // FORMAT.md: 1000 + output index, or with per_request also + 100000 x input position.
-  const std::int32_t base =
-      c_.token_fn_per_request ? 1000 + 100000 * static_cast<std::int32_t>(key) : 1000;
-  return base + pos;
+  // In 64 bits: the decoder (conform_input.cpp check_bounds) keeps the result in int32.
+  const std::int64_t base =
+      c_.token_fn_per_request ? 1000 + 100000 * static_cast<std::int64_t>(key) : 1000;
+  return static_cast<std::int32_t>(base + pos);
 }
 
 std::int32_t MockModel::mock_token(engine::RequestKey key, std::int32_t pos) const {

@@ -6,20 +6,10 @@
 
 namespace blis::cluster {
 
-double WindowSample::percentile_ms(double p) {
+double WindowSample::percentile_ms(double p) const {
   // No sample is not 0 ms: NaN, which timeseries.json writes as null (a gap in a chart).
-  if (values_.empty()) return std::numeric_limits<double>::quiet_NaN();
-  const std::size_t n = values_.size();
-  const double rank = p / 100.0 * static_cast<double>(n - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(rank));
-  const double frac = rank - static_cast<double>(lo);
-  const auto nth = values_.begin() + static_cast<std::ptrdiff_t>(lo);
-  std::nth_element(values_.begin(), nth, values_.end());
-  const auto vlo = static_cast<double>(*nth);
-  // The next rank is the smallest value after the lo-th.
-  const double vhi =
-      lo + 1 < n ? static_cast<double>(*std::min_element(nth + 1, values_.end())) : vlo;
-  return (vlo + (vhi - vlo) * frac) / 1e3;
+  if (values_.count() == 0) return std::numeric_limits<double>::quiet_NaN();
+  return values_.percentile(p) / 1e3;
 }
 
 void LatencySet::clear() {
@@ -50,8 +40,8 @@ void Results::on_first_token(SimTime ttft) {
 void Results::on_token_gap(std::int32_t pool, SimTime gap, std::int32_t count) {
   if (count <= 0) return;
   const auto n = static_cast<std::uint64_t>(count);
-  cluster_.itl_us.add(gap, n);
-  pools_[static_cast<std::size_t>(pool)].itl_us.add(gap, n);
+  cluster_.itl_us.add(static_cast<double>(gap), n);
+  pools_[static_cast<std::size_t>(pool)].itl_us.add(static_cast<double>(gap), n);
   window_itl_.add(gap, count);
 }
 

@@ -6,14 +6,15 @@
 //   TPOT = (E2E - TTFT) / (output tokens - 1), per request with more than one token
 //   E2E  = last token received - request sent
 //   queue = first scheduled by the engine - arrival at the engine (vLLM's queued interval)
-// Percentiles are numpy's linear interpolation (util/stats.h).
+// Percentiles are numpy's linear interpolation, exact up to Percentiles::kExactLimit distinct
+// values and within Percentiles::kRelativeError beyond (util/percentiles.h).
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "cluster/int_percentiles.h"
 #include "cluster/request_table.h"
+#include "util/percentiles.h"
 #include "util/sim_time.h"
 #include "util/stats.h"
 
@@ -25,8 +26,8 @@ enum class RequestOutcome : std::uint8_t { kFinished, kAborted, kRejected };
 
 // The latency distributions of one scope (the cluster, a pool).
 struct LatencySet {
-  PercentileSample ttft_ms, e2e_ms, tpot_ms, queue_ms;
-  IntPercentiles itl_us;
+  Percentiles ttft_ms, e2e_ms, tpot_ms, queue_ms;
+  Percentiles itl_us;  // µs: whole numbers, so the runs stay few (one per distinct gap)
   std::uint64_t finished = 0, aborted = 0, rejected = 0, good = 0;
   std::uint64_t input_tokens = 0, output_tokens = 0;
   SimTime first_sent = kSimTimeNever, last_finish = 0;
@@ -42,16 +43,18 @@ struct RequestRow {
   RequestOutcome outcome = RequestOutcome::kFinished;
 };
 
-// The values (µs) of one tumbling time-series window; percentiles by selection, O(n) per query.
+// The values (µs) of one tumbling time-series window, reported in ms.
 class WindowSample {
  public:
-  void add(std::int64_t v, std::int32_t times = 1) { values_.insert(values_.end(), times, v); }
-  // numpy-linear percentile in ms; NaN when the window has no sample. Reorders the values.
-  double percentile_ms(double p);
+  void add(std::int64_t v, std::int32_t times = 1) {
+    if (times > 0) values_.add(static_cast<double>(v), static_cast<std::uint64_t>(times));
+  }
+  // The percentile in ms; NaN when the window has no sample.
+  double percentile_ms(double p) const;
   void clear() { values_.clear(); }
 
  private:
-  std::vector<std::int64_t> values_;
+  Percentiles values_;
 };
 
 // Per-instance figures the engine does not keep.

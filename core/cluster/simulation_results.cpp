@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -32,11 +33,25 @@ double per_second(std::uint64_t n, SimTime span) {
 
 // Latencies, throughput and goodput of one scope (the cluster or a pool).
 void put_latency_set(ojson& out, const LatencySet& set) {
-  out["ttft_ms"] = summary_of(set.ttft_ms.summary());
-  out["itl_ms"] = summary_of(set.itl_us.summary(1e-3));
-  out["e2e_ms"] = summary_of(set.e2e_ms.summary());
-  out["tpot_ms"] = summary_of(set.tpot_ms.summary());
-  out["queue_ms"] = summary_of(set.queue_ms.summary());
+  const std::pair<const char*, Summary> dists[] = {{"ttft_ms", set.ttft_ms.summary()},
+                                                   {"itl_ms", set.itl_us.summary(1e-3)},
+                                                   {"e2e_ms", set.e2e_ms.summary()},
+                                                   {"tpot_ms", set.tpot_ms.summary()},
+                                                   {"queue_ms", set.queue_ms.summary()}};
+  ojson approximate = ojson::array();
+  for (const auto& [key, s] : dists) {
+    out[key] = summary_of(s);
+    if (!s.exact) approximate.push_back(key);
+  }
+  // Beyond Percentiles::kExactLimit distinct values a distribution's percentiles come from
+  // the relative-error sketch (util/percentiles.h); said only then, so exact runs keep their
+  // summary and digest.
+  if (!approximate.empty()) {
+    out["percentiles"] = ojson{{"exact", false},
+                               {"approximate", std::move(approximate)},
+                               {"relative_error", Percentiles::kRelativeError},
+                               {"exact_limit", Percentiles::kExactLimit}};
+  }
   // Throughput over the span from the first request sent to the last one finished, as
   // inference-perf reports it.
   const SimTime span = set.finished > 0 ? set.last_finish - set.first_sent : 0;

@@ -9,13 +9,17 @@
 #include <vector>
 
 #include "scenario/decode_internal.h"
+#include "util/percentiles.h"
 
 namespace blis::scenario::detail {
 
 namespace {
 
-// Results kept per finished request (exact percentiles), and with per-request rows.
-constexpr double kBytesPerRequest = 80, kBytesPerRow = 310;
+// Results kept per finished request: exact percentiles (util/percentiles.h: a 16-byte run per
+// value in the cluster's and the pool's TTFT, E2E, TPOT and queue samples, with the sort's
+// slack) up to Percentiles::kExactLimit requests, a bounded sketch beyond; and, with
+// per-request rows, one row each for the whole run.
+constexpr double kBytesPerRequest = 200, kBytesPerRow = 310;
 constexpr double kMaxResultBytes = 1.5e9;
 constexpr double kMaxTokens = 1e10;  // prompt + output tokens generated over the run
 constexpr double kMaxSamples = 1e6;  // time-series windows
@@ -221,16 +225,18 @@ void check_budget(const Scenario& s, DecodeContext& c) {
   requests = std::min(requests, cap);
   if (s.horizon.max_requests && requests >= cap) driver = "/horizon/max_requests";
 
+  const double exact = std::min(requests, static_cast<double>(Percentiles::kExactLimit));
   const double result_bytes =
-      requests * (kBytesPerRequest + (s.outputs.per_request ? kBytesPerRow : 0));
+      exact * kBytesPerRequest + (s.outputs.per_request ? requests * kBytesPerRow : 0);
   if (result_bytes > kMaxResultBytes) {
-    c.diags.push_back(
-        {driver,
-         "the run would send about " + g(requests) + " requests, whose results take about " +
-             g(result_bytes / 1e9) + " GB (limit " + g(kMaxResultBytes / 1e9) +
-             " GB: " + g(kMaxResultBytes / (kBytesPerRequest + kBytesPerRow)) +
-             " requests with outputs.per_request, " + g(kMaxResultBytes / kBytesPerRequest) +
-             " without); lower the rate, the duration or horizon.max_requests"});
+    c.diags.push_back({driver, "the run would send about " + g(requests) +
+                                   " requests, whose per-request rows take about " +
+                                   g(result_bytes / 1e9) + " GB (limit " +
+                                   g(kMaxResultBytes / 1e9) + " GB: about " +
+                                   g((kMaxResultBytes - exact * kBytesPerRequest) / kBytesPerRow) +
+                                   " requests with outputs.per_request); set "
+                                   "outputs.per_request to false, or lower the rate, the "
+                                   "duration or horizon.max_requests"});
   }
   if (tokens > kMaxTokens) {
     c.diags.push_back({driver, "the run would generate about " + g(tokens) +

@@ -1,43 +1,16 @@
-// Small pieces of the cluster: exact integer percentiles, the stale signal board, the
-// router's prefix index.
+// Small pieces of the cluster: the time-series window, the stale signal board, the router's
+// prefix index, the hash map.
 
 #include <gtest/gtest.h>
 #include <cmath>
 
-#include "cluster/int_percentiles.h"
 #include "cluster/prefix_index.h"
 #include "cluster/signal_board.h"
+#include "util/percentiles.h"
 #include "util/rng.h"
-#include "util/stats.h"
 
 namespace blis::cluster {
 namespace {
-
-TEST(IntPercentiles, AgreesWithPercentileSample) {
-  IntPercentiles ip;
-  PercentileSample ps;
-  Rng rng(11);
-  for (int i = 0; i < 2000; ++i) {
-    const std::int64_t v = rng.uniform_int(0, 300);
-    ip.add(v);
-    ps.add(static_cast<double>(v));
-  }
-  for (double p : {0.0, 1.0, 25.0, 50.0, 90.0, 95.0, 99.0, 99.9, 100.0}) {
-    EXPECT_DOUBLE_EQ(ip.percentile(p), ps.percentile(p)) << p;
-  }
-  EXPECT_DOUBLE_EQ(ip.mean(), ps.mean());
-  EXPECT_EQ(ip.summary(1.0).max, ps.summary().max);
-}
-
-TEST(IntPercentiles, RepeatedAddsCountEachTime) {
-  IntPercentiles ip;
-  ip.add(0, 3);
-  ip.add(10);
-  EXPECT_EQ(ip.count(), 4u);
-  EXPECT_DOUBLE_EQ(ip.mean(), 2.5);
-  EXPECT_DOUBLE_EQ(ip.percentile(50), 0.0);
-  EXPECT_DOUBLE_EQ(ip.percentile(100), 10.0);
-}
 
 TEST(SignalBoard, WithoutStalenessTheViewIsLive) {
   SignalBoard b(2, 0);
@@ -102,32 +75,21 @@ TEST(PrefixIndex, EvictsLeastRecentlyAddedBeyondCapacity) {
 namespace blis::cluster {
 namespace {
 
-TEST(WindowSample, AgreesWithPercentileSample) {
+TEST(WindowSample, IsTheSamplesPercentileInMilliseconds) {
   WindowSample w;
-  PercentileSample ps;
+  Percentiles ps;
   Rng rng(5);
   for (int i = 0; i < 777; ++i) {
     const std::int64_t v = rng.uniform_int(0, 50'000);
-    w.add(v);
-    ps.add(static_cast<double>(v));
+    w.add(v, i % 3 == 0 ? 2 : 1);
+    ps.add(static_cast<double>(v), i % 3 == 0 ? 2 : 1);
   }
   for (double p : {0.0, 50.0, 99.0, 100.0}) {
-    EXPECT_NEAR(w.percentile_ms(p), ps.percentile(p) / 1e3, 1e-12) << p;
+    EXPECT_EQ(w.percentile_ms(p), ps.percentile(p) / 1e3) << p;
   }
   w.clear();
   // An empty window has no percentile (a gap in timeseries.json), not 0 ms.
   EXPECT_TRUE(std::isnan(w.percentile_ms(50)));
-}
-
-TEST(IntPercentiles, ValuesOutsideTheDenseRangeKeepTheirOrder) {
-  IntPercentiles ip;
-  PercentileSample ps;
-  for (std::int64_t v : {-5LL, 3LL, 200'000LL, 131'071LL, 131'072LL, 0LL, 9'000'000LL}) {
-    ip.add(v);
-    ps.add(static_cast<double>(v));
-  }
-  for (double p = 0; p <= 100; p += 12.5) EXPECT_DOUBLE_EQ(ip.percentile(p), ps.percentile(p)) << p;
-  EXPECT_DOUBLE_EQ(ip.summary(1.0).max, 9'000'000.0);
 }
 
 }  // namespace

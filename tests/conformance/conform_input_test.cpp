@@ -163,6 +163,39 @@ TEST(ConformBounds, SizesAreBounded) {
   EXPECT_EQ(pointer_of(d), "/requests");
 }
 
+TEST(ConformBounds, PerRequestTokenIdsFitAnInt32) {
+  // Issue 12: token_fn "per_request" computed 1000 + 100000 x position in int32, so the
+  // request at position 21475 overflowed (undefined behaviour; UBSan aborts). The decoder
+  // now refuses inputs whose ids would not fit, naming token_fn, and accepts the most that do.
+  json d = base_case();
+  d["config"]["token_fn"] = "per_request";
+  json one = d["requests"][0];
+  d["requests"] = json::array();
+  for (int i = 0; i < 21476; ++i) {
+    json r = one;
+    r["id"] = "r" + std::to_string(i);
+    r["arrival_step"] = 49;
+    d["requests"].push_back(r);
+  }
+  // The decoder alone (running 21,475 requests would only slow the test down).
+  auto decode = [](const json& doc) {
+    vllm::conform::Case c;
+    Diagnostics ds;
+    vllm::conform::decode_case(doc.dump(), c, ds);
+    return ds.empty() ? std::string("ok") : ds.front().pointer;
+  };
+  EXPECT_EQ(decode(d), "/config/token_fn");
+  d["requests"].erase(d["requests"].size() - 1);
+  EXPECT_EQ(decode(d), "ok");
+}
+
+TEST(ConformInput, ANumberBeyondADoubleIsADiagnosticNotAnException) {
+  // Found by the conform fuzzer: nlohmann's out_of_range (406) escaped run_conformance.
+  const vllm::ConformOutcome o = vllm::run_conformance(R"({"max_steps": 1e4020})");
+  ASSERT_FALSE(o.ok);
+  EXPECT_NE(o.diagnostics.at(0).message.find("not valid JSON"), std::string::npos);
+}
+
 TEST(ConformBounds, ATinyInputCannotGrowAHugeTrace) {
   // One request that decodes for millions of steps: the run stops at the trace bound with a
   // diagnostic instead of building gigabytes of JSON.

@@ -283,5 +283,57 @@ TEST(VllmEngine, MetricsAndProvenance) {
   EXPECT_EQ(engine_provenance().upstream_commit, p.upstream_commit);
 }
 
+// Found by the engine fuzzer (tests/fuzz/engine_fuzz.cpp): an abort queued while a pass was
+// in flight was applied again at the next schedule() to whatever request held the key then,
+// so a request re-added under that key was dropped without the metrics hearing of it (and
+// the next request given its slot threw "metrics: request handle already in use").
+TEST(VllmEngine, AQueuedAbortDoesNotHitARequestReAddedUnderItsKey) {
+  VllmEngine e(cfg(true));
+  SimTime now = 0;
+  e.add_request(spec(1, 8, 4), now);
+  const engine::Batch* b = e.schedule(now);
+  ASSERT_NE(b, nullptr);
+  const std::uint64_t id = b->id;
+  e.abort(1, now);  // queued: the pass is in flight
+  now += 1000;
+  for (const engine::RequestProgress& p : e.complete(id, {}, now).progress)
+    EXPECT_NE(p.key, 1u) << "no output after the abort";
+  e.add_request(spec(1, 8, 4), now);  // the key is free again
+  Tally t;
+  drain(e, t, now);
+  EXPECT_EQ(t.tokens[1], 4);
+  EXPECT_EQ(t.finish[1], engine::FinishReason::kLength);
+  e.add_request(spec(2, 8, 4), now);  // takes the freed slot
+  drain(e, t, now);
+  EXPECT_EQ(t.tokens[2], 4);
+}
+
+// Found by the engine fuzzer: a request preempted by the in-flight pass and aborted while it
+// ran was still reported (a preemption progress) when the pass completed, although an abort
+// takes effect before that pass's output (engine.h).
+TEST(VllmEngine, NoProgressForARequestAbortedWhileItsPreemptingPassRan) {
+  // 8 usable blocks of 4 tokens: two requests growing past 16 tokens each cannot both stay.
+  VllmConfig c = enginetest::small_engine_config(9, 32, false);
+  VllmEngine e(c);
+  SimTime now = 0;
+  e.add_request(spec(1, 12, 18), now);
+  e.add_request(spec(2, 12, 18), now);
+  bool aborted = false;
+  for (int step = 0; step < 100 && !e.idle(); ++step) {
+    const engine::Batch* b = e.schedule(now);
+    ASSERT_NE(b, nullptr);
+    const std::uint64_t id = b->id;
+    if (b->num_preempted > 0 && !aborted) {
+      e.abort(2, now);  // FCFS preempts the tail of the running list: request 2
+      aborted = true;
+    }
+    now += 1000;
+    for (const engine::RequestProgress& p : e.complete(id, {}, now).progress) {
+      if (aborted) EXPECT_NE(p.key, 2u) << "progress for request 2 after its abort";
+    }
+  }
+  EXPECT_TRUE(aborted) << "the scenario should preempt";
+}
+
 }  // namespace
 }  // namespace blis::vllm

@@ -115,7 +115,7 @@ TEST(Budget, ExpectedRequestsAreBounded) {
   json doc = testing::base_unified();
   doc["horizon"] = {{"duration_s", 1e9}};
   doc["workload"]["clients"][0]["load"] = {{"rate", 1e9}};
-  expect_error(doc, "/workload/clients/0/load", "requests, whose results take about");
+  expect_error(doc, "/workload/clients/0/load", "requests, whose per-request rows take about");
   // max_requests bounds it.
   doc["horizon"]["max_requests"] = 1000;
   doc["outputs"] = {{"timeseries_interval_ms", 1e6}};
@@ -172,6 +172,21 @@ TEST(Budget, TraceTokensAreCountedBeforeTheRun) {
   json doc = testing::base_unified();
   doc["workload"] = {{"trace_csv", {{"csv", csv}}}};
   expect_error(doc, "/workload/trace_csv", "prompt and output tokens");
+}
+
+TEST(Budget, WithoutPerRequestRowsResultsStayBoundedWhateverTheCount) {
+  // Percentiles switch to a bounded sketch beyond Percentiles::kExactLimit requests, so only
+  // per-request rows grow with a run's length: 1e8 short requests fit without them.
+  json doc = testing::base_unified();
+  doc["horizon"] = {{"max_requests", 100000000}};
+  doc["workload"]["clients"][0]["prompt_tokens"] = {{"dist", "constant"}, {"value", 20}};
+  doc["workload"]["clients"][0]["output_tokens"] = {{"dist", "constant"}, {"value", 20}};
+  doc["outputs"] = {{"per_request", false}, {"timeseries_interval_ms", 1e6}};
+  const DecodeResult r = decode_scenario(doc.dump());
+  for (const auto& d : r.diagnostics)
+    EXPECT_EQ(d.message.find("requests, whose"), std::string::npos) << d.message;
+  doc["outputs"]["per_request"] = true;
+  expect_error(doc, "/horizon/max_requests", "whose per-request rows take about");
 }
 
 TEST(Budget, ATraceArrivingAtOnceIsABurst) {

@@ -81,13 +81,15 @@ void VllmEngine::abort(engine::RequestKey key, SimTime now) {
   // schedule) and on the aborts queue (processed before the next update_from_output);
   // aborting is idempotent.
   core_.queue_abort(ref);
-  pending_aborts_.push_back(key);
+  pending_aborts_.push_back({key, ref});
 }
 
 void VllmEngine::apply_pending_aborts() {
-  for (const engine::RequestKey key : pending_aborts_) {
+  for (const auto& [key, queued] : pending_aborts_) {
     const ReqRef ref = refs_.get(key);
-    if (ref.index < 0) continue;
+    // Only the request the abort was for: once the in-flight pass applied it, the key may
+    // name a new request added since (the metrics would never hear of that one's end).
+    if (ref.index < 0 || ref.index != queued.index || ref.gen != queued.gen) continue;
     core_.abort_now(ref);
     refs_.erase(key);
   }
@@ -107,16 +109,24 @@ const engine::Batch* VllmEngine::schedule(SimTime now) {
   }
   apply_pending_aborts();
   if (!can_schedule(now)) return nullptr;
-  InFlightBatch& b = core_.schedule_batch();
-  metrics::feed_scheduled(metrics_, b.output, refs_, now);
-  if (b.output.scheduled.empty()) {
+  InFlightBatch* b = &core_.schedule_batch();
+  metrics::feed_scheduled(metrics_, b->output, refs_, now);
+  while (b->output.scheduled.empty()) {
     // Nothing runs (vLLM would not execute it); keep what it preempted for the next events.
-    pending_preempted_.insert(pending_preempted_.end(), b.output.preempted.begin(),
-                              b.output.preempted.end());
+    pending_preempted_.insert(pending_preempted_.end(), b->output.preempted.begin(),
+                              b->output.preempted.end());
+    const bool preempted = !b->output.preempted.empty();
     core_.discard_newest_empty();
-    return nullptr;
+    // vllm engine/core.py EngineCore.run_busy_loop: the next step follows at once while the
+    // scheduler has requests. A step that only preempted (the head request could not grow
+    // and preempted itself) freed blocks, so schedule again now: returning nothing would
+    // leave an idle instance with requests no event wakes (found by the engine fuzzer).
+    // Each retry runs one request fewer, so this ends.
+    if (!preempted || !can_schedule(now)) return nullptr;
+    b = &core_.schedule_batch();
+    metrics::feed_scheduled(metrics_, b->output, refs_, now);
   }
-  fill_batch(b);
+  fill_batch(*b);
   return &batch_;
 }
 
@@ -173,8 +183,16 @@ void VllmEngine::fill_batch(InFlightBatch& b) {
 
 void VllmEngine::report_preempted(const std::vector<engine::RequestKey>& keys) {
   for (const engine::RequestKey key : keys) {
-    const Request* r = core_.scheduler().find(refs_.get(key));
+    const ReqRef ref = refs_.get(key);
+    const Request* r = core_.scheduler().find(ref);
     if (r == nullptr) continue;
+    // An abort queued while the pass was in flight takes effect before its output
+    // (engine.h): the caller hears nothing more of that request.
+    const bool aborted =
+        std::any_of(pending_aborts_.begin(), pending_aborts_.end(), [&](const auto& a) {
+          return a.first == key && a.second.index == ref.index && a.second.gen == ref.gen;
+        });
+    if (aborted) continue;
     engine::RequestProgress p;
     p.key = key;
     p.num_output_tokens = r->num_output_tokens();

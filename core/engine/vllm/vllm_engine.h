@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/engine.h"
@@ -89,7 +90,8 @@ class VllmEngine final : public engine::Engine {
   engine::Batch batch_;
   engine::StepEvents events_;
   UpdateResult res_;
-  std::vector<engine::RequestKey> pending_aborts_;     // applied before the next schedule
+  // Applied before the next schedule, each to the request it was for (key, handle).
+  std::vector<std::pair<engine::RequestKey, ReqRef>> pending_aborts_;
   std::vector<engine::RequestKey> pending_preempted_;  // preempted by a batch that ran nothing
   std::vector<engine::RequestKey> scratch_keys_;
   std::vector<std::int32_t> tokens_;
