@@ -123,9 +123,9 @@ int show(const std::vector<std::string>& args) {
   else {
     std::vector<std::string> all = c.gpu_ids();
     for (const auto& v : {c.model_ids(), c.fabric_ids()}) all.insert(all.end(), v.begin(), v.end());
-    const auto near = catalog::closest_ids(id, all);
+    const auto near = closest_ids(id, all);
     std::fprintf(stderr, "blis catalog show: unknown id \"%s\" (did you mean %s?)\n", id.c_str(),
-                 catalog::quoted_list(near).c_str());
+                 quoted_list(near).c_str());
     return 2;
   }
   nlohmann::json entry = nlohmann::json::parse(*c.entry_json(kind, id));

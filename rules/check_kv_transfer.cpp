@@ -42,7 +42,7 @@ void apply_offloading_size(Context& c) {
             " but is not modelled by BLIS Playground (modelled: " + modelled_list(c.pack) + ")");
     return;
   }
-  if (!a.kv_transfer_config) a.kv_transfer_config = scenario::KvTransferConfig{};
+  if (!a.kv_transfer_config) a.kv_transfer_config = engine_args::KvTransferConfig{};
   auto& kt = *a.kv_transfer_config;
   if (!kt.kv_connector.empty() && kt.kv_connector != "OffloadingConnector") {
     c.warning(c.ptr("kv_offloading_size"),
@@ -55,7 +55,7 @@ void apply_offloading_size(Context& c) {
 }
 
 // Returns false when the connector is unusable (error reported).
-bool check_connector(Context& c, const scenario::KvTransferConfig& kt, const std::string& kptr) {
+bool check_connector(Context& c, const engine_args::KvTransferConfig& kt, const std::string& kptr) {
   const Pack& p = c.pack;
   const std::string cptr = kptr + "/kv_connector";
   const auto it = std::find_if(p.connectors.begin(), p.connectors.end(),
@@ -86,7 +86,7 @@ bool check_connector(Context& c, const scenario::KvTransferConfig& kt, const std
   return false;
 }
 
-void check_offloading(Context& c, scenario::KvTransferConfig& kt, const std::string& kptr) {
+void check_offloading(Context& c, engine_args::KvTransferConfig& kt, const std::string& kptr) {
   const std::string eptr = kptr + "/kv_connector_extra_config";
   if (!kt.cpu_bytes_to_use) {
     c.error(c.set.kv_offloading_size ? c.ptr("kv_offloading_size") : eptr + "/cpu_bytes_to_use",
@@ -118,7 +118,7 @@ void check_pool_role(Context& c, const std::string& kptr) {
   }
   if (!a.kv_transfer_config || a.kv_transfer_config->kv_connector.empty()) {
     // BLIS default for P/D pools (what llm-d deploys): NixlConnector, kv_both.
-    scenario::KvTransferConfig kt;
+    engine_args::KvTransferConfig kt;
     kt.kv_connector = "NixlConnector";
     kt.kv_role = "kv_both";
     a.kv_transfer_config = kt;

@@ -7,7 +7,8 @@
 
 #include "rules/resolve_context.h"
 
-namespace blis::rules::detail {
+namespace blis::rules {
+namespace detail {
 
 namespace {
 
@@ -16,21 +17,25 @@ std::string lower(std::string s) {
   return s;
 }
 
+}  // namespace
+
+}  // namespace detail
+
 // vllm/engine/arg_utils.py@002f10e0 EngineArgs.get_batch_defaults, OPENAI_API_SERVER
 // column. An unknown device is treated as memory 0 (vLLM does so when the device query
 // fails), i.e. the last row.
-const BatchDefaultsRow& batch_row(const Context& c) {
-  const double gib = c.facts.hardware.known ? c.facts.hardware.memory_gib : 0.0;
-  const std::string name = lower(c.facts.hardware.name);
-  for (const auto& row : c.pack.batch_defaults) {
+const BatchDefaultsRow& batch_defaults(const Pack& pack, const HardwareFacts& hardware) {
+  const double gib = hardware.known ? hardware.memory_gib : 0.0;
+  const std::string name = detail::lower(hardware.name);
+  for (const auto& row : pack.batch_defaults) {
     if (gib < row.min_memory_gib) continue;
     if (!row.excludes_name.empty() && name.find(row.excludes_name) != std::string::npos) continue;
     return row;
   }
-  return c.pack.batch_defaults.back();
+  return pack.batch_defaults.back();
 }
 
-}  // namespace
+namespace detail {
 
 void apply_defaults(Context& c) {
   auto& a = c.args;
@@ -61,7 +66,7 @@ void apply_defaults(Context& c) {
   if (!c.set.enable_prefix_caching) a.enable_prefix_caching = true;
 
   // _set_default_max_num_seqs_and_batched_tokens_args@002f10e0.
-  const BatchDefaultsRow& row = batch_row(c);
+  const BatchDefaultsRow& row = batch_defaults(c.pack, c.facts.hardware);
   if (!c.set.max_num_batched_tokens) a.max_num_batched_tokens = row.max_num_batched_tokens;
   if (!c.set.max_num_seqs) a.max_num_seqs = row.max_num_seqs;
   // (2) performance_mode == "throughput" doubles the values the user left unset.
@@ -87,4 +92,5 @@ void apply_defaults(Context& c) {
   a.kv_offloading_backend = c.set.kv_offloading_backend;
 }
 
-}  // namespace blis::rules::detail
+}  // namespace detail
+}  // namespace blis::rules

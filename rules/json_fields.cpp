@@ -47,48 +47,6 @@ std::string describe_type(const json& v) {
   }
 }
 
-namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const char ca = static_cast<char>(std::tolower(static_cast<unsigned char>(a[i - 1])));
-      const char cb = static_cast<char>(std::tolower(static_cast<unsigned char>(b[j - 1])));
-      const std::size_t sub = prev[j - 1] + (ca == cb ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-}  // namespace
-
-std::vector<std::string> closest(const std::string& query,
-                                 const std::vector<std::string>& candidates, std::size_t max) {
-  // Long free text (a pasted paragraph) is not a misspelt key: skip the quadratic work.
-  if (query.size() > 200) return {};
-  std::vector<std::pair<std::size_t, std::string>> scored;
-  for (const auto& c : candidates) {
-    const std::size_t d = edit_distance(query, c);
-    // Plausible: within a third of the longer name, or one is a prefix of the other.
-    const std::size_t limit = std::max<std::size_t>(2, std::max(query.size(), c.size()) / 3);
-    const bool prefix = !query.empty() && (c.rfind(query, 0) == 0 || query.rfind(c, 0) == 0);
-    if (d <= limit || prefix) scored.emplace_back(d, c);
-  }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::vector<std::string> out;
-  for (const auto& [d, c] : scored) {
-    if (out.size() >= max) break;
-    out.push_back(c);
-  }
-  return out;
-}
-
 std::string join(const std::vector<std::string>& items, bool quote) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {

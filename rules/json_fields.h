@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/diagnostic.h"
+#include "util/did_you_mean.h"  // closest(): the "did you mean" of keys and values
 
 namespace blis::rules {
 
@@ -20,11 +21,6 @@ std::string show(const nlohmann::json& v);
 
 // "a string", "an integer", "a number", "an object", ... for type errors.
 std::string describe_type(const nlohmann::json& v);
-
-// Up to `max` candidates closest to `query` (edit distance), closest first; only those a
-// reader could plausibly have meant.
-std::vector<std::string> closest(const std::string& query,
-                                 const std::vector<std::string>& candidates, std::size_t max);
 
 // "a, b, c" (strings quoted when `quote`).
 std::string join(const std::vector<std::string>& items, bool quote = false);

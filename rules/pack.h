@@ -130,9 +130,7 @@ struct Pack {
   double gpu_memory_utilization_default = 0.9;
   AsyncDefault async_scheduling_default = AsyncDefault::kAutoOn;
   std::int32_t max_lora_rank_default = 16;
-  std::vector<BatchDefaultsRow> batch_defaults;                  // OPENAI_API_SERVER column
-  std::int32_t scheduler_default_max_num_batched_tokens = 2048;  // SchedulerConfig class
-  std::int32_t scheduler_default_max_num_seqs = 128;             // SchedulerConfig class
+  std::vector<BatchDefaultsRow> batch_defaults;  // OPENAI_API_SERVER column
 
   std::vector<ConnectorInfo> connectors;  // registered names, in registration order
   std::vector<RemovedConnector> removed_connectors;

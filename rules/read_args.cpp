@@ -138,7 +138,6 @@ namespace detail {
 namespace {
 
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
 // Keys that belong elsewhere in the scenario document.
 struct Misplaced {

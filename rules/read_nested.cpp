@@ -76,7 +76,7 @@ void read_speculative(Context& c, FieldReader& r) {
   FieldReader s(*raw, c.ptr("speculative_config"), c.diags, accepted_speculative_keys(),
                 "an object (speculative_config)");
   if (!s.valid()) return;
-  scenario::SpeculativeConfig sc;
+  engine_args::SpeculativeConfig sc;
   const std::string refusal = "is not a speculative method of " + c.vllm();
   std::string method;
   if (auto m = s.choice("method", c.pack.speculative_methods, refusal)) method = *m;
@@ -162,7 +162,7 @@ void read_kv_transfer(Context& c, FieldReader& r) {
   FieldReader k(*raw, c.ptr("kv_transfer_config"), c.diags, accepted_kv_transfer_keys(),
                 "an object (kv_transfer_config)");
   if (!k.valid()) return;
-  scenario::KvTransferConfig kt;
+  engine_args::KvTransferConfig kt;
   if (auto s = k.string("kv_connector", "a connector name (e.g. \"NixlConnector\")"))
     kt.kv_connector = *s;
   if (auto s = k.string("kv_role", "one of: \"kv_producer\", \"kv_consumer\", \"kv_both\""))

@@ -1,9 +1,8 @@
 // find_pack / known_releases over the packs in rules/packs/.
 
-#include <algorithm>
-
 #include "rules/packs/packs.h"
 #include "rules/rules.h"
+#include "util/release.h"
 
 namespace blis::rules {
 
@@ -15,25 +14,22 @@ const std::vector<const Pack*>& all_packs() {
   return packs;
 }
 
-// "0.29.<digits>" matches the 0.29.x pack (patch releases share a pack).
-bool matches_patch_series(const Pack& p, std::string_view release) {
-  if (p.release.size() < 2 || p.release.compare(p.release.size() - 2, 2, ".x") != 0) return false;
-  const std::string prefix = p.release.substr(0, p.release.size() - 1);  // "0.29."
-  if (release.size() <= prefix.size() || release.substr(0, prefix.size()) != prefix) return false;
-  const std::string_view patch = release.substr(prefix.size());
-  return std::all_of(patch.begin(), patch.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 }  // namespace
 
 const Pack* find_pack(std::string_view release) {
+  // One reading of release strings (util/release.h): "0.32" and "0.32.0" are the 0.32.0 pack,
+  // every "0.29.<n>" the 0.29.x pack.
+  const std::optional<ReleaseVersion> wanted = parse_release_version(release);
+  if (!wanted) return nullptr;
   for (const Pack* p : all_packs()) {
-    for (const auto& a : p->accepts) {
-      if (a == release) return p;
-    }
-    if (matches_patch_series(*p, release)) return p;
+    const std::optional<ReleaseVersion> have = parse_release_version(p->release);
+    if (have && release_matches(*wanted, *have)) return p;
   }
   return nullptr;
+}
+
+const Pack& default_pack() {
+  return *find_pack(kDefaultVllmRelease);
 }
 
 std::vector<std::string> known_releases() {

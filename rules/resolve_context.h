@@ -36,7 +36,7 @@ struct Context {
   const DeploymentFacts& facts;
   std::string args_pointer;
   Diagnostics& diags;
-  scenario::VllmArgs& args;
+  engine_args::VllmArgs& args;
   Explicit set;
 
   // "vLLM 0.32.0"

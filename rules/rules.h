@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/engine_args.h"
 #include "rules/pack.h"
-#include "scenario/scenario.h"
 #include "util/diagnostic.h"
 
 namespace blis::rules {
@@ -23,6 +23,9 @@ const Pack* find_pack(std::string_view release);
 
 // Names of the packs, oldest first: {"0.29.x", "0.31.0", "0.32.0"}.
 std::vector<std::string> known_releases();
+
+// The pack of kDefaultVllmRelease (util/release.h): what a pool that names no release gets.
+const Pack& default_pack();
 
 // The GPU as vLLM's platform sees it (current_platform.get_device_total_memory / name).
 struct HardwareFacts {
@@ -55,8 +58,13 @@ struct DeploymentFacts {
   std::int32_t platform_block_size = 0;
 };
 
+// vLLM's batch limits on this GPU in `pack`'s release (EngineArgs.get_batch_defaults, the
+// OPENAI_API_SERVER column). The one copy of them: resolve_engine_args fills unset
+// max_num_batched_tokens / max_num_seqs from it, and the kernel's make_deployment asks here.
+const BatchDefaultsRow& batch_defaults(const Pack& pack, const HardwareFacts& hardware);
+
 struct Resolved {
-  scenario::VllmArgs args;
+  engine_args::VllmArgs args;
   Diagnostics diagnostics;  // pointers are rooted at `args_pointer`
   // max_model_len was -1 or "auto": args.max_model_len holds the model's derived maximum
   // (what vLLM's config checks see), and the caller, which knows the KV cache, fits it as

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "catalog/closest_ids.h"
 #include "catalog/entries.h"
 #include "util/diagnostic.h"
+#include "util/did_you_mean.h"
 
 namespace blis::catalog {
 

@@ -1,3 +1,9 @@
+// The event loop: advance() pops events in time order and dispatches them to the handlers
+// below (arrivals, engine loops and finished batches, wakes, finishes, timeouts, the
+// horizon). Loading is in simulation_load.cpp, the P/D proxy in simulation_pd.cpp, KV
+// transfers in simulation_transfers.cpp, SLOs in simulation_slo.cpp, the time series in
+// simulation_sampling.cpp and the outputs in simulation_results.cpp.
+
 #include "cluster/simulation.h"
 
 #include <algorithm>
@@ -5,62 +11,11 @@
 #include <utility>
 
 #include "cluster/simulation_state.h"
-#include "kernel/transfer.h"
-#include "util/digest.h"
 
 namespace blis::cluster {
 namespace {
 
 constexpr std::uint64_t kStepSearchLimit = 50'000'000;
-
-std::string prefixed(const std::string& pointer, const std::string& tail) {
-  return pointer + tail;
-}
-
-// Pool roles: all unified, or one prefill and one decode pool joined by the proxy
-// (docs/cluster.md, "Prefill/decode disaggregation").
-Diagnostics check_pd_pools(const scenario::Scenario& sc) {
-  Diagnostics ds;
-  std::vector<std::size_t> prefill, decode, unified;
-  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
-    const std::string& role = sc.pools[p].role;
-    if (role == "prefill") prefill.push_back(p);
-    if (role == "decode") decode.push_back(p);
-    if (role == "unified") unified.push_back(p);
-  }
-  if (prefill.empty() && decode.empty()) return ds;
-  auto role_ptr = [](std::size_t p) { return json_pointer_append("/pools", p) + "/role"; };
-  for (const std::size_t p : unified) {
-    ds.push_back({role_ptr(p),
-                  "'unified' cannot be combined with prefill/decode pools: every "
-                  "request goes through the prefill pool, then the decode pool"});
-  }
-  if (prefill.size() > 1)
-    ds.push_back({role_ptr(prefill[1]),
-                  "'prefill': only one prefill pool is supported (use more "
-                  "instances in the first one)"});
-  if (decode.size() > 1)
-    ds.push_back({role_ptr(decode[1]),
-                  "'decode': only one decode pool is supported (use more "
-                  "instances in the first one)"});
-  if (prefill.empty())
-    ds.push_back({role_ptr(decode[0]),
-                  "'decode' needs a prefill pool (add a pool with role "
-                  "\"prefill\")"});
-  if (decode.empty())
-    ds.push_back({role_ptr(prefill[0]),
-                  "'prefill' needs a decode pool (add a pool with role "
-                  "\"decode\")"});
-  if (prefill.size() == 1 && decode.size() == 1 &&
-      sc.pools[prefill[0]].model != sc.pools[decode[0]].model) {
-    ds.push_back({json_pointer_append("/pools", decode[0]) + "/model",
-                  "'" + sc.pools[decode[0]].model +
-                      "': the decode pool must serve the prefill "
-                      "pool's model ('" +
-                      sc.pools[prefill[0]].model + "')"});
-  }
-  return ds;
-}
 
 }  // namespace
 
@@ -71,175 +26,6 @@ Simulation::~Simulation() = default;
 
 bool Simulation::loaded() const {
   return st_ != nullptr;
-}
-
-Diagnostics Simulation::load(const scenario::Scenario& s) {
-  st_.reset();
-  scenario_ = std::make_unique<scenario::Scenario>(s);
-  Diagnostics ds;
-  const scenario::Scenario& sc = *scenario_;
-
-  for (const auto& d : Router::validate(sc.router)) ds.push_back(d);
-  if (sc.pools.empty()) ds.push_back({"/pools", "at least one pool is required"});
-  if (!(sc.outputs.timeseries_interval_ms >= 1)) {
-    ds.push_back({"/outputs/timeseries_interval_ms", "must be >= 1 ms"});
-  }
-  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
-    const auto& pool = sc.pools[p];
-    const std::string ptr = json_pointer_append("/pools", p);
-    if (pool.role != "unified" && pool.role != "prefill" && pool.role != "decode") {
-      ds.push_back(
-          {prefixed(ptr, "/role"), "'" + pool.role + "': expected unified, prefill or decode"});
-    }
-    if (pool.instances < 1) ds.push_back({prefixed(ptr, "/instances"), "must be >= 1"});
-  }
-  for (auto& d : check_pd_pools(sc)) ds.push_back(std::move(d));
-  for (std::size_t c = 0; c < sc.workload.clients.size(); ++c) {
-    const auto& t = sc.workload.clients[c].timeout_s;
-    if (t && !(*t > 0)) {
-      ds.push_back({json_pointer_append(json_pointer_append("/workload/clients", c), "timeout_s"),
-                    "must be > 0 seconds"});
-    }
-  }
-  if (has_errors(ds)) return ds;
-
-  auto st = std::make_unique<State>();
-  st->scenario = scenario_.get();
-  st->backend = backend_factory_();
-  st->pools.resize(sc.pools.size());
-  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
-    PoolRuntime& pr = st->pools[p];
-    pr.name = sc.pools[p].name;
-    pr.role = sc.pools[p].role;
-    for (auto& d : st->backend->prepare_pool(sc, p, pr.res)) ds.push_back(std::move(d));
-  }
-  if (has_errors(ds)) return ds;
-  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
-    if (sc.pools[p].role == "prefill") st->prefill_pool = static_cast<std::int32_t>(p);
-    if (sc.pools[p].role == "decode") st->decode_pool = static_cast<std::int32_t>(p);
-  }
-  st->pd = st->prefill_pool >= 0 && st->decode_pool >= 0;
-
-  // Instances, numbered globally pool after pool.
-  std::vector<std::int32_t> candidates, decode_candidates;
-  bool any_client_acceptance = false;
-  for (const auto& cl : sc.workload.clients)
-    any_client_acceptance = any_client_acceptance || cl.spec_acceptance.has_value();
-  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
-    PoolRuntime& pr = st->pools[p];
-    pr.first_instance = static_cast<std::int32_t>(st->instances.size());
-    pr.count = sc.pools[p].instances;
-    for (std::int32_t i = 0; i < pr.count; ++i) {
-      const auto global = static_cast<std::int32_t>(st->instances.size());
-      std::string name = pr.name + "-" + std::to_string(i);
-      auto eng = st->backend->make_engine(sc, p, global, pr.res);
-      if (!eng) {
-        ds.push_back({json_pointer_append("/pools", p), "could not build the engine"});
-        return ds;
-      }
-      st->instances.push_back(std::make_unique<Instance>(
-          global, name, static_cast<std::int32_t>(p), std::move(eng), *pr.res.pricer,
-          pr.res.overheads, pr.res.spec_acceptance, Rng::stream(sc.seed, "spec/" + name)));
-      if (any_client_acceptance) {
-        // A client's spec_acceptance overrides the pool's rate for its requests.
-        State* state = st.get();
-        st->instances.back()->set_acceptance_of(
-            [state](engine::RequestKey key) -> const scenario::SpecAcceptance* {
-              const RequestRecord* rec = state->requests.find(key);
-              if (rec == nullptr) return nullptr;
-              const auto& clients = state->scenario->workload.clients;
-              const auto c = static_cast<std::size_t>(rec->gen.client);
-              return c < clients.size() && clients[c].spec_acceptance ? &*clients[c].spec_acceptance
-                                                                      : nullptr;
-            });
-      }
-      // P/D: the proxy routes to the prefill pool first, then to the decode pool.
-      (st->pd && static_cast<std::int32_t>(p) == st->decode_pool ? decode_candidates : candidates)
-          .push_back(global);
-    }
-  }
-  const std::size_t n = st->instances.size();
-
-  Digest model_salt;
-  model_salt.add_string(sc.pools.front().model);
-  const std::size_t first_pool = st->pd ? static_cast<std::size_t>(st->prefill_pool) : 0;
-  st->router = Router(sc.router, n, candidates, sc.pools[first_pool].engine.args.block_size,
-                      model_salt.value(), Rng::stream(sc.seed, "router"));
-  if (st->pd) {
-    const auto& dp = sc.pools[static_cast<std::size_t>(st->decode_pool)];
-    Digest decode_salt;
-    decode_salt.add_string(dp.model);
-    st->decode_router = Router(sc.router, n, decode_candidates, dp.engine.args.block_size,
-                               decode_salt.value(), Rng::stream(sc.seed, "router/decode"));
-  }
-  st->board = SignalBoard(n, from_millis(sc.router.signal_staleness_ms));
-  for (std::size_t p = 0; p < st->pools.size(); ++p) {
-    const PoolRuntime& pr = st->pools[p];
-    for (std::int32_t i = 0; i < pr.count; ++i) {
-      st->router.set_instance_blocks(pr.first_instance + i, pr.res.gpu_blocks);
-      if (st->pd) st->decode_router.set_instance_blocks(pr.first_instance + i, pr.res.gpu_blocks);
-    }
-  }
-
-  for (const auto& client : sc.workload.clients) {
-    st->client_timeout.push_back(client.timeout_s ? from_seconds(*client.timeout_s) : 0);
-  }
-  st->workload = workload_factory_(sc);
-  st->results.configure(st->pools.size(), n, sc.outputs.per_request);
-
-  // Time-series columns: time, then per instance, then cluster-wide.
-  std::vector<std::string> cols{"time_s"};
-  for (const auto& inst : st->instances) {
-    for (const char* c : {"kv_usage", "running", "waiting", "preempted_total"}) {
-      cols.push_back(inst->name() + "." + c);
-    }
-  }
-  for (const char* c :
-       {"ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms", "throughput_tokens_per_s"}) {
-    cols.emplace_back(c);
-  }
-  const std::size_t xbase = cols.size();  // the added columns, after the original ones
-  for (const auto& inst : st->instances) {
-    for (const char* c : {"prefix_queries_total", "prefix_hits_total"}) {
-      cols.push_back(inst->name() + "." + c);
-    }
-  }
-  for (const char* c : {"prompt_tokens_per_s", "arrived_total", "finished_total", "aborted_total",
-                        "rejected_total", "e2e_p50_ms", "e2e_p99_ms", "queue_p50_ms",
-                        "queue_p99_ms", "kv_transfers_in_flight", "kv_transfer_blocks_total"}) {
-    cols.emplace_back(c);
-  }
-  st->series.define(cols);
-  for (std::size_t i = 0; i < n; ++i) {
-    st->inst_cache_cols.push_back({xbase + 2 * i, xbase + 2 * i + 1});
-  }
-  std::size_t next = xbase + 2 * n;
-  for (std::size_t* c : {&st->col_prompt_tps, &st->col_arrived, &st->col_finished, &st->col_aborted,
-                         &st->col_rejected, &st->col_e2e_p50, &st->col_e2e_p99, &st->col_queue_p50,
-                         &st->col_queue_p99, &st->col_transfers, &st->col_transfer_blocks}) {
-    *c = next++;
-  }
-  st->col_time = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t base = 1 + 4 * i;
-    st->inst_cols.push_back({base, base + 1, base + 2, base + 3});
-  }
-  const std::size_t cbase = 1 + 4 * n;
-  st->col_ttft_p50 = cbase;
-  st->col_ttft_p99 = cbase + 1;
-  st->col_itl_p50 = cbase + 2;
-  st->col_itl_p99 = cbase + 3;
-  st->col_throughput = cbase + 4;
-  st->sample_interval = std::max<SimTime>(1, from_millis(sc.outputs.timeseries_interval_ms));
-
-  for (auto& inst : st->instances) st->publish(*inst);
-  st->arm_arrival();
-  st->queue.push(0, EventClass::kSample);
-  if (sc.horizon.duration_s && !sc.horizon.drain) {
-    st->queue.push(from_seconds(*sc.horizon.duration_s), EventClass::kHorizonEnd);
-  }
-  st_ = std::move(st);
-  return ds;
 }
 
 void Simulation::reset() {
@@ -491,86 +277,6 @@ void Simulation::State::on_engine_wake(std::uint32_t instance, SimTime at) {
   kick(inst);
 }
 
-void Simulation::State::start_transfers(Instance& inst) {
-  transfer_scratch.clear();
-  inst.engine().take_transfers(transfer_scratch);
-  for (engine::TransferRequest& t : transfer_scratch) {
-    // CPU offload moves KV within the instance (GPU <-> host memory).
-    if (t.kind != engine::TransferKind::kRemotePull) t.to_instance = inst.index();
-    const auto to = static_cast<std::size_t>(t.to_instance);
-    const PoolResources& dst = pools[static_cast<std::size_t>(instances[to]->pool())].res;
-    std::int64_t block_bytes = dst.kv_bytes_per_block;
-    const catalog::Fabric* fabric = nullptr;
-    if (t.kind == engine::TransferKind::kRemotePull) {
-      // Each GPU reads its own share of every block over its own link; with different TP on
-      // the two sides the side with fewer GPUs moves more bytes per GPU and sets the pace.
-      if (t.from_instance >= 0) {
-        const auto from = static_cast<std::size_t>(t.from_instance);
-        block_bytes = std::max(
-            block_bytes,
-            pools[static_cast<std::size_t>(instances[from]->pool())].res.kv_bytes_per_block);
-      }
-      if (dst.kv_fabric) fabric = &*dst.kv_fabric;
-    } else if (dst.host_fabric) {
-      fabric = &*dst.host_fabric;
-    }
-    t.bytes = static_cast<std::int64_t>(t.num_blocks) * block_bytes;
-    const SimTime duration = fabric != nullptr ? kernel::transfer_time(t.bytes, *fabric) : 0;
-    std::uint32_t slot;
-    if (!free_transfers.empty()) {
-      slot = free_transfers.back();
-      free_transfers.pop_back();
-      transfers[slot] = t;
-    } else {
-      slot = static_cast<std::uint32_t>(transfers.size());
-      transfers.push_back(t);
-    }
-    transfer_blocks_total += static_cast<std::uint64_t>(std::max<std::int64_t>(0, t.num_blocks));
-    queue.push(now + duration, EventClass::kTransferDone, static_cast<std::uint32_t>(to), slot);
-  }
-}
-
-void Simulation::State::on_transfer_done(std::uint64_t slot) {
-  const engine::TransferRequest t = transfers[static_cast<std::size_t>(slot)];
-  free_transfers.push_back(static_cast<std::uint32_t>(slot));
-  Instance& to = *instances[static_cast<std::size_t>(t.to_instance)];
-  to.engine().transfer_finished(t, now);
-  publish(to);
-  kick(to);
-  // NIXL: the decoder's read-complete notice reaches the prefiller, which frees the blocks it
-  // held for the request (finished_sending).
-  if (t.kind == engine::TransferKind::kRemotePull && t.from_instance >= 0) {
-    Instance& from = *instances[static_cast<std::size_t>(t.from_instance)];
-    from.engine().remote_read_done(t.key, now);
-    publish(from);
-    kick(from);
-  }
-}
-
-Router& Simulation::State::router_of(std::int32_t instance) {
-  if (pd && instances[static_cast<std::size_t>(instance)]->pool() == decode_pool)
-    return decode_router;
-  return router;
-}
-
-void Simulation::State::hand_off_to_decode(RequestRecord& rec, SimTime at) {
-  // The proxy has P's response (with its kv_transfer_params) at `at`: it sends the original
-  // request to a decode instance picked by the router within the decode pool.
-  results.on_prefill_done(rec, prefill_pool, at);
-  router.on_finished(rec.instance);
-  const std::int32_t target = decode_router.pick(rec.gen.prompt_token_ids, now, board);
-  results.on_routed(target);
-  rec.pd_stage = 2;
-  rec.instance = target;
-  rec.engine_arrival = kUnset;
-  rec.first_scheduled = kUnset;
-  rec.engine_done = false;
-  Instance& inst = *instances[static_cast<std::size_t>(target)];
-  const SimTime arrive =
-      inst.engine_arrival(at, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
-  queue.push(arrive, EventClass::kEngineArrival, static_cast<std::uint32_t>(target), rec.key);
-}
-
 void Simulation::State::apply_step_events(Instance& inst, const engine::StepEvents& ev) {
   std::int32_t with_tokens = 0;
   for (const auto& p : ev.progress) {
@@ -628,25 +334,6 @@ void Simulation::State::publish(Instance& inst) {
   results.on_kv_usage(inst.index(), now, s.kv_usage);
 }
 
-bool Simulation::State::meets_slo(const RequestRecord& r) const {
-  const scenario::Slo* slo = &scenario->slo;
-  const auto& client_class = r.gen.slo_class;
-  if (!client_class.empty()) {
-    for (const auto& c : scenario->slo_classes) {
-      if (c.name == client_class) slo = &c.slo;
-    }
-  }
-  const double ttft_ms = to_millis(r.first_token - r.sent);
-  const double e2e_ms = to_millis(r.finish - r.sent);
-  if (slo->ttft_ms && ttft_ms > *slo->ttft_ms) return false;
-  if (slo->e2e_ms && e2e_ms > *slo->e2e_ms) return false;
-  if (slo->itl_ms && r.output_tokens > 1) {
-    const double tpot = (e2e_ms - ttft_ms) / static_cast<double>(r.output_tokens - 1);
-    if (tpot > *slo->itl_ms) return false;
-  }
-  return true;
-}
-
 void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome) {
   r.finish = now;
   const std::int32_t pool = instances[static_cast<std::size_t>(r.instance)]->pool();
@@ -698,65 +385,6 @@ void Simulation::State::on_horizon_end() {
   end = now;
   results.close(end);
   queue.clear();
-}
-
-void Simulation::State::on_sample() {
-  take_sample(now);
-  // Keep sampling while anything else is pending; a run with nothing left ends.
-  if (!queue.empty()) queue.push(now + sample_interval, EventClass::kSample);
-}
-
-void Simulation::State::take_sample(SimTime t) {
-  series.append(col_time, to_seconds(t));
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    const engine::EngineStats s = instances[i]->engine().stats();
-    const InstanceColumns& c = inst_cols[i];
-    series.append(c.kv_usage, s.kv_usage);
-    series.append(c.running, static_cast<double>(s.num_running));
-    series.append(c.waiting, static_cast<double>(s.num_waiting));
-    series.append(c.preempted_total, static_cast<double>(s.preemptions));
-  }
-  WindowSample& ttft = results.window_ttft();
-  WindowSample& itl = results.window_itl();
-  series.append(col_ttft_p50, ttft.percentile_ms(50));
-  series.append(col_ttft_p99, ttft.percentile_ms(99));
-  series.append(col_itl_p50, itl.percentile_ms(50));
-  series.append(col_itl_p99, itl.percentile_ms(99));
-  // Output tokens per second since the previous sample.
-  const double window_s = to_seconds(t - last_sample);
-  const auto tokens = static_cast<double>(results.take_window_tokens());
-  series.append(col_throughput, window_s > 0 ? tokens / window_s : 0.0);
-  take_added_columns(window_s);
-  last_sample = t;
-  ttft.clear();
-  itl.clear();
-}
-
-// The columns after the original ones: prefix-cache counters per instance (vllm:prefix_cache_
-// queries / hits), prompt tokens per second, arrivals and outcomes so far, E2E and queue-time
-// percentiles of the requests finished in the window (NaN = none), KV transfers.
-void Simulation::State::take_added_columns(double window_s) {
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    const engine::EngineStats s = instances[i]->engine().stats();
-    series.append(inst_cache_cols[i].prefix_queries, static_cast<double>(s.prefix_queries));
-    series.append(inst_cache_cols[i].prefix_hits, static_cast<double>(s.prefix_hits));
-  }
-  series.append(col_prompt_tps,
-                window_s > 0 ? static_cast<double>(window_prompt_tokens) / window_s : 0.0);
-  window_prompt_tokens = 0;
-  const LatencySet& c = results.cluster();
-  series.append(col_arrived, static_cast<double>(results.arrived()));
-  series.append(col_finished, static_cast<double>(c.finished));
-  series.append(col_aborted, static_cast<double>(c.aborted));
-  series.append(col_rejected, static_cast<double>(c.rejected));
-  series.append(col_e2e_p50, window_e2e.percentile_ms(50));
-  series.append(col_e2e_p99, window_e2e.percentile_ms(99));
-  series.append(col_queue_p50, window_queue.percentile_ms(50));
-  series.append(col_queue_p99, window_queue.percentile_ms(99));
-  window_e2e.clear();
-  window_queue.clear();
-  series.append(col_transfers, static_cast<double>(transfers.size() - free_transfers.size()));
-  series.append(col_transfer_blocks, static_cast<double>(transfer_blocks_total));
 }
 
 void Simulation::State::check_done() {

@@ -51,7 +51,8 @@ class Simulation {
   // Decodes and validates a scenario document and prepares the run at t = 0. On errors the
   // simulation stays unloaded and the diagnostics say why (JSON pointer + message).
   Diagnostics load(const std::string& scenario_json, const scenario::DecodeOptions& options);
-  // Prepares a run of an already decoded scenario.
+  // Prepares a run of a scenario built in code, after the decoder's cross-section checks
+  // (scenario/scenario_checks.h: P/D shape, client references).
   Diagnostics load(const scenario::Scenario& s);
   bool loaded() const;
 
@@ -85,6 +86,8 @@ class Simulation {
   struct State;  // internal (simulation_state.h)
 
  private:
+  Diagnostics prepare(const scenario::Scenario& s, bool cross_section_checks);
+
   BackendFactory backend_factory_;
   WorkloadFactory workload_factory_;
   std::unique_ptr<scenario::Scenario> scenario_;

@@ -61,13 +61,18 @@ void put_latency_set(ojson& out, const LatencySet& set) {
   out["goodput_requests_per_s"] = per_second(set.good, span);
 }
 
-// "12.345678": microseconds printed exactly as seconds.
-void put_seconds(std::string& out, SimTime t) {
+// `t` microseconds printed exactly in units of `per` microseconds, with as many decimals as
+// `per` has zeros: "12.345678" (seconds, per = 10^6, 6 digits), "12.345" (milliseconds).
+void put_exact(std::string& out, SimTime t, std::int64_t per, int digits) {
   char buf[40];
   const char* sign = t < 0 ? "-" : "";
   const std::int64_t a = t < 0 ? -t : t;
-  std::snprintf(buf, sizeof buf, "%s%" PRId64 ".%06" PRId64, sign, a / 1000000, a % 1000000);
+  std::snprintf(buf, sizeof buf, "%s%" PRId64 ".%0*" PRId64, sign, a / per, digits, a % per);
   out += buf;
+}
+
+void put_seconds(std::string& out, SimTime t) {
+  put_exact(out, t, 1000000, 6);
 }
 
 // True when any SLO target is set (the scenario's or a class's): without one, "goodput" would
@@ -138,13 +143,8 @@ ojson saturation_of(const Simulation::State& st, std::uint64_t arrived, std::uin
                {"timed_out_or_rejected", lost}};
 }
 
-// "12.345": microseconds printed exactly as milliseconds.
 void put_millis(std::string& out, SimTime t) {
-  char buf[40];
-  const char* sign = t < 0 ? "-" : "";
-  const std::int64_t a = t < 0 ? -t : t;
-  std::snprintf(buf, sizeof buf, "%s%" PRId64 ".%03" PRId64, sign, a / 1000, a % 1000);
-  out += buf;
+  put_exact(out, t, 1000, 3);
 }
 
 // The cost block: GPU count, per-GPU throughput and dollars (deployment_cost.h).

@@ -1,7 +1,9 @@
 #pragma once
 // The Simulation's run state (internal to core/cluster): pools, instances, the event queue,
-// the router, the request table and the results. simulation.cpp runs the event loop;
-// simulation_results.cpp renders the outputs.
+// the router, the request table and the results. simulation_load.cpp builds it,
+// simulation.cpp runs the event loop (simulation_pd.cpp the P/D proxy,
+// simulation_transfers.cpp the KV transfers, simulation_slo.cpp the SLO check,
+// simulation_sampling.cpp the time series) and simulation_results.cpp renders the outputs.
 
 #include <cstdint>
 #include <memory>
@@ -79,7 +81,12 @@ struct Simulation::State {
   std::uint64_t window_prompt_tokens = 0;
   std::uint64_t transfer_blocks_total = 0;  // KV blocks moved (P/D pulls, CPU offload)
 
-  // Event handlers (simulation.cpp).
+  // Building the run (simulation_load.cpp, simulation_sampling.cpp).
+  bool build_pools(Diagnostics& ds);
+  void build_routers();
+  void define_series();
+
+  // Event handlers (simulation.cpp and the simulation_*.cpp of each concern).
   void dispatch(const Event& ev);
   void on_arrival();
   void on_engine_arrival(std::uint32_t instance, engine::RequestKey key);

@@ -9,6 +9,8 @@
 #include "engine/vllm/vllm_config.h"
 #include "engine/vllm/vllm_engine.h"
 #include "kernel/kv_capacity.h"
+#include "scenario/pool_deployment.h"
+#include "util/text.h"
 
 namespace blis::cluster {
 namespace {
@@ -76,20 +78,14 @@ Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Sce
                   "data parallelism inside an instance is not modelled; use more instances"});
     return ds;
   }
-  const scenario::VllmArgs& a = pool.engine.args;
-  out->pp = pool.parallelism.pp;
-  out->block_size = a.block_size;
-  out->gpu_memory_utilization = a.gpu_memory_utilization;
-  out->max_num_batched_tokens = a.max_num_batched_tokens;
-  out->max_num_seqs = a.max_num_seqs;
-  out->max_model_len = a.max_model_len;
-  out->kv_cache_memory_bytes = a.kv_cache_memory_bytes;
-  out->num_gpu_blocks_override = a.num_gpu_blocks_override;
-  out->enforce_eager = a.enforce_eager;
-  out->memory_profile = pool.engine.memory_profile;
-  out->dtype = a.dtype;
-  out->kv_cache_dtype = a.kv_cache_dtype;
-  out->quantization = a.quantization;
+  // The decoder's mapping of engine.args to the kernel (scenario/pool_deployment.h), so a run
+  // prices the deployment `blis validate` checked.
+  if (!scenario::apply_engine_args(pool, out)) {
+    ds.push_back({ptr + "/engine/args/quantization",
+                  quote_excerpt(pool.engine.args.quantization) +
+                      " is not modelled by BLIS Playground's latency kernel"});
+    return ds;
+  }
   append(ds, kernel::validate_deployment(*out), ptr);
   return ds;
 }

@@ -34,12 +34,12 @@ struct KvTransferParams {
   // The rest of the dict the prefiller returns (nixl/pull_scheduler.py request_finished):
   // the remote blocks (one KV group) and the endpoint. A decoder pulls only when the block
   // list is non-empty and every endpoint field is present (update_state_after_alloc).
-  std::vector<std::int32_t> remote_block_ids;
-  std::optional<std::string> remote_engine_id;
-  std::optional<std::string> remote_request_id;
-  std::optional<std::string> remote_host;
-  std::optional<std::int32_t> remote_port;
-  std::optional<std::int32_t> tp_size;
+  std::vector<std::int32_t> remote_block_ids{};
+  std::optional<std::string> remote_engine_id{};
+  std::optional<std::string> remote_request_id{};
+  std::optional<std::string> remote_host{};
+  std::optional<std::int32_t> remote_port{};
+  std::optional<std::int32_t> tp_size{};
   bool has_remote_endpoint() const {
     return remote_engine_id && remote_request_id && remote_host && remote_port;
   }

@@ -12,8 +12,8 @@ constexpr std::int64_t kGiB = std::int64_t{1} << 30;
 std::string unknown_id(const char* what, const std::string& id,
                        const std::vector<std::string>& ids) {
   std::string msg = std::string("unknown ") + what + " \"" + id + "\"";
-  const auto near = catalog::closest_ids(id, ids);
-  if (!near.empty()) msg += " (did you mean " + catalog::quoted_list(near) + "?)";
+  const auto near = closest_ids(id, ids);
+  if (!near.empty()) msg += " (did you mean " + quoted_list(near) + "?)";
   return msg;
 }
 
@@ -29,16 +29,21 @@ const std::vector<std::string>& memory_profile_names() {
   return names;
 }
 
-BatchDefaults vllm_batch_defaults(const catalog::Gpu& gpu) {
-  // vllm/engine/arg_utils.py EngineArgs.get_batch_defaults: "if device_memory >= 70 * GiB_bytes
-  // and 'a100' not in device_name" -> the larger defaults (OPENAI_API_SERVER context).
-  std::string lower = gpu.id + " " + gpu.name;
-  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  const bool a100 = lower.find("a100") != std::string::npos;
-  // "device_memory >= 160 * GiB_bytes" (B200/B300-class, MI300X) comes first: 16384 / 1024.
-  if (gpu.usable_memory_bytes >= 160 * kGiB) return {16384, 1024};
-  if (gpu.usable_memory_bytes >= 70 * kGiB && !a100) return {8192, 1024};
-  return {2048, 256};
+rules::HardwareFacts hardware_facts(const catalog::Gpu& gpu) {
+  rules::HardwareFacts f;
+  f.known = true;
+  // vLLM matches "a100" in the device name; the id carries the part name too.
+  f.name = gpu.id + " " + gpu.name;
+  // get_device_total_memory: what the device reports, not the vendor figure.
+  f.memory_gib = static_cast<double>(gpu.usable_memory_bytes) / static_cast<double>(kGiB);
+  f.supports_fp8 = gpu.fp8_dense_tflops > 0;
+  return f;
+}
+
+rules::BatchDefaultsRow vllm_batch_defaults(const catalog::Gpu& gpu, std::string_view release) {
+  const rules::Pack* pack = rules::find_pack(release);
+  return rules::batch_defaults(pack != nullptr ? *pack : rules::default_pack(),
+                               hardware_facts(gpu));
 }
 
 Diagnostics make_deployment(const catalog::Catalog& catalog, const std::string& gpu_id,
@@ -54,7 +59,7 @@ Diagnostics make_deployment(const catalog::Catalog& catalog, const std::string& 
   out->gpu = *gpu;
   out->model = *model;
   out->tp = tp;
-  const BatchDefaults b = vllm_batch_defaults(*gpu);
+  const rules::BatchDefaultsRow b = vllm_batch_defaults(*gpu);
   out->max_num_batched_tokens = b.max_num_batched_tokens;
   out->max_num_seqs = b.max_num_seqs;
   out->max_model_len = model->max_position_embeddings;

@@ -7,9 +7,12 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <string_view>
 
 #include "catalog/catalog.h"
+#include "rules/rules.h"
 #include "util/diagnostic.h"
+#include "util/release.h"
 
 namespace blis::kernel {
 
@@ -31,8 +34,10 @@ struct Deployment {
   std::string kv_cache_dtype = "auto";  // auto | bfloat16 | float16 | fp8 | fp8_e4m3 | fp8_e5m2
   std::int32_t block_size = 16;
   double gpu_memory_utilization = 0.9;
-  std::int32_t max_num_batched_tokens = 8192;
-  std::int32_t max_num_seqs = 1024;
+  // 0 until set: make_deployment fills vLLM's defaults for the GPU from the rules pack
+  // (vllm_batch_defaults), and validate_deployment refuses a value below 1.
+  std::int32_t max_num_batched_tokens = 0;
+  std::int32_t max_num_seqs = 0;
   std::int64_t max_model_len = 0;  // 0: the model's max_position_embeddings
   std::optional<std::int64_t> kv_cache_memory_bytes;
   std::optional<std::int64_t> num_gpu_blocks_override;
@@ -55,18 +60,19 @@ struct Deployment {
   }
 };
 
-// vLLM's defaults for the OpenAI server on this GPU (EngineArgs.get_batch_defaults):
-// max_num_batched_tokens 8192 and max_num_seqs 1024 on GPUs with >= 70 GiB that are not A100,
-// 2048 and 256 otherwise.
-struct BatchDefaults {
-  std::int32_t max_num_batched_tokens = 2048;
-  std::int32_t max_num_seqs = 256;
-};
-BatchDefaults vllm_batch_defaults(const catalog::Gpu& gpu);
+// The GPU as vLLM's platform reports it (device name and total memory), for the rules
+// pack's hardware-dependent defaults and checks.
+rules::HardwareFacts hardware_facts(const catalog::Gpu& gpu);
 
-// A Deployment of catalog entries with vLLM's defaults (batch limits for the GPU, block size
-// 64 for MLA models on NVIDIA Hopper/Blackwell, max_model_len from the model). Unknown ids
-// and invalid combinations come back as Diagnostics (pointer "" = the deployment).
+// vLLM's defaults for the OpenAI server on this GPU (EngineArgs.get_batch_defaults) in
+// `release`: the rules pack's table (rules::batch_defaults), not a copy of it.
+rules::BatchDefaultsRow vllm_batch_defaults(const catalog::Gpu& gpu,
+                                            std::string_view release = kDefaultVllmRelease);
+
+// A Deployment of catalog entries with vLLM's defaults in kDefaultVllmRelease (batch limits
+// for the GPU, block size 64 for MLA models on NVIDIA Hopper/Blackwell, max_model_len from
+// the model). Unknown ids and invalid combinations come back as Diagnostics (pointer "" =
+// the deployment).
 Diagnostics make_deployment(const catalog::Catalog& catalog, const std::string& gpu_id,
                             const std::string& model_id, std::int32_t tp, Deployment* out);
 

@@ -4,37 +4,29 @@
 #include <algorithm>
 #include <limits>
 
-#include "catalog/closest_ids.h"
 #include "kernel/deployment.h"
 #include "kernel/kv_capacity.h"
+#include "scenario/pool_deployment.h"
+#include "util/did_you_mean.h"
 
 namespace blis::scenario::detail {
 
 namespace {
 
-constexpr double kGiB = 1073741824.0;
-
 std::string first_ids(const std::vector<std::string>& ids, std::size_t n) {
   std::vector<std::string> head(ids.begin(),
                                 ids.begin() + static_cast<std::ptrdiff_t>(std::min(n, ids.size())));
-  return catalog::quoted_list(head);
+  return quoted_list(head);
 }
 
 std::string unknown_id(const std::string& what, const std::string& id,
                        const std::vector<std::string>& ids, const char* inline_key) {
   std::string msg = quote_excerpt(id) + " is not a catalog " + what + " id";
-  const auto near = catalog::closest_ids(id, ids, 3);
+  const auto near = closest_ids(id, ids, 3);
   msg += near.empty() ? " (known: " + first_ids(ids, 6) + ")"
-                      : " (closest: " + catalog::quoted_list(near) + ")";
+                      : " (closest: " + quoted_list(near) + ")";
   msg += "; or define it inline under /catalog/" + std::string(inline_key);
   return msg;
-}
-
-// vLLM spellings the kernel prices under another name.
-std::string kernel_dtype(const std::string& dtype) {
-  if (dtype == "half") return "float16";
-  if (dtype == "float") return "float32";
-  return dtype;
 }
 
 // The KV bytes vLLM plans with: override * bytes per block when num_gpu_blocks_override is
@@ -166,14 +158,7 @@ rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& poo
     c.diags.push_back({pool_pointer + "/model",
                        unknown_id("model", pool.model, c.catalog->model_ids(), "models")});
   }
-  if (gpu) {
-    f.hardware.known = true;
-    // vLLM matches "a100" in the device name; the id carries the part name too.
-    f.hardware.name = gpu->id + " " + gpu->name;
-    // get_device_total_memory: what the device reports, not the vendor figure.
-    f.hardware.memory_gib = static_cast<double>(gpu->usable_memory_bytes) / kGiB;
-    f.hardware.supports_fp8 = gpu->fp8_dense_tflops > 0;
-  }
+  if (gpu) f.hardware = kernel::hardware_facts(*gpu);
   if (model) {
     f.model.known = true;
     f.model.max_model_len = model->max_position_embeddings;
@@ -199,28 +184,8 @@ void check_fit(Pool& pool, const std::string& pool_pointer, const rules::Deploym
   const std::string release = "vLLM " + pool.engine.release;
   kernel::Deployment d;
   kernel::make_deployment(*c.catalog, pool.hardware, pool.model, pool.parallelism.tp, &d);
-  d.tp = pool.parallelism.tp;
-  d.pp = pool.parallelism.pp;
-  d.kv_cache_dtype = a.kv_cache_dtype;
-  d.block_size = a.block_size;
-  d.gpu_memory_utilization = a.gpu_memory_utilization;
-  d.max_num_batched_tokens = a.max_num_batched_tokens;
-  d.max_num_seqs = a.max_num_seqs;
-  d.max_model_len = a.max_model_len;
-  d.kv_cache_memory_bytes = a.kv_cache_memory_bytes;
-  d.num_gpu_blocks_override = a.num_gpu_blocks_override;
-  d.enforce_eager = a.enforce_eager;
-  d.memory_profile = pool.engine.memory_profile;
-  d.dtype = kernel_dtype(a.dtype);
-  // Quantization as the kernel prices it: "" = as the checkpoint, "fp8" = online FP8.
-  const std::string& ckpt = d.model.quantization.method;
-  const std::string& q = a.quantization;
-  if (q.empty() || q == ckpt || q == ckpt + "_marlin") {
-    d.quantization.clear();
-  } else if (ckpt.empty() &&
-             (q == "fp8_per_tensor" || q == "fp8_per_block" || q == "fp8_per_channel")) {
-    d.quantization = "fp8";
-  } else {
+  if (!apply_engine_args(pool, &d)) {
+    const std::string& q = a.quantization;
     c.diags.push_back(
         {args_ptr + "/quantization",
          quote_excerpt(q) + " is accepted by " + release +

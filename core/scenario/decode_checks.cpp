@@ -4,13 +4,14 @@
 #include <algorithm>
 
 #include "scenario/decode_internal.h"
+#include "scenario/scenario_checks.h"
 #include "util/text.h"
 
-namespace blis::scenario::detail {
+namespace blis::scenario {
 
 namespace {
 
-void check_pd_shape(Scenario& s, DecodeContext& c) {
+void check_pd_shape(const Scenario& s, Diagnostics& diags) {
   int prefill = 0, decode = 0, unified = 0;
   for (const auto& p : s.pools) {
     if (p.role == "prefill")
@@ -22,7 +23,7 @@ void check_pd_shape(Scenario& s, DecodeContext& c) {
   }
   if (prefill == 0 && decode == 0) return;
   if (prefill != 1 || decode != 1 || unified != 0) {
-    c.diags.push_back(
+    diags.push_back(
         {"/pools",
          "a prefill/decode deployment has exactly one prefill and one decode pool and no "
          "unified pool (found " +
@@ -31,20 +32,19 @@ void check_pd_shape(Scenario& s, DecodeContext& c) {
     return;
   }
   if (s.fabric.empty()) {
-    c.diags.push_back(
-        {"/fabric",
-         "missing: a prefill/decode deployment needs the fabric its KV transfers cross "
-         "(e.g. \"nvlink4\", \"ib-ndr\")"});
+    diags.push_back({"/fabric",
+                     "missing: a prefill/decode deployment needs the fabric its KV transfers cross "
+                     "(e.g. \"nvlink4\", \"ib-ndr\")"});
   }
   const auto pi = std::find_if(s.pools.begin(), s.pools.end(),
                                [](const Pool& p) { return p.role == "prefill"; });
   const auto di = std::find_if(s.pools.begin(), s.pools.end(),
                                [](const Pool& p) { return p.role == "decode"; });
   if (pi->model != di->model) {
-    c.diags.push_back({"/pools/" + std::to_string(di - s.pools.begin()) + "/model",
-                       quote_excerpt(di->model) + " differs from the prefill pool's model " +
-                           quote_excerpt(pi->model) +
-                           "; the decode pool must serve the model whose KV it receives"});
+    diags.push_back({"/pools/" + std::to_string(di - s.pools.begin()) + "/model",
+                     quote_excerpt(di->model) + " differs from the prefill pool's model " +
+                         quote_excerpt(pi->model) +
+                         "; the decode pool must serve the model whose KV it receives"});
   }
 }
 
@@ -56,7 +56,7 @@ std::optional<double> upper_bound(const std::optional<LengthDist>& d) {
   return std::nullopt;
 }
 
-void check_clients(Scenario& s, DecodeContext& c) {
+void check_clients(const Scenario& s, Diagnostics& diags) {
   const bool lora_pool = std::any_of(s.pools.begin(), s.pools.end(),
                                      [](const Pool& p) { return p.engine.args.enable_lora; });
   const bool priority_pool = std::any_of(s.pools.begin(), s.pools.end(), [](const Pool& p) {
@@ -87,23 +87,23 @@ void check_clients(Scenario& s, DecodeContext& c) {
           }
           names.push_back(quote_excerpt(k.name));
         }
-        c.diags.push_back({ptr + "/slo_class",
-                           quote_excerpt(cl.slo_class) +
-                               " is not defined in /slo_classes (defined: " +
-                               (names.empty() ? std::string("none") : rules::join(names)) + ")"});
+        diags.push_back({ptr + "/slo_class",
+                         quote_excerpt(cl.slo_class) +
+                             " is not defined in /slo_classes (defined: " +
+                             (names.empty() ? std::string("none") : rules::join(names)) + ")"});
       }
     }
     if (cl.lora > 0 && !lora_pool) {
-      c.diags.push_back({ptr + "/lora",
-                         std::to_string(cl.lora) +
-                             ": requests a LoRA adapter but no pool sets engine.args.enable_lora"});
+      diags.push_back({ptr + "/lora",
+                       std::to_string(cl.lora) +
+                           ": requests a LoRA adapter but no pool sets engine.args.enable_lora"});
     }
     if (cl.priority != 0 && !priority_pool) {
-      c.diags.push_back({ptr + "/priority",
-                         std::to_string(cl.priority) +
-                             ": has no effect, every pool schedules fcfs "
-                             "(engine.args.scheduling_policy \"priority\" uses it)",
-                         Severity::kWarning});
+      diags.push_back({ptr + "/priority",
+                       std::to_string(cl.priority) +
+                           ": has no effect, every pool schedules fcfs "
+                           "(engine.args.scheduling_policy \"priority\" uses it)",
+                       Severity::kWarning});
     }
     if (cl.spec_acceptance && !spec_pool) {
       c.diags.push_back({ptr + "/spec_acceptance",
@@ -120,21 +120,29 @@ void check_clients(Scenario& s, DecodeContext& c) {
                 cl.shared_prefix->output_tokens;
     }
     if (longest && min_mml > 0 && *longest > static_cast<double>(min_mml)) {
-      c.diags.push_back({ptr,
-                         "requests of up to " +
-                             std::to_string(static_cast<std::int64_t>(*longest)) +
-                             " tokens (prompt + output) exceed max_model_len " +
-                             std::to_string(min_mml) + " of a pool; vLLM refuses them",
-                         Severity::kWarning});
+      diags.push_back({ptr,
+                       "requests of up to " + std::to_string(static_cast<std::int64_t>(*longest)) +
+                           " tokens (prompt + output) exceed max_model_len " +
+                           std::to_string(min_mml) + " of a pool; vLLM refuses them",
+                       Severity::kWarning});
     }
   }
 }
 
 }  // namespace
 
-void check_cross_references(Scenario& s, DecodeContext& c) {
-  check_pd_shape(s, c);
-  check_clients(s, c);
+Diagnostics check_cross_sections(const Scenario& s) {
+  Diagnostics diags;
+  check_pd_shape(s, diags);
+  check_clients(s, diags);
+  return diags;
 }
 
-}  // namespace blis::scenario::detail
+namespace detail {
+
+void check_cross_references(Scenario& s, DecodeContext& c) {
+  for (auto& d : check_cross_sections(s)) c.diags.push_back(std::move(d));
+}
+
+}  // namespace detail
+}  // namespace blis::scenario

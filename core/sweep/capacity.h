@@ -2,8 +2,8 @@
 // Capacity search (blis capacity): the highest offered rate a deployment sustains within an
 // SLO, or the fewest instances of a pool that serve a given rate. Each probe is one run; it
 // passes when every SLO bound holds and the run did not saturate
-// (summary.json's saturation verdict is "stable"). Rate is bisected on a continuous scale, instances on the
-// integers, both assuming that more load (or fewer instances) never helps.
+// (summary.json's saturation verdict is "stable"). Rate is bisected on a continuous scale,
+// instances on the integers, both assuming that more load (or fewer instances) never helps.
 
 #include <optional>
 #include <string>

@@ -159,9 +159,6 @@ Pack shared_v029_to_v032() {
   // not A100 8192/1024, otherwise 2048/256. (A ">= 160 GiB: 16384" row an index copy had was
   // never upstream: `git log -S'160 * GiB'` finds no commit.)
   p.batch_defaults = {{70.0, "a100", 8192, 1024}, {0.0, "", 2048, 256}};
-  // vllm/config/scheduler.py DEFAULT_MAX_NUM_BATCHED_TOKENS / DEFAULT_MAX_NUM_SEQS.
-  p.scheduler_default_max_num_batched_tokens = 2048;
-  p.scheduler_default_max_num_seqs = 128;
 
   // vllm/distributed/kv_transfer/kv_connector/factory.py: the registration list, in order.
   p.connectors = {{"ExampleConnector", false},

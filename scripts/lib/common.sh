@@ -21,6 +21,7 @@ ensure_system_packages() {
   command -v node   >/dev/null || need+=(nodejs)
   command -v npm    >/dev/null || need+=(npm)
   command -v em++   >/dev/null || need+=(emscripten)
+  command -v clang-format >/dev/null || need+=(clang-format)
   [ -f /usr/include/nlohmann/json.hpp ]         || need+=(nlohmann-json3-dev)
   [ -f /usr/src/googletest/CMakeLists.txt ]     || need+=(googletest)
   [ -f /usr/include/gtest/gtest.h ]             || need+=(libgtest-dev)

@@ -148,5 +148,12 @@ TEST(CatalogInline, InvalidEntryIsNotAdded) {
   EXPECT_EQ(c.find_fabric("x"), nullptr);
 }
 
+// The "did you mean" of an unknown model id (util/did_you_mean.h) finds it by its short name.
+TEST(ClosestIds, FindsModelsByTheirShortName) {
+  const auto near = closest_ids("Llama-3.1-8B", Catalog::builtin().model_ids());
+  ASSERT_FALSE(near.empty());
+  EXPECT_EQ(near.front(), "meta-llama/Llama-3.1-8B-Instruct");
+}
+
 }  // namespace
 }  // namespace blis::catalog

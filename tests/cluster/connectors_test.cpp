@@ -89,8 +89,8 @@ TEST(PdDisaggregation, RejectsUnsupportedPoolCombinationsWithPointers) {
   three["pools"].push_back(doc["pools"][1]);
   three["pools"][2]["name"] = "decode2";
   Simulation sim;
-  // The scenario decoder rejects the combination (the cluster repeats the check per role for
-  // scenarios built in code: tests/cluster/simulation_test.cpp).
+  // The scenario decoder rejects the combination (Simulation::load runs the same check on a
+  // scenario built in code: tests/cluster/simulation_test.cpp).
   Diagnostics ds = sim.load(three.dump(), scenario::DecodeOptions{});
   ASSERT_TRUE(has_errors(ds));
   EXPECT_EQ(ds.front().pointer, "/pools");

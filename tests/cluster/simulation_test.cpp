@@ -204,7 +204,9 @@ TEST(Simulation, RejectsUnsupportedConfigurationsWithPointers) {
   const Diagnostics ds = sim->load(sc);
   ASSERT_EQ(ds.size(), 2u);
   EXPECT_EQ(ds[0].pointer, "/router/policy");
-  EXPECT_EQ(ds[1].pointer, "/pools/0/role");
+  // The decoder's P/D shape check (scenario/scenario_checks.h), same pointer and message.
+  EXPECT_EQ(ds[1].pointer, "/pools");
+  EXPECT_NE(ds[1].message.find("exactly one prefill and one decode pool"), std::string::npos);
   EXPECT_FALSE(sim->loaded());
 }
 
@@ -213,6 +215,23 @@ TEST(Simulation, RejectsUnsupportedConfigurationsWithPointers) {
 
 namespace blis::cluster::testing {
 namespace {
+
+// A P/D deployment built in code meets the decoder's cross-section checks: a fabric for its
+// KV transfers, one model on both sides.
+TEST(Simulation, RunsTheDecodersPdChecksOnAScenarioBuiltInCode) {
+  scenario::Scenario sc = make_scenario(1);
+  sc.pools[0].role = "prefill";
+  sc.pools.push_back(sc.pools[0]);
+  sc.pools[1].name = "decode";
+  sc.pools[1].role = "decode";
+  sc.pools[1].model = "fake/other";
+  auto sim = make_sim({}, stream(1, 0, 8, 1));
+  const Diagnostics ds = sim->load(sc);
+  ASSERT_EQ(ds.size(), 2u);
+  EXPECT_EQ(ds[0].pointer, "/fabric");
+  EXPECT_EQ(ds[1].pointer, "/pools/1/model");
+  EXPECT_FALSE(sim->loaded());
+}
 
 TEST(Simulation, ClientTimeoutAbortsTheRequestInTheEngine) {
   // max_num_seqs 1: the second request waits behind the first (~0.6 s of decoding) and its

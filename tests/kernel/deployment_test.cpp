@@ -14,9 +14,14 @@ TEST(Deployment, VllmBatchDefaultsDependOnTheGpu) {
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("H100-SXM-80GB")).max_num_batched_tokens, 8192);
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("H200-SXM-141GB")).max_num_seqs, 1024);
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("MI300X-192GB")).max_num_seqs, 1024);
-  // >= 160 GiB devices get the 16384-token budget in the API server context.
-  EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("MI300X-192GB")).max_num_batched_tokens, 16384);
-  EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("B200-SXM-180GB")).max_num_batched_tokens, 16384);
+  // The table is the rules pack's (rules::batch_defaults): vLLM 8d9b52f7 has no ">= 160 GiB"
+  // row, so the largest devices get 8192 too (the kernel's own copy had a 16384 row).
+  EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("MI300X-192GB")).max_num_batched_tokens, 8192);
+  EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("B200-SXM-180GB")).max_num_batched_tokens, 8192);
+  // Per release: every pack has the same table today, and an unknown release is the default's.
+  for (const std::string& r : rules::known_releases()) {
+    EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("L40S-48GB"), r).max_num_batched_tokens, 2048) << r;
+  }
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("A100-SXM-80GB")).max_num_batched_tokens, 2048);
   EXPECT_EQ(vllm_batch_defaults(*c.find_gpu("L40S-48GB")).max_num_seqs, 256);
 }

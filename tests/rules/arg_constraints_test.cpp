@@ -274,7 +274,9 @@ TEST(ArgSpecs, DescribeOnlyKeysTheReaderKnows) {
                          std::find(ignored_arg_keys().begin(), ignored_arg_keys().end(), key) !=
                              ignored_arg_keys().end();
       EXPECT_TRUE(known) << release << ": " << a.key;
-      if (a.type == "int") EXPECT_LE(a.int_min, a.int_max) << a.key;
+      if (a.type == "int") {
+        EXPECT_LE(a.int_min, a.int_max) << a.key;
+      }
     }
   }
 }

@@ -34,6 +34,13 @@ TEST(Registry, FindsPacksByRelease) {
   EXPECT_EQ(find_pack("0.30.0"), nullptr);
   EXPECT_EQ(find_pack("0.29.x1"), nullptr);
   EXPECT_EQ(find_pack(""), nullptr);
+  EXPECT_EQ(find_pack("0.31.2"), nullptr);  // the 0.31.0 pack answers for 0.31.0 only
+  EXPECT_EQ(find_pack("0.032"), nullptr);
+  // Every release string a pack lists (docs/rules.md) finds that pack.
+  for (const std::string& name : known_releases()) {
+    for (const std::string& accepted : find_pack(name)->accepts)
+      EXPECT_EQ(find_pack(accepted), find_pack(name)) << accepted;
+  }
   EXPECT_EQ(known_releases(), (std::vector<std::string>{"0.29.x", "0.31.0", "0.32.0"}));
 }
 

@@ -46,8 +46,12 @@ TEST(Capacity, RateBisectionConvergesWithinTolerance) {
   EXPECT_LT(static_cast<int>(r.probes.size()), q.max_probes);
   // Every probe at or below the answer passed, every one at or above the bracket failed.
   for (const CapacityProbe& p : r.probes) {
-    if (p.value <= *r.answer) EXPECT_TRUE(p.pass) << p.value << " " << p.why;
-    if (p.value >= *r.first_fail) EXPECT_FALSE(p.pass) << p.value;
+    if (p.value <= *r.answer) {
+      EXPECT_TRUE(p.pass) << p.value << " " << p.why;
+    }
+    if (p.value >= *r.first_fail) {
+      EXPECT_FALSE(p.pass) << p.value;
+    }
   }
 }
 
@@ -62,7 +66,9 @@ TEST(Capacity, FewestInstancesIsMonotoneInRate) {
     const CapacityResult r = capacity_search(base(), q, {});
     ASSERT_TRUE(r.answer) << rate;
     EXPECT_GE(*r.answer, previous) << rate;
-    if (r.first_fail) EXPECT_EQ(*r.first_fail + 1, *r.answer) << rate;
+    if (r.first_fail) {
+      EXPECT_EQ(*r.first_fail + 1, *r.answer) << rate;
+    }
     previous = *r.answer;
   }
   EXPECT_GT(previous, 1);

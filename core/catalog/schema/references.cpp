@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "catalog/closest_ids.h"
+#include "util/did_you_mean.h"
 
 namespace blis::catalog::schema {
 

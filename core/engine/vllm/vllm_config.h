@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "util/release.h"
+
 namespace blis::vllm {
 
 enum class SchedulingPolicy : std::uint8_t { kFcfs, kPriority };
@@ -20,13 +22,14 @@ enum class SpecMethod : std::uint8_t { kNgram, kEagle, kMtp, kDraftModel, kNgram
 struct VllmConfig {
   // Identity, for the vllm:* metrics: the release whose families are exposed ("0.29",
   // "0.31", "0.32"; patch numbers allowed) and the served model name (label model_name).
-  std::string release = "0.32.0";
+  std::string release{kDefaultVllmRelease};
   std::string served_model_name;
   // CacheConfig.
   std::int32_t block_size = 16;
   std::int32_t num_gpu_blocks = 0;  // including the null block 0
   bool enable_prefix_caching = true;
-  // SchedulerConfig.
+  // SchedulerConfig, with the class's own defaults (vllm/config/scheduler.py); a pool's
+  // engine.args, resolved by the rules pack of its release, replace them (vllm_backend.cpp).
   std::int32_t max_num_seqs = 128;
   std::int32_t max_num_batched_tokens = 2048;
   std::int32_t max_num_scheduled_tokens = 0;  // 0 = unset (derived: token_budget())

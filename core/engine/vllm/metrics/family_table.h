@@ -50,7 +50,7 @@ struct FamilySpec {
   // them (create_metric_per_engine) except for the offloading connector's flat families,
   // which get their child when first observed (OffloadPromMetrics._get_prometheus_metric).
   bool children_on_first_use = false;
-  std::vector<double> fixed_buckets;  // BucketSet::kFixed
+  std::vector<double> fixed_buckets{};  // BucketSet::kFixed
 };
 
 const std::vector<FamilySpec>& family_table();

@@ -34,8 +34,8 @@ struct RecorderConfig {
   std::int32_t num_speculative_tokens = 0;  // 0: no speculative decoding configured
   bool lora_enabled = false;
   std::int32_t max_loras = 1;
-  std::vector<std::string> lora_names;      // adapter id i is lora_names[i - 1]
-  LabelList cache_config_info;              // cache_config_labels(...)
+  std::vector<std::string> lora_names{};    // adapter id i is lora_names[i - 1]
+  LabelList cache_config_info{};            // cache_config_labels(...)
   std::int64_t max_recent_requests = 1000;  // prefix hit-rate window of the log line
   // vllm:cache_config_info exists once log_engine_initialized ran (a real server); the
   // conformance traces never call it.

@@ -1,0 +1,18 @@
+#pragma once
+// One mapping from a pool whose engine.args are resolved to the latency kernel's Deployment,
+// used by the decoder's fit checks (catalog_bridge.cpp) and by the cluster's engines
+// (cluster/vllm_backend.cpp), so `blis validate` and `blis run` price the same deployment.
+
+#include "kernel/deployment.h"
+#include "scenario/scenario.h"
+
+namespace blis::scenario {
+
+// Copies the pool's parallelism and the engine arguments the kernel prices into `d` (made by
+// kernel::make_deployment: catalog entries and vLLM's platform defaults), in the kernel's
+// spelling: dtype "half" / "float" as "float16" / "float32"; quantization "" when it is the
+// checkpoint's own (or its _marlin kernel), "fp8" for vLLM's online FP8 methods on an
+// unquantized checkpoint. False when the kernel does not model the pool's quantization.
+bool apply_engine_args(const Pool& pool, kernel::Deployment* d);
+
+}  // namespace blis::scenario

@@ -1,0 +1,15 @@
+#pragma once
+// The checks that span sections of a typed Scenario: the shape of a prefill/decode
+// deployment (one prefill pool, one decode pool, no unified pool, a fabric, one model) and
+// each client's references (SLO class, LoRA, priority) and lengths against max_model_len.
+// The decoder runs them on every document; cluster::Simulation::load runs the same ones on
+// a scenario built in code, so both refuse the same deployments with the same messages.
+
+#include "scenario/scenario.h"
+#include "util/diagnostic.h"
+
+namespace blis::scenario {
+
+Diagnostics check_cross_sections(const Scenario& s);
+
+}  // namespace blis::scenario
