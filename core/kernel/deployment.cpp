@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "util/did_you_mean.h"
+
 namespace blis::kernel {
 
 namespace {
@@ -158,7 +160,7 @@ Diagnostics validate_deployment(const Deployment& d) {
   const auto& profiles = memory_profile_names();
   if (std::find(profiles.begin(), profiles.end(), d.memory_profile) == profiles.end()) {
     err("/memory_profile",
-        "expected " + catalog::quoted_list(profiles) + ", got \"" + d.memory_profile + "\"");
+        "expected " + quoted_list(profiles) + ", got \"" + d.memory_profile + "\"");
   }
   return out;
 }

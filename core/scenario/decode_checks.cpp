@@ -106,9 +106,9 @@ void check_clients(const Scenario& s, Diagnostics& diags) {
                        Severity::kWarning});
     }
     if (cl.spec_acceptance && !spec_pool) {
-      c.diags.push_back({ptr + "/spec_acceptance",
-                         "has no effect: no pool sets engine.args.speculative_config",
-                         Severity::kWarning});
+      diags.push_back({ptr + "/spec_acceptance",
+                       "has no effect: no pool sets engine.args.speculative_config",
+                       Severity::kWarning});
     }
     // vLLM's frontend refuses a request longer than max_model_len (HTTP 400).
     std::optional<double> longest;

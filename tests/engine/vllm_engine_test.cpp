@@ -329,7 +329,9 @@ TEST(VllmEngine, NoProgressForARequestAbortedWhileItsPreemptingPassRan) {
     }
     now += 1000;
     for (const engine::RequestProgress& p : e.complete(id, {}, now).progress) {
-      if (aborted) EXPECT_NE(p.key, 2u) << "progress for request 2 after its abort";
+      if (aborted) {
+        EXPECT_NE(p.key, 2u) << "progress for request 2 after its abort";
+      }
     }
   }
   EXPECT_TRUE(aborted) << "the scenario should preempt";
