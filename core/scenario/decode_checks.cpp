@@ -127,6 +127,7 @@ void check_clients(Scenario& s, DecodeContext& c) {
 void check_cross_references(Scenario& s, DecodeContext& c) {
   check_pd_shape(s, c);
   check_clients(s, c);
+  check_adapters(s, c);
 }
 
 }  // namespace blis::scenario::detail

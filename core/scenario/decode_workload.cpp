@@ -329,6 +329,8 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
   if (auto l = r.integer("lora", 0, kInt32Max, "an integer >= 0 (LoRA adapter id; 0 = none)")) {
     cl.lora = static_cast<std::int32_t>(*l);
   }
+  if (const json* a = r.raw("adapters"))
+    cl.adapters = decode_adapters(*a, r.pointer("adapters"), c);
   r.report_unknown_keys();
   return cl;
 }
