@@ -137,6 +137,7 @@ Diagnostics Simulation::load(const scenario::Scenario& s) {
       st->instances.push_back(std::make_unique<Instance>(
           global, name, static_cast<std::int32_t>(p), std::move(eng), *pr.res.pricer,
           pr.res.overheads, pr.res.spec_acceptance, Rng::stream(sc.seed, "spec/" + name)));
+      if (pr.res.lora_cost) st->instances.back()->set_lora(make_lora_residency(sc, p, pr.res));
       // P/D: the proxy routes to the prefill pool first, then to the decode pool.
       (st->pd && static_cast<std::int32_t>(p) == st->decode_pool ? decode_candidates : candidates)
           .push_back(global);
