@@ -71,8 +71,8 @@ struct ScheduledRequest {
   std::int32_t num_prefill_tokens = 0;  // of which are prompt/recompute (prefill) tokens
   std::int32_t context_before = 0;      // tokens already in the KV cache before this pass
   std::int32_t num_spec_tokens = 0;     // draft tokens verified in this pass
-  std::int32_t lora_id = 0;             // the request's LoRA adapter (0 = none)
   bool samples = false;                 // the pass samples a token for this request
+  std::int32_t lora_id = 0;  // the request's LoRA adapter (0 = none); last: positional inits
 };
 
 // What the next forward pass runs (vLLM's SchedulerOutput, reduced to what pricing and

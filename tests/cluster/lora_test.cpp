@@ -102,7 +102,7 @@ TEST(LoraResidency, LruSlotsAndCache) {
   LoraResidency r(cost, host, /*max_loras=*/2, /*max_cpu_loras=*/3, 16, {{1, 16}, {2, 8}});
   auto batch = [](std::vector<std::int32_t> ids) {
     engine::Batch b;
-    for (auto id : ids) b.requests.push_back({0, 1, 0, 0, 0, id, true});
+    for (auto id : ids) b.requests.push_back({0, 1, 0, 0, 0, true, id});
     return b;
   };
   EXPECT_GT(r.apply(batch({1, 2})), 0);
