@@ -14,6 +14,7 @@
 #include "cluster/serving_overheads.h"
 #include "cluster/step_cost.h"
 #include "engine/engine.h"
+#include "kernel/lora_cost.h"
 #include "scenario/scenario.h"
 #include "util/diagnostic.h"
 
@@ -31,6 +32,8 @@ struct PoolResources {
   std::int64_t kv_bytes_per_block = 0;
   std::optional<catalog::Fabric> kv_fabric;
   std::optional<catalog::Fabric> host_fabric;
+  // LoRA (enable_lora): adapter sizes and the punica kernels' price (kernel/lora_cost.h).
+  std::shared_ptr<const kernel::LoraCost> lora_cost;
   // Cost: USD per GPU-hour (the pool's cost_per_gpu_hour, else the catalog GPU's indicative
   // price; 0 = unknown) and where it came from.
   double usd_per_gpu_hour = 0;

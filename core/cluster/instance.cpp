@@ -41,7 +41,9 @@ LoopDecision Instance::run_loop(SimTime t) {
   if (inflight_count_ < depth && engine_->can_schedule(t)) {
     const engine::Batch* batch = engine_->schedule(t);
     if (batch != nullptr) {
-      const StepTiming cost = pricer_->price(*batch);
+      StepTiming cost = pricer_->price(*batch);
+      // The worker loads the batch's adapters before the forward pass (set_active_adapters).
+      if (lora_) cost.gpu += round_us(lora_->apply(*batch));
       // The engine-core thread schedules and prepares inputs; the GPU runs passes back to
       // back, so a pass starts when both the thread has launched it and the previous pass
       // has finished.

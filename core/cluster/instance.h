@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/lora_residency.h"
 #include "cluster/serving_overheads.h"
 #include "cluster/step_cost.h"
 #include "engine/engine.h"
@@ -80,6 +81,9 @@ class Instance {
   std::int32_t in_flight() const { return inflight_count_; }
   const InstanceCounters& counters() const { return counters_; }
   const ServingOverheads& overheads() const { return overheads_; }
+  // LoRA pools: the worker's adapter residency, whose loads and kernels add to each pass.
+  void set_lora(std::unique_ptr<LoraResidency> lora) { lora_ = std::move(lora); }
+  const LoraResidency* lora() const { return lora_.get(); }
 
   // Loop bookkeeping owned by the Simulation: is an engine-loop or batch-done event pending?
   bool loop_pending = false;
@@ -101,6 +105,7 @@ class Instance {
   double spec_acceptance_;
   Rng spec_rng_;
   AcceptanceOf acceptance_of_;
+  std::unique_ptr<LoraResidency> lora_;
 
   std::vector<InFlight> ring_;  // in-flight passes, oldest at ring_head_
   std::int32_t ring_head_ = 0, inflight_count_ = 0;

@@ -125,6 +125,7 @@ bool Simulation::State::build_pools(Diagnostics& ds) {
       instances.push_back(std::make_unique<Instance>(
           global, name, static_cast<std::int32_t>(p), std::move(eng), *pr.res.pricer,
           pr.res.overheads, pr.res.spec_acceptance, Rng::stream(sc.seed, "spec/" + name)));
+      if (pr.res.lora_cost) instances.back()->set_lora(make_lora_residency(sc, p, pr.res));
       if (any_client_acceptance) {
         // A client's spec_acceptance overrides the pool's rate for its requests.
         State* state = this;

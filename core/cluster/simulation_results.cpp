@@ -244,6 +244,14 @@ static ojson summary_body(const Simulation::State& st) {
         {"steps", k.steps},
         {"gpu_busy_fraction", span > 0 ? to_seconds(k.gpu_busy) / to_seconds(span) : 0.0},
     });
+    if (const LoraResidency* lr = inst.lora()) {
+      // LoRA pools only, so documents without LoRA keep their results (and digests).
+      const LoraCounters& lc = lr->counters();
+      instances.back()["lora"] = ojson{{"cpu_loads", lc.cpu_loads},
+                                       {"gpu_loads", lc.gpu_loads},
+                                       {"load_ms", lc.load_us / 1000.0},
+                                       {"compute_ms", lc.compute_us / 1000.0}};
+    }
   }
   out["preemptions"] = preemptions;
   out["prefix_cache_hit_rate"] =

@@ -200,6 +200,8 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
     pricer->set_drafter(drafter_for(*catalog_, *pool.engine.args.speculative_config, d,
                                     ptr + "/engine/args/speculative_config", ds));
   out.pricer = std::move(pricer);
+  if (pool.engine.args.enable_lora)
+    out.lora_cost = std::make_shared<kernel::LoraCost>(d, pool.engine.args.max_lora_rank);
   const catalog::GpuCoefficients& c = d.coefficients;
   out.overheads.request_us = c.serving_request_us;
   out.overheads.tokenize_per_token_us = c.serving_tokenize_per_token_us;

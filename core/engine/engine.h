@@ -75,6 +75,7 @@ struct ScheduledRequest {
   std::int32_t context_before = 0;   // tokens already in the KV cache before this pass
   std::int32_t num_spec_tokens = 0;  // draft tokens verified in this pass
   bool samples = false;              // the pass samples a token for this request
+  std::int32_t lora_id = 0;  // the request's LoRA adapter (0 = none); last: positional inits
 };
 
 // What the next forward pass runs (vLLM's SchedulerOutput, reduced to what pricing and

@@ -142,6 +142,7 @@ namespace detail {
 
 void check_cross_references(Scenario& s, DecodeContext& c) {
   for (auto& d : check_cross_sections(s)) c.diags.push_back(std::move(d));
+  check_adapters(s, c);  // also resolves the adapters' workload-wide ids
 }
 
 }  // namespace detail

@@ -52,6 +52,12 @@ Workload decode_workload(const json& v, const std::string& ptr, DecodeContext& c
 // The trace text of a `trace` object (inline csv, or path through options.read_file).
 std::optional<Trace> decode_trace(const json& v, const std::string& ptr, DecodeContext& c);
 
+// decode_lora.cpp: a client's `adapters` array (structure and ranges).
+std::vector<LoraAdapter> decode_adapters(const json& v, const std::string& ptr, DecodeContext& c);
+// Gives adapters their workload-wide ids and checks them against the pools (enable_lora,
+// max_lora_rank) and each other (one rank per name, `lora` and `adapters` exclusive).
+void check_adapters(Scenario& s, DecodeContext& c);
+
 // decode_pools.cpp: structure of pools[] (engine.args are resolved in resolve_pools).
 std::vector<Pool> decode_pools(const json& v, const std::string& ptr, DecodeContext& c);
 // Resolves every pool's engine.args against its release's rules pack (defaults filled).

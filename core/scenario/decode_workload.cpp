@@ -384,6 +384,8 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
   }
   if (const json* a = r.raw("spec_acceptance"))
     cl.spec_acceptance = decode_spec_acceptance(*a, r.pointer("spec_acceptance"), c);
+  if (const json* a = r.raw("adapters"))
+    cl.adapters = decode_adapters(*a, r.pointer("adapters"), c);
   r.report_unknown_keys();
   return cl;
 }

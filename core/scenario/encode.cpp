@@ -113,6 +113,12 @@ ojson encode_client(const Client& c) {
   o["priority"] = c.priority;
   o["slo_class"] = str_or_null(c.slo_class);
   o["lora"] = c.lora;
+  if (!c.adapters.empty()) {
+    ojson list = ojson::array();
+    for (const auto& a : c.adapters)
+      list.push_back({{"name", a.name}, {"rank", a.rank}, {"share", a.share}});
+    o["adapters"] = list;
+  }
   if (c.timeout_s) o["timeout_s"] = *c.timeout_s;
   if (c.spec_acceptance) {
     if (c.spec_acceptance->acceptance_rate)

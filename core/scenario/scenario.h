@@ -88,6 +88,16 @@ struct SpecAcceptance {
   std::vector<double> per_position;       // as written, or expanded to k positions at use
 };
 
+// A LoRA adapter a client's requests may use (docs/scenario.md "LoRA adapters"). Each
+// request of the client draws one adapter with probability `share` (the rest use the base
+// model). The same name in several clients is the same adapter (same id, same rank).
+struct LoraAdapter {
+  std::string name;
+  std::int32_t rank = 8;  // LoRA rank r (vLLM refuses adapters above max_lora_rank)
+  double share = 0;       // fraction of the client's requests, in [0, 1]
+  std::int32_t id = 0;    // resolved: the workload-wide adapter id (1, 2, ... by first use)
+};
+
 struct Client {
   std::string name;
   Load load;
@@ -102,8 +112,9 @@ struct Client {
   // aborts it (inference-perf's aiohttp session times out after 300 s). Unset = never.
   std::optional<double> timeout_s;
   std::int32_t priority = 0;
-  std::string slo_class;  // optional; empty = the scenario's `slo`
-  std::int32_t lora = 0;  // LoRA adapter id; 0 = none
+  std::string slo_class;              // optional; empty = the scenario's `slo`
+  std::int32_t lora = 0;              // LoRA adapter id; 0 = none
+  std::vector<LoraAdapter> adapters;  // per-request draws (exclusive with `lora`)
   // Overrides the pool's speculative_config.acceptance_rate for this client's requests.
   std::optional<SpecAcceptance> spec_acceptance;
 };

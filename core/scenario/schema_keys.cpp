@@ -17,10 +17,11 @@ const std::vector<std::string> kRouter = {"policy", "scorers", "signal_staleness
 const std::vector<std::string> kScorer = {"name", "weight"};
 const std::vector<std::string> kWorkload = {"clients", "trace_csv"};
 const std::vector<std::string> kClient = {
-    "name",          "load",      "prompt_tokens",  "output_tokens", "prefix",
-    "shared_prefix", "trace",     "ignore_eos",     "priority",      "slo_class",
-    "lora",          "timeout_s", "spec_acceptance"};
+    "name",          "load",      "prompt_tokens",   "output_tokens", "prefix",
+    "shared_prefix", "trace",     "ignore_eos",      "priority",      "slo_class",
+    "lora",          "timeout_s", "spec_acceptance", "adapters"};
 const std::vector<std::string> kSpecAcceptance = {"acceptance_rate", "per_position"};
+const std::vector<std::string> kAdapter = {"name", "rank", "share"};
 const std::vector<std::string> kLoad = {"rate", "stages", "concurrency", "think_time_s", "arrival"};
 const std::vector<std::string> kStage = {"rate", "duration_s"};
 const std::vector<std::string> kArrival = {"process", "cv"};
@@ -49,6 +50,7 @@ std::vector<ObjectKeys> all_objects() {
           {"workload", kWorkload},
           {"workload.clients[]", kClient},
           {"workload.clients[].spec_acceptance", kSpecAcceptance},
+          {"workload.clients[].adapters[]", kAdapter},
           {"load", kLoad},
           {"load.stages[]", kStage},
           {"load.arrival", kArrival},

@@ -24,6 +24,7 @@ extern const std::vector<std::string> kScorer;
 extern const std::vector<std::string> kWorkload;
 extern const std::vector<std::string> kClient;
 extern const std::vector<std::string> kSpecAcceptance;
+extern const std::vector<std::string> kAdapter;
 extern const std::vector<std::string> kLoad;
 extern const std::vector<std::string> kStage;
 extern const std::vector<std::string> kArrival;

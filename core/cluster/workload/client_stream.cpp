@@ -24,6 +24,9 @@ ClientStream::ClientStream(const scenario::Client& client, std::int32_t index, s
   priority_ = client.priority;
   lora_ = client.lora;
   slo_class_ = client.slo_class;
+  adapters_ = client.adapters;
+  // A stream of its own: clients without adapters never draw, so their numbers stay put.
+  if (!adapters_.empty()) adapter_rng_ = Rng::stream(seed, name + "/lora_adapters");
   if (client.trace) {
     shape_ = Shape::kTrace;  // the trace's arrival times replace the load
     source_ = make_trace_source(client.trace->csv, horizon);
@@ -101,7 +104,7 @@ void ClientStream::pop(GeneratedRequest& out) {
   out.client = index_;
   out.ignore_eos = ignore_eos_;
   out.priority = priority_;
-  out.lora = lora_;
+  out.lora = adapters_.empty() ? lora_ : draw_adapter();
   out.slo_class = slo_class_;
   switch (shape_) {
     case Shape::kLengths:
@@ -116,6 +119,18 @@ void ClientStream::pop(GeneratedRequest& out) {
   }
   now_ = std::max(now_, r.time);
   settle();
+}
+
+// One uniform draw per request against the cumulative shares (in the listed order); past
+// the last share the request uses the base model (0).
+std::int32_t ClientStream::draw_adapter() {
+  const double u = adapter_rng_.uniform01();
+  double cum = 0;
+  for (const auto& a : adapters_) {
+    cum += a.share;
+    if (u < cum) return a.id;
+  }
+  return 0;
 }
 
 void ClientStream::fill_lengths(const Slot& slot, GeneratedRequest& out) {

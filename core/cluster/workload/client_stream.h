@@ -70,6 +70,10 @@ class ClientStream {
   std::int32_t priority_ = 0;
   std::int32_t lora_ = 0;
   std::string slo_class_;
+  // LoRA adapters (scenario Client.adapters): each request draws one, or the base model.
+  std::vector<scenario::LoraAdapter> adapters_;
+  Rng adapter_rng_;
+  std::int32_t draw_adapter();
 
   // Lengths shape.
   std::optional<scenario::LengthDist> prompt_dist_, output_dist_;

@@ -172,6 +172,7 @@ void VllmEngine::fill_batch(InFlightBatch& b) {
     s.num_prefill_tokens = e.num_prefill_tokens;
     s.context_before = e.num_computed_before;
     s.num_spec_tokens = e.num_spec_tokens;
+    s.lora_id = e.lora_id;
     s.samples = e.samples;
     batch_.requests.push_back(s);
     batch_.total_tokens += e.num_tokens;

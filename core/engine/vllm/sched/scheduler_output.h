@@ -29,6 +29,7 @@ struct ScheduledRequest {
   std::int32_t num_computed_before = 0;  // num_computed_tokens before the step (pre-advance)
   std::int32_t num_prefill_tokens = 0;   // of num_tokens, prompt or recompute tokens
   bool samples = false;                  // the step samples a token (not a prefill chunk)
+  std::int32_t lora_id = 0;              // the request's adapter (the worker activates it)
   // req_to_new_blocks: the new blocks of a running request, or every block of a new or
   // resumed one; a range of SchedulerOutput::block_ids.
   std::int32_t blocks_begin = 0;

@@ -100,6 +100,7 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
     ScheduledRequest& e = out.scheduled.emplace_back();
     e.ref = r.ref();
     e.key = r.key;
+    e.lora_id = r.lora_id;
     e.kind = ScheduledKind::kRunning;
     e.num_tokens = n;
     e.num_computed_before = r.num_computed_tokens;

@@ -141,6 +141,7 @@ void Scheduler::admit_waiting(SchedulerOutput& out, std::int32_t index, const Wa
   const std::int32_t n = a.n;
   e.ref = r.ref();
   e.key = r.key;
+  e.lora_id = r.lora_id;
   e.num_tokens = n;
   e.num_computed_before = a.num_computed;
   e.blocks_begin = static_cast<std::int32_t>(out.block_ids.size());
