@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "engine/vllm/conform/conform.h"
-#include "engine/vllm/conform/conform_ext.h"
+#include "conform/conform.h"
+#include "conform/conform_ext.h"
 #include "util/diagnostic.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -174,7 +174,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::to_string(cfg.async_scheduling) + " caching " +
         std::to_string(cfg.enable_prefix_caching) + " spec " +
         std::to_string(cfg.num_speculative_tokens));
-  Driver d{*owned, cfg};
+  Driver d{*owned, cfg, 0, {}, {}, {}, {}};
   engine::RequestKey next_key = 1;
   for (int op = 0; op < 400 && in.remaining_bytes() > 0; ++op) {
     switch (in.ConsumeIntegralInRange<int>(0, 5)) {
