@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "conformance/trace_compare.h"
 #include "conform/conform.h"
+#include "conformance/trace_compare.h"
 
 namespace blis {
 namespace {

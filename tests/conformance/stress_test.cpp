@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/invariants.h"
 #include "conform/conform.h"
+#include "engine/invariants.h"
 #include "engine/vllm/engine_core.h"
 #include "util/rng.h"
 
