@@ -34,13 +34,16 @@ async function startServer() {
     cwd: webDir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Plain text: with CI set, vite colours its output and splits the address with escapes.
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
   let output = '';
   const listening = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`vite preview did not start on ${base}:\n${output}`)), 30000);
     const read = (chunk) => {
       output += chunk.toString();
-      if (output.includes(`127.0.0.1:${port}`)) {
+      // eslint-disable-next-line no-control-regex
+      if (output.replace(/\x1b\[[0-9;]*m/g, '').includes(`127.0.0.1:${port}`)) {
         clearTimeout(timer);
         resolve();
       }
