@@ -90,29 +90,9 @@ async function openPage(browser, query = '', viewport = { width: 1280, height: 8
 
 const tid = (id) => `[data-testid="${id}"]`;
 const encodeScenario = (doc) => deflateRawSync(Buffer.from(JSON.stringify(doc))).toString('base64url');
-// The smallest valid scenario: every knob but the pool's ids and the load is a default.
-const MINIMAL = {
-  schema: 'blis/scenario/v1',
-  pools: [
-    {
-      name: 'main',
-      hardware: 'H100-SXM-80GB',
-      model: 'meta-llama/Llama-3.1-8B-Instruct',
-      engine: { kind: 'vllm', release: '0.32.0' },
-    },
-  ],
-  workload: {
-    clients: [
-      {
-        name: 'chat',
-        load: { rate: 2 },
-        prompt_tokens: { dist: 'constant', value: 256 },
-        output_tokens: { dist: 'constant', value: 64 },
-      },
-    ],
-  },
-  horizon: { duration_s: 10 },
-};
+// The smallest valid scenario: every knob but the pool's ids and the load is a default (shared
+// with the WASM module's unit tests).
+const MINIMAL = JSON.parse(readFileSync(path.join(here, 'fixtures/minimal-scenario.json'), 'utf8'));
 const editorText = async (page) =>
   page.evaluate(() =>
     [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n'),

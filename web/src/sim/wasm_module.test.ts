@@ -53,29 +53,9 @@ describe('the validator behind the editor', () => {
   });
 });
 
-// The smallest document the validator accepts: everything else is a default.
-const MINIMAL = JSON.stringify({
-  schema: 'blis/scenario/v1',
-  pools: [
-    {
-      name: 'main',
-      hardware: 'H100-SXM-80GB',
-      model: 'meta-llama/Llama-3.1-8B-Instruct',
-      engine: { kind: 'vllm', release: '0.32.0' },
-    },
-  ],
-  workload: {
-    clients: [
-      {
-        name: 'chat',
-        load: { rate: 2 },
-        prompt_tokens: { dist: 'constant', value: 256 },
-        output_tokens: { dist: 'constant', value: 64 },
-      },
-    ],
-  },
-  horizon: { duration_s: 10 },
-});
+// The smallest document the validator accepts: everything else is a default (shared with the
+// browser tests).
+const MINIMAL = readFileSync(fileURLToPath(new URL('../../tests/fixtures/minimal-scenario.json', import.meta.url)), 'utf8');
 
 describe('the form on a minimal scenario', () => {
   it('is valid', () => {
