@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -21,14 +22,15 @@ namespace {
 
 using nlohmann::json;
 
-// Llama-3.1-8B on one H100, 3,000-token prompts (longer than a 1024- or 2048-token budget),
-// 2 requests/s for 60 s, 128 output tokens each.
-std::string scenario(int max_num_batched_tokens, int prompt_tokens) {
+// Llama-3.1-8B on one H100, `prompt_tokens`-token prompts, `rate` requests/s for `seconds` s,
+// `output_tokens` output tokens each.
+std::string scenario(int max_num_batched_tokens, int prompt_tokens, double rate = 2.0,
+                     double seconds = 60.0, int output_tokens = 128) {
   json s = {
       {"schema", "blis/scenario/v1"},
       {"name", "batched-tokens"},
       {"seed", 1},
-      {"horizon", {{"duration_s", 60.0}, {"drain", true}}},
+      {"horizon", {{"duration_s", seconds}, {"drain", true}}},
       {"pools",
        {{{"name", "vllm"},
          {"role", "unified"},
@@ -47,13 +49,14 @@ std::string scenario(int max_num_batched_tokens, int prompt_tokens) {
       {"workload",
        {{"clients",
          {{{"name", "c"},
-           {"load", {{"stages", {{{"rate", 2.0}, {"duration_s", 60.0}}}}, {"arrival", "poisson"}}},
+           {"load",
+            {{"stages", {{{"rate", rate}, {"duration_s", seconds}}}}, {"arrival", "poisson"}}},
            {"shared_prefix",
             {{"system_prompts", 10},
              {"users_per_prompt", 10},
              {"system_prompt_tokens", 100},
              {"question_tokens", prompt_tokens - 100},
-             {"output_tokens", 128},
+             {"output_tokens", output_tokens},
              {"multi_turn", false}}}}}}}},
   };
   return s.dump();
@@ -61,17 +64,21 @@ std::string scenario(int max_num_batched_tokens, int prompt_tokens) {
 
 struct Means {
   double ttft = 0, e2e = 0;
+  std::int64_t steps = 0;
 };
 
-Means run(int max_num_batched_tokens, int prompt_tokens) {
+Means run(int max_num_batched_tokens, int prompt_tokens, double rate = 2.0, double seconds = 60.0,
+          int output_tokens = 128) {
   cluster::Simulation sim;
   const Diagnostics ds =
-      sim.load(scenario(max_num_batched_tokens, prompt_tokens), scenario::DecodeOptions{});
+      sim.load(scenario(max_num_batched_tokens, prompt_tokens, rate, seconds, output_tokens),
+               scenario::DecodeOptions{});
   EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
   sim.run();
   EXPECT_TRUE(sim.done());
   const json s = json::parse(sim.summary_json(0));
-  return {s["ttft_ms"]["mean"].get<double>(), s["e2e_ms"]["mean"].get<double>()};
+  return {s["ttft_ms"]["mean"].get<double>(), s["e2e_ms"]["mean"].get<double>(),
+          s["sim"]["steps"].get<std::int64_t>()};
 }
 
 TEST(BatchedTokens, ASmallerBudgetChunksLongPromptsAndSlowsTheirFirstToken) {
@@ -91,6 +98,21 @@ TEST(BatchedTokens, PromptsWithinTheBudgetScheduleTheSameBatches) {
   // in both), so the results agree to well under 1%.
   const Means m1024 = run(1024, 700), m8192 = run(8192, 700);
   EXPECT_NEAR(m1024.e2e / m8192.e2e, 1.0, 0.01);
+}
+
+TEST(BatchedTokens, ABurstOfWaitingPromptsSharesTheBudgetWithLittleEffectOnTheMeans) {
+  // 40 requests/s of 600-token prompts (issue 11 asked whether several waiting prompts sharing
+  // one step's budget make a 1024-token budget slower): about one step in ten starts with two
+  // or more prompts waiting, and at 1024 the second one is cut (Scheduler.schedule: the
+  // running decodes first, then waiting prompts while token_budget lasts). The cut chunk runs
+  // in the next step instead, which is shorter by as much, so the step count and the means
+  // barely move (a `blis run` of this load at max_model_len 4096: 680 against 679 steps, TTFT
+  // -1.3%, E2E -0.1%). A real 11% slowdown
+  // at 1024 is not what these rules produce; docs/accuracy.md.
+  const Means m1024 = run(1024, 600, 40.0, 5.0, 250), m8192 = run(8192, 600, 40.0, 5.0, 250);
+  EXPECT_NEAR(m1024.e2e / m8192.e2e, 1.0, 0.01);
+  EXPECT_NEAR(m1024.ttft / m8192.ttft, 1.0, 0.03);
+  EXPECT_NEAR(static_cast<double>(m1024.steps) / static_cast<double>(m8192.steps), 1.0, 0.01);
 }
 
 }  // namespace
