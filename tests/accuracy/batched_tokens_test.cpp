@@ -107,8 +107,8 @@ TEST(BatchedTokens, ABurstOfWaitingPromptsSharesTheBudgetWithLittleEffectOnTheMe
   // running decodes first, then waiting prompts while token_budget lasts). The cut chunk runs
   // in the next step instead, which is shorter by as much, so the step count and the means
   // barely move (a `blis run` of this load at max_model_len 4096: 680 against 679 steps, TTFT
-  // -1.3%, E2E -0.1%). A real 11% slowdown
-  // at 1024 is not what these rules produce; docs/accuracy.md.
+  // -1.3%, E2E -0.1%). A real 11% slowdown at 1024 is not what these rules produce
+  // (docs/accuracy.md).
   const Means m1024 = run(1024, 600, 40.0, 5.0, 250), m8192 = run(8192, 600, 40.0, 5.0, 250);
   EXPECT_NEAR(m1024.e2e / m8192.e2e, 1.0, 0.01);
   EXPECT_NEAR(m1024.ttft / m8192.ttft, 1.0, 0.03);
