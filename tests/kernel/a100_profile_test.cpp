@@ -89,5 +89,33 @@ TEST(A100Profile, DecodeStepRatioToH100IsVidursGemmRatio) {
   EXPECT_LT(large, 3.3);
 }
 
+TEST(A100Profile, GemmRatioGrowsWithTheBatchAsVidursDoes) {
+  // The same Vidur linears, the four of a layer summed, median over the 16 model/TP pairs:
+  // 1.92-1.98x at M = 80-128 and 2.5x at 256 (A100's BF16 peak is a third of H100's, so the
+  // GEMMs leave the memory-bound regime earlier). Issue 11 looked here for A100's missing
+  // 5-15%; the kernel follows the profile.
+  const StepPricer a(deploy(kGpu, kModel, 2));
+  const StepPricer h(deploy("H100-SXM-80GB", kModel, 2));
+  const double r128 =
+      a.price(decode_batch(128, 512)).gemm_us / h.price(decode_batch(128, 512)).gemm_us;
+  EXPECT_GT(r128, 1.85);
+  EXPECT_LT(r128, 2.10);
+  const double r256 =
+      a.price(decode_batch(256, 512)).gemm_us / h.price(decode_batch(256, 512)).gemm_us;
+  EXPECT_GT(r256, 2.30);
+  EXPECT_LT(r256, 2.80);
+}
+
+TEST(A100Profile, SmallKernelsRatioIsVidursNormRopeActivationRatio) {
+  // Vidur's RMSNorms, RoPE, SiLU-and-mul and residual adds at M <= 64: 1.17-1.5x as long on
+  // A100 as on H100 (an RMSNorm 7 against 6 us), the regime the small-kernel floor prices.
+  const StepPricer a(deploy(kGpu, kModel, 2));
+  const StepPricer h(deploy("H100-SXM-80GB", kModel, 2));
+  const double r = a.price(decode_batch(32, 512)).other_memory_us /
+                   h.price(decode_batch(32, 512)).other_memory_us;
+  EXPECT_GT(r, 1.15);
+  EXPECT_LT(r, 1.50);
+}
+
 }  // namespace
 }  // namespace blis::kernel
