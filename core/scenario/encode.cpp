@@ -134,6 +134,8 @@ ojson encode_args(const VllmArgs& a, const std::string& release) {
   o["max_model_len"] = a.max_model_len;
   o["max_num_seqs"] = a.max_num_seqs;
   o["max_num_batched_tokens"] = a.max_num_batched_tokens;
+  // Written only when set (unset: derived by the engine, VllmConfig._set_max_num_scheduled_tokens).
+  if (a.max_num_scheduled_tokens) o["max_num_scheduled_tokens"] = *a.max_num_scheduled_tokens;
   o["enable_chunked_prefill"] = a.enable_chunked_prefill;
   o["enable_prefix_caching"] = a.enable_prefix_caching;
   o["block_size"] = a.block_size;

@@ -1,0 +1,84 @@
+// engine.args.max_num_scheduled_tokens reaches the cluster's engine: a budget below
+// max_num_batched_tokens splits each prefill over more steps, so the same workload is
+// scheduled differently (vllm/config/scheduler.py SchedulerConfig.max_num_scheduled_tokens,
+// the token_budget of vllm/v1/core/sched/scheduler.py Scheduler.schedule).
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cluster/simulation.h"
+#include "scenario/scenario_decode.h"
+
+namespace blis::cluster {
+namespace {
+
+using nlohmann::json;
+
+// One instance, prompts of 1000 tokens; `budget` is max_num_scheduled_tokens (null = unset).
+std::string scenario_text(const json& budget) {
+  json doc = json::parse(R"({
+    "schema": "blis/scenario/v1", "name": "budget", "seed": 11,
+    "horizon": {"duration_s": 3, "drain": true},
+    "pools": [{"name": "p", "role": "unified", "instances": 1, "hardware": "H100-SXM-80GB",
+               "model": "meta-llama/Llama-3.1-8B-Instruct",
+               "parallelism": {"tp": 1, "pp": 1, "dp": 1},
+               "engine": {"kind": "vllm", "release": "0.32.0",
+                          "args": {"max_model_len": 4096, "max_num_seqs": 32,
+                                   "max_num_batched_tokens": 8192, "async_scheduling": false}}}],
+    "router": {"policy": "round-robin"},
+    "workload": {"clients": [{"name": "c", "load": {"rate": 8, "arrival": "poisson"},
+      "prompt_tokens": {"dist": "constant", "value": 1000},
+      "output_tokens": {"dist": "constant", "value": 40}}]},
+    "slo": {"ttft_ms": 500, "itl_ms": 50},
+    "outputs": {"timeseries_interval_ms": 500, "per_request": true}
+  })");
+  if (!budget.is_null()) doc["pools"][0]["engine"]["args"]["max_num_scheduled_tokens"] = budget;
+  return doc.dump();
+}
+
+struct Run {
+  json summary;
+  std::string digest;
+};
+
+Run run(const std::string& text) {
+  Simulation sim;
+  const Diagnostics ds = sim.load(text, scenario::DecodeOptions{});
+  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
+  sim.run();
+  EXPECT_TRUE(sim.done());
+  return {json::parse(sim.summary_json(0)), sim.digest()};
+}
+
+TEST(ScheduledTokens, DecodesIntoThePoolsEngineArgs) {
+  const auto r = scenario::decode_scenario(scenario_text(256));
+  ASSERT_TRUE(r.scenario.has_value());
+  EXPECT_EQ(r.scenario->pools[0].engine.args.max_num_scheduled_tokens, 256);
+  const auto unset = scenario::decode_scenario(scenario_text(nullptr));
+  ASSERT_TRUE(unset.scenario.has_value());
+  EXPECT_FALSE(unset.scenario->pools[0].engine.args.max_num_scheduled_tokens.has_value());
+}
+
+TEST(ScheduledTokens, ASmallerBudgetChunksPrefillsInAClusterRun) {
+  const Run wide = run(scenario_text(nullptr));
+  const Run narrow = run(scenario_text(256));
+  // Every request still completes with its 40 tokens ...
+  EXPECT_EQ(wide.summary["requests"]["completed"], narrow.summary["requests"]["completed"]);
+  // ... but a 1000-token prompt needs four steps of 256 instead of one: first tokens come later.
+  EXPECT_NE(wide.digest, narrow.digest);
+  EXPECT_GT(narrow.summary["sim"]["steps"].get<double>(),
+            wide.summary["sim"]["steps"].get<double>());
+  EXPECT_GT(narrow.summary["ttft_ms"]["mean"].get<double>(),
+            wide.summary["ttft_ms"]["mean"].get<double>());
+}
+
+TEST(ScheduledTokens, TheBudgetEqualToTheBatchIsTheDefault) {
+  // Without speculative decoding the unset budget is max_num_batched_tokens.
+  EXPECT_EQ(run(scenario_text(8192)).digest, run(scenario_text(nullptr)).digest);
+}
+
+}  // namespace
+}  // namespace blis::cluster
