@@ -5,20 +5,22 @@
 
 #include "rules/rules.h"
 #include "scenario/scenario_encode.h"
+#include "util/json_write.h"
 
 namespace blis::scenario {
 
 namespace {
 
-using ojson = nlohmann::ordered_json;
+using json_write::ojson;
 
+// The one JSON writing helper (util/json_write.h): unset values as null.
 template <typename T>
 ojson opt(const std::optional<T>& v) {
-  return v ? ojson(*v) : ojson(nullptr);
+  return json_write::or_null(v);
 }
 
 ojson str_or_null(const std::string& s) {
-  return s.empty() ? ojson(nullptr) : ojson(s);
+  return json_write::or_null(s);
 }
 
 ojson encode_slo_fields(const Slo& s, ojson o = ojson::object()) {

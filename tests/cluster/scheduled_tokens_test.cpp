@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,25 +20,24 @@ namespace {
 
 using nlohmann::json;
 
-// One instance, prompts of 1000 tokens; `budget` is max_num_scheduled_tokens (null = unset).
+// examples/default.json on one instance for 3 s, one client of 1000-token prompts; `budget`
+// is max_num_scheduled_tokens (null = unset).
 std::string scenario_text(const json& budget) {
-  json doc = json::parse(R"({
-    "schema": "blis/scenario/v1", "name": "budget", "seed": 11,
-    "horizon": {"duration_s": 3, "drain": true},
-    "pools": [{"name": "p", "role": "unified", "instances": 1, "hardware": "H100-SXM-80GB",
-               "model": "meta-llama/Llama-3.1-8B-Instruct",
-               "parallelism": {"tp": 1, "pp": 1, "dp": 1},
-               "engine": {"kind": "vllm", "release": "0.32.0",
-                          "args": {"max_model_len": 4096, "max_num_seqs": 32,
-                                   "max_num_batched_tokens": 8192, "async_scheduling": false}}}],
-    "router": {"policy": "round-robin"},
-    "workload": {"clients": [{"name": "c", "load": {"rate": 8, "arrival": "poisson"},
-      "prompt_tokens": {"dist": "constant", "value": 1000},
-      "output_tokens": {"dist": "constant", "value": 40}}]},
-    "slo": {"ttft_ms": 500, "itl_ms": 50},
-    "outputs": {"timeseries_interval_ms": 500, "per_request": true}
-  })");
-  if (!budget.is_null()) doc["pools"][0]["engine"]["args"]["max_num_scheduled_tokens"] = budget;
+  std::ifstream in(std::filesystem::path(BLIS_SOURCE_DIR) / "examples" / "default.json",
+                   std::ios::binary);
+  json doc = json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  doc["horizon"] = {{"duration_s", 3}, {"drain", true}};
+  json& pool = doc["pools"][0];
+  pool["instances"] = 1;
+  pool["engine"]["args"]["max_num_batched_tokens"] = 8192;
+  pool["engine"]["args"]["async_scheduling"] = false;
+  if (!budget.is_null()) pool["engine"]["args"]["max_num_scheduled_tokens"] = budget;
+  doc["router"] = {{"policy", "round-robin"}};
+  doc["workload"]["clients"] =
+      json::array({{{"name", "c"},
+                    {"load", {{"rate", 8}}},
+                    {"prompt_tokens", {{"dist", "constant"}, {"value", 1000}}},
+                    {"output_tokens", {{"dist", "constant"}, {"value", 40}}}}});
   return doc.dump();
 }
 
