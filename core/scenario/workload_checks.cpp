@@ -29,6 +29,10 @@ constexpr std::int64_t kMaxUsers = 10'000'000;
 // The shortest text that reads back as `v` (1.8, not 1.8000000000000000444).
 std::string num(double v) {
   char buf[32];
+  if (std::floor(v) == v && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, v);
     if (std::strtod(buf, nullptr) == v) break;

@@ -256,9 +256,10 @@ TEST(ExtConnector, NixlHeartbeatsNeedTheWholeRemoteEndpoint) {
     EXPECT_EQ(hb.find("prefill-1"), std::string::npos) << step << " " << hb;
     EXPECT_EQ(hb.find("prefill-2"), std::string::npos) << step << " " << hb;
   }
-  // The first heartbeat goes out once the clock is one interval past _last_heartbeat_time
-  // (0.0 at construction): T = 1 s is step 2 with 0.5 s steps.
-  EXPECT_EQ(sent.front().first, 2);
+  // d3 (arrives at step 4, T = 2 s, past one interval from _last_heartbeat_time = 0.0) is the
+  // first tracked request: the first heartbeat carries it alone.
+  EXPECT_EQ(sent.front().first, 4);
+  EXPECT_EQ(sent.front().second, R"({"P0":["prefill-3"]})");
 }
 
 // The comparison itself: what each rule of section 6 accepts and what it names.
