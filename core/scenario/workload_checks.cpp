@@ -89,14 +89,12 @@ class Checker {
       case LengthKind::kExponential:
         number(at(p, "mean"), d.mean, 0, true, "a number > 0");
         break;
-      case LengthKind::kUniform:
-        if (!d.min)
-          error(at(p, "min"),
-                "missing, expected a number of tokens >= 1 (uniform needs min and max)");
-        if (!d.max)
-          error(at(p, "max"),
-                "missing, expected a number of tokens >= 1 (uniform needs min and max)");
+      case LengthKind::kUniform: {
+        const char* bound = "missing, expected a number of tokens >= 1 (uniform needs min and max)";
+        if (!d.min) error(at(p, "min"), bound);
+        if (!d.max) error(at(p, "max"), bound);
         break;
+      }
     }
     const bool min_ok = !d.min || number(at(p, "min"), *d.min, -HUGE_VAL, false, "a finite number");
     const bool max_ok = !d.max || number(at(p, "max"), *d.max, -HUGE_VAL, false, "a finite number");
@@ -170,12 +168,10 @@ class Checker {
             "own)");
     }
     if (lengths) {
-      if (!c.prompt_tokens)
-        error(at(p, "prompt_tokens"),
-              "missing, expected a token-count distribution (with output_tokens)");
-      if (!c.output_tokens)
-        error(at(p, "output_tokens"),
-              "missing, expected a token-count distribution (with prompt_tokens)");
+      // prompt_tokens and output_tokens come together.
+      const std::string dist = "missing, expected a token-count distribution (with ";
+      if (!c.prompt_tokens) error(at(p, "prompt_tokens"), dist + "output_tokens)");
+      if (!c.output_tokens) error(at(p, "output_tokens"), dist + "prompt_tokens)");
       if (c.prompt_tokens) length_dist(at(p, "prompt_tokens"), *c.prompt_tokens);
       if (c.output_tokens) length_dist(at(p, "output_tokens"), *c.output_tokens);
       if (c.prefix) {

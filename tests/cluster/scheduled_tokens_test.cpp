@@ -14,6 +14,7 @@
 
 #include "cluster/simulation.h"
 #include "scenario/scenario_decode.h"
+#include "sim_harness.h"
 
 namespace blis::cluster {
 namespace {
@@ -48,10 +49,7 @@ struct BudgetRun {
 
 BudgetRun run(const std::string& text) {
   Simulation sim;
-  const Diagnostics ds = sim.load(text, scenario::DecodeOptions{});
-  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
-  sim.run();
-  EXPECT_TRUE(sim.done());
+  testing::load_and_run(sim, text);
   return {json::parse(sim.summary_json(0)), sim.digest()};
 }
 
