@@ -5,6 +5,8 @@
 #include <limits>
 #include <set>
 
+#include "util/json_write.h"
+
 namespace blis::vllm::conform {
 namespace {
 
@@ -232,24 +234,23 @@ void decode_config(Reader& rd, const json& c, Case& out) {
   // FORMAT.md: the trace echoes the config with every default filled in.
   auto& e = out.config_echo;
   e = nlohmann::ordered_json::object();
-  e["block_size"] = cfg.block_size;
-  e["num_gpu_blocks"] = cfg.num_gpu_blocks;
-  e["max_num_seqs"] = cfg.max_num_seqs;
-  e["max_num_batched_tokens"] = cfg.max_num_batched_tokens;
-  e["max_model_len"] = cfg.max_model_len;
-  e["enable_chunked_prefill"] = cfg.enable_chunked_prefill;
-  e["long_prefill_token_threshold"] = cfg.long_prefill_token_threshold;
-  e["enable_prefix_caching"] = cfg.enable_prefix_caching;
-  e["policy"] = to_string(cfg.policy);
-  e["async_scheduling"] = cfg.async_scheduling;
-  e["scheduler_reserve_full_isl"] = cfg.scheduler_reserve_full_isl;
-  e["watermark"] = cfg.watermark;
-  e["max_num_scheduled_tokens"] = scheduled_tokens_set
-                                      ? nlohmann::ordered_json(cfg.max_num_scheduled_tokens)
-                                      : nlohmann::ordered_json(nullptr);
-  e["prefix_caching_hash_algo"] = algo;
-  e["use_v2_model_runner"] = cfg.use_v2_model_runner;
-  e["token_fn"] = token_fn;
+  json_write::put(e, {{"block_size", cfg.block_size},
+                      {"num_gpu_blocks", cfg.num_gpu_blocks},
+                      {"max_num_seqs", cfg.max_num_seqs},
+                      {"max_num_batched_tokens", cfg.max_num_batched_tokens},
+                      {"max_model_len", cfg.max_model_len},
+                      {"enable_chunked_prefill", cfg.enable_chunked_prefill},
+                      {"long_prefill_token_threshold", cfg.long_prefill_token_threshold},
+                      {"enable_prefix_caching", cfg.enable_prefix_caching},
+                      {"policy", to_string(cfg.policy)},
+                      {"async_scheduling", cfg.async_scheduling},
+                      {"scheduler_reserve_full_isl", cfg.scheduler_reserve_full_isl},
+                      {"watermark", cfg.watermark},
+                      {"max_num_scheduled_tokens",
+                       json_write::or_null(scheduled_tokens_set, cfg.max_num_scheduled_tokens)},
+                      {"prefix_caching_hash_algo", algo},
+                      {"use_v2_model_runner", cfg.use_v2_model_runner},
+                      {"token_fn", token_fn}});
   decode_spec_and_lora(rd, c, out);
 }
 

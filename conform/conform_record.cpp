@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "conform/conform_driver.h"
+#include "util/json_write.h"
 
 namespace blis::vllm::conform {
 
@@ -124,19 +125,19 @@ void Driver::record_spec_tail(ojson& rec, bool applied) const {
 
 void Driver::record_tail(ojson& rec, bool applied) {
   if (!rec.contains("finished")) rec["finished"] = ojson::array();
-  rec["num_running"] = sched().num_running();
-  rec["num_waiting"] = sched().num_waiting();
-  rec["kv_usage"] = sched().kv_cache_manager().usage();
-  rec["num_free_blocks"] = sched().kv_cache_manager().num_free_blocks();
   // Prefix-cache stats are taken with the output of an applied batch (make_stats); they
   // cover every admission since the previous one.
   const PrefixCacheStats p = applied ? stats_.prefix_cache_stats : PrefixCacheStats{};
-  rec["prefix_requests"] = p.requests;
-  rec["prefix_queries"] = p.queries;
-  rec["prefix_hits"] = p.hits;
-  rec["preempted_prefix_requests"] = p.preempted_requests;
-  rec["preempted_prefix_queries"] = p.preempted_queries;
-  rec["preempted_prefix_hits"] = p.preempted_hits;
+  json_write::put(rec, {{"num_running", sched().num_running()},
+                        {"num_waiting", sched().num_waiting()},
+                        {"kv_usage", sched().kv_cache_manager().usage()},
+                        {"num_free_blocks", sched().kv_cache_manager().num_free_blocks()},
+                        {"prefix_requests", p.requests},
+                        {"prefix_queries", p.queries},
+                        {"prefix_hits", p.hits},
+                        {"preempted_prefix_requests", p.preempted_requests},
+                        {"preempted_prefix_queries", p.preempted_queries},
+                        {"preempted_prefix_hits", p.preempted_hits}});
   ojson computed = ojson::object();
   ojson placeholders = ojson::object();
   ojson stale = ojson::object();

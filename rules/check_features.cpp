@@ -52,30 +52,72 @@ void check_lora(Context& c) {
   }
 }
 
+// Without speculative decoding vLLM checks nothing more than Field(ge=0): Scheduler takes an
+// explicit value as its token budget (vllm/v1/core/sched/scheduler.py Scheduler.__init__).
+void check_scheduled_tokens_without_spec(Context& c) {
+  const auto& a = c.args;
+  if (!a.max_num_scheduled_tokens) return;
+  const std::string ptr = c.ptr("max_num_scheduled_tokens");
+  const std::int32_t t = *a.max_num_scheduled_tokens;
+  if (t == 0) {
+    // Scheduler.schedule: token_budget 0 schedules nothing, so the server never answers.
+    c.error(ptr, "0: vLLM accepts it (" + c.vllm() +
+                     " SchedulerConfig Field(ge=0)) but its scheduler then has a token budget of "
+                     "0 and never schedules a token; give a budget >= 1 or leave it unset");
+  } else if (t > a.max_num_batched_tokens) {
+    c.warning(ptr, std::to_string(t) + ": above max_num_batched_tokens (" +
+                       std::to_string(a.max_num_batched_tokens) +
+                       "); vLLM does not check it, and its scheduler then issues more tokens per "
+                       "step than the worker is sized for [" +
+                       c.vllm() + " SchedulerConfig.max_num_scheduled_tokens]");
+  }
+}
+
 // vllm/config/vllm.py VllmConfig._set_max_num_scheduled_tokens: with speculative decoding
 // the scheduler issues max_num_batched_tokens minus the drafter's extra slots
-// (max_num_new_slots_for_drafting: one per request for draft_model, none otherwise).
+// (max_num_new_slots_for_drafting: one per request for draft_model, none otherwise), or the
+// explicit max_num_scheduled_tokens, which must leave those slots free.
 void check_draft_slots(Context& c) {
   const auto& a = c.args;
-  if (!a.speculative_config) return;
+  const std::string explicit_ptr = c.ptr("max_num_scheduled_tokens");
+  if (!a.speculative_config) {
+    check_scheduled_tokens_without_spec(c);
+    return;
+  }
   const std::int64_t slots = a.speculative_config->method == "draft_model" ? 1 : 0;
-  const std::int64_t scheduled =
-      static_cast<std::int64_t>(a.max_num_batched_tokens) - slots * a.max_num_seqs;
-  const std::string ptr = c.ptr("max_num_batched_tokens");
+  const std::int64_t delta = slots * a.max_num_seqs;
+  const bool given = a.max_num_scheduled_tokens.has_value();
+  const std::int64_t scheduled = given
+                                     ? *a.max_num_scheduled_tokens
+                                     : static_cast<std::int64_t>(a.max_num_batched_tokens) - delta;
+  const std::string ptr = given ? explicit_ptr : c.ptr("max_num_batched_tokens");
+  const std::string shown =
+      std::to_string(given ? scheduled : static_cast<std::int64_t>(a.max_num_batched_tokens));
   if (scheduled <= 0) {
-    c.error(ptr, std::to_string(a.max_num_batched_tokens) +
-                     ": max_num_scheduled_tokens is set to " + std::to_string(scheduled) +
+    c.error(ptr, shown + ": max_num_scheduled_tokens is set to " + std::to_string(scheduled) +
                      " based on the speculative decoding settings, which does not allow any "
                      "tokens to be scheduled. Increase max_num_batched_tokens to accommodate the "
                      "additional draft token slots, or decrease num_speculative_tokens or "
                      "max_num_seqs. [" +
                      c.vllm() + " VllmConfig._set_max_num_scheduled_tokens]");
-  } else if (scheduled < 8192) {
-    c.warning(ptr, std::to_string(a.max_num_batched_tokens) +
-                       ": max_num_scheduled_tokens is set to " + std::to_string(scheduled) +
+    return;
+  }
+  if (scheduled < 8192) {
+    c.warning(ptr, shown + ": max_num_scheduled_tokens is set to " + std::to_string(scheduled) +
                        " based on the speculative decoding settings. This may lead to "
                        "suboptimal performance. [" +
                        c.vllm() + "]");
+  }
+  if (given && a.max_num_batched_tokens < scheduled + delta) {
+    c.error(explicit_ptr,
+            shown +
+                ": VllmConfig received max_num_scheduled_tokens but it does not have enough "
+                "slots to support the speculative decoding settings. It should be greater by at "
+                "least " +
+                std::to_string(delta) +
+                ", but got max_num_batched_tokens=" + std::to_string(a.max_num_batched_tokens) +
+                " and max_num_scheduled_tokens=" + shown + ". [" + c.vllm() +
+                " VllmConfig._set_max_num_scheduled_tokens]");
   }
 }
 

@@ -1,88 +1,16 @@
 #pragma once
-// Typed, pointer-aware reading of one JSON object. Every problem becomes a Diagnostic that
-// names the JSON pointer, the value and what was expected; unknown keys are errors. Used
-// by the rules packs (engine.args) and by the scenario decoder (everything else).
+// The rules packs read engine.args with the one field reader of core/util (util/json_fields.h);
+// these names keep the rules:: spelling the scenario decoder and the sweep use.
 
-#include <cstdint>
-#include <initializer_list>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "util/diagnostic.h"
-#include "util/did_you_mean.h"  // closest(): the "did you mean" of keys and values
+#include "util/json_fields.h"
 
 namespace blis::rules {
 
-// A JSON value as it appears in messages: compact, at most ~60 characters.
-std::string show(const nlohmann::json& v);
-
-// "a string", "an integer", "a number", "an object", ... for type errors.
-std::string describe_type(const nlohmann::json& v);
-
-// "a, b, c" (strings quoted when `quote`).
-std::string join(const std::vector<std::string>& items, bool quote = false);
-
-// vLLM's human_readable_int (engine/arg_utils.py): "2k" = 2000, "2K" = 2048, also m/M, g/G,
-// t/T; decimals allowed with a suffix when the result is whole ("1.5k" = 1500).
-std::optional<std::int64_t> parse_human_readable_int(const std::string& text);
-
-// pydantic's lax bool (pydantic-core input_python.rs lax_bool, shared.rs str_as_bool and
-// int_as_bool), what vLLM's config classes apply to a value: true/false; the integers 0 and 1
-// (also 0.0 and 1.0); the strings "0", "f", "n", "no", "off", "false" and "1", "t", "y",
-// "on", "yes", "true", letters in any case, no surrounding spaces. Anything else: nullopt.
-std::optional<bool> pydantic_bool(const nlohmann::json& v);
-
-class FieldReader {
- public:
-  // `value` must be an object; otherwise one error is reported and every getter returns
-  // nothing. `allowed` lists the keys this object accepts.
-  FieldReader(const nlohmann::json& value, std::string pointer, Diagnostics& diags,
-              std::vector<std::string> allowed, const char* what = "an object");
-
-  bool valid() const { return object_ != nullptr; }
-  const std::string& pointer() const { return pointer_; }
-  std::string pointer(const std::string& key) const;
-  Diagnostics& diagnostics() { return diags_; }
-
-  // Present and not null.
-  bool has(const std::string& key) const;
-  // The raw value (nullptr when absent or null).
-  const nlohmann::json* raw(const std::string& key) const;
-
-  std::optional<bool> boolean(const std::string& key);
-  // A bool as pydantic's lax mode reads it (pydantic_bool); `rule` names the rule in messages.
-  std::optional<bool> lax_boolean(const std::string& key, const std::string& rule);
-  // Integers in [min, max]. `expected` describes the range for messages, e.g. "an integer
-  // >= 1". Integral floats (2.0, 1e3) are accepted; with `human_readable`, so are vLLM's
-  // human-readable strings ("8k", "32K").
-  std::optional<std::int64_t> integer(const std::string& key, std::int64_t min, std::int64_t max,
-                                      const std::string& expected, bool human_readable = false);
-  // Finite numbers; `min_exclusive`: value must be > min, else >= min.
-  std::optional<double> number(const std::string& key, double min, bool min_exclusive, double max,
-                               const std::string& expected);
-  std::optional<std::string> string(const std::string& key,
-                                    const std::string& expected = "a string");
-  // A string from `choices`; `refusal` prefixes the message, e.g. "is not accepted by vLLM 0.32.0".
-  std::optional<std::string> choice(
-      const std::string& key, const std::vector<std::string>& choices,
-      const std::string& refusal = "is not one of the accepted values");
-
-  void error(const std::string& key, const std::string& message);
-  void warning(const std::string& key, const std::string& message);
-  void missing(const std::string& key, const std::string& expected);
-
-  // Reports every key that is not in `allowed` (with a "did you mean" hint). Call once,
-  // after reading.
-  void report_unknown_keys();
-
- private:
-  const nlohmann::json* object_ = nullptr;
-  std::string pointer_;
-  Diagnostics& diags_;
-  std::vector<std::string> allowed_;
-};
+using blis::describe_type;
+using blis::FieldReader;
+using blis::join;
+using blis::parse_human_readable_int;
+using blis::pydantic_bool;
+using blis::show;
 
 }  // namespace blis::rules

@@ -18,6 +18,7 @@ const std::vector<std::string>& accepted_arg_keys() {
   static const std::vector<std::string> keys = {"max_model_len",
                                                 "max_num_seqs",
                                                 "max_num_batched_tokens",
+                                                "max_num_scheduled_tokens",
                                                 "enable_chunked_prefill",
                                                 "enable_prefix_caching",
                                                 "block_size",
@@ -318,6 +319,9 @@ void read_scheduler(Context& c, FieldReader& r) {
   set_int(read_int(c, r, "max_num_seqs"), a.max_num_seqs, &c.set.max_num_seqs);
   set_int(read_int(c, r, "max_num_batched_tokens"), a.max_num_batched_tokens,
           &c.set.max_num_batched_tokens);
+  // vllm/config/scheduler.py SchedulerConfig.max_num_scheduled_tokens: int | None, Field(ge=0).
+  if (auto t = read_int(c, r, "max_num_scheduled_tokens"))
+    a.max_num_scheduled_tokens = static_cast<std::int32_t>(*t);
   if (auto b = read_bool(c, r, "enable_chunked_prefill")) {
     a.enable_chunked_prefill = *b;
     c.set.enable_chunked_prefill = true;

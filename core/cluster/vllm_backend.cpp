@@ -35,6 +35,8 @@ vllm::VllmConfig engine_config(const scenario::VllmArgs& a, std::int64_t num_gpu
   c.enable_prefix_caching = a.enable_prefix_caching;
   c.max_num_seqs = a.max_num_seqs;
   c.max_num_batched_tokens = a.max_num_batched_tokens;
+  // Unset (0 in the engine's config) derives the budget as vLLM does (VllmConfig.token_budget).
+  c.max_num_scheduled_tokens = a.max_num_scheduled_tokens.value_or(0);
   c.max_model_len = a.max_model_len;
   c.enable_chunked_prefill = a.enable_chunked_prefill;
   c.long_prefill_token_threshold = a.long_prefill_token_threshold;

@@ -33,6 +33,9 @@ struct VllmArgs {
   std::int32_t max_model_len = 0;
   std::int32_t max_num_seqs = 0;
   std::int32_t max_num_batched_tokens = 0;
+  // SchedulerConfig.max_num_scheduled_tokens: the scheduler's per-step token budget; unset =
+  // max_num_batched_tokens, less the drafter's slots with speculative decoding.
+  std::optional<std::int32_t> max_num_scheduled_tokens;
   bool enable_chunked_prefill = true;
   bool enable_prefix_caching = true;
   std::int32_t block_size = 16;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "scenario/decode_internal.h"
+#include "scenario/scenario_checks.h"
 #include "scenario/schema_keys.h"
 #include "scenario/trace_csv.h"
 #include "util/text.h"
@@ -11,6 +12,12 @@
 namespace blis::scenario::detail {
 
 namespace {
+
+bool has_errors_since(const Diagnostics& d, std::size_t from) {
+  for (std::size_t i = from; i < d.size(); ++i)
+    if (d[i].severity == Severity::kError) return true;
+  return false;
+}
 
 // Limits of the workload generator (core/cluster/workload): token counts up to 2^24 and at
 // most 10 million users or prompt groups per client.
@@ -103,21 +110,12 @@ std::optional<LengthDist> decode_dist(const json& v, const std::string& ptr, Dec
                r.number("mean", 0.0, true, kMaxTraceTokens, "a number of tokens in (0, 16777216]"),
                "a number of tokens > 0");
     } else {
-      d.kind = LengthDist::Kind::kUniform;
-      if (!r.has("min")) r.missing("min", "a number of tokens >= 1 (uniform needs min and max)");
-      if (!r.has("max")) r.missing("max", "a number of tokens >= 1 (uniform needs min and max)");
+      d.kind = LengthDist::Kind::kUniform;  // min and max: validate_workload
       if (d.min && *d.min < 1)
         r.error("min",
                 rules::show(*r.raw("min")) + " is out of range, expected a number of tokens >= 1");
     }
-    if (d.min && d.max && *d.min > *d.max) {
-      r.error("min", rules::show(*r.raw("min")) + " is above max (" + rules::show(*r.raw("max")) +
-                         "), expected min <= max");
-    } else if (d.kind == LengthDist::Kind::kUniform && d.min && d.max &&
-               std::ceil(*d.min) > std::floor(*d.max)) {
-      // Samples are whole token counts: the range must hold one.
-      r.error("max", rules::show(*r.raw("max")) + ": [min, max] holds no whole number of tokens");
-    }
+    // min <= max and a uniform range holding a whole number: validate_workload.
   }
   if (c.diags.size() == before && !d.max) require_bounded_tail(d, *dist, r);
   if (c.diags.size() != before) return std::nullopt;
@@ -260,10 +258,7 @@ SharedPrefix decode_shared_prefix(const json& v, const std::string& ptr, DecodeC
   field("system_prompt_tokens", 0, kMaxTraceTokens, sp.system_prompt_tokens);
   field("question_tokens", 1, kMaxTraceTokens, sp.question_tokens);
   field("output_tokens", 1, kMaxTraceTokens, sp.output_tokens);
-  if (static_cast<std::int64_t>(sp.system_prompts) * sp.users_per_prompt > kMaxUsers) {
-    r.error("users_per_prompt", std::to_string(sp.users_per_prompt) +
-                                    ": system_prompts x users_per_prompt is above 10000000 users");
-  }
+  // At most kMaxUsers users in all: validate_workload.
   if (auto b = r.boolean("multi_turn")) sp.multi_turn = *b;
   r.report_unknown_keys();
   return sp;
@@ -329,35 +324,13 @@ Client decode_client(const json& v, const std::string& ptr, std::size_t index, D
   cl.name = r.string("name", "a string").value_or("client-" + std::to_string(index));
   if (const auto bad = label_problem(cl.name)) r.error("name", quote_excerpt(cl.name) + " " + *bad);
 
-  const bool lengths = r.has("prompt_tokens") || r.has("output_tokens");
-  const int shapes = int(lengths) + int(r.has("shared_prefix")) + int(r.has("trace"));
-  if (shapes != 1) {
-    c.diags.push_back(
-        {ptr,
-         shapes == 0
-             ? "needs a request shape: prompt_tokens and output_tokens, shared_prefix, or trace"
-             : "gives more than one request shape (prompt_tokens/output_tokens, "
-               "shared_prefix, trace); expected exactly one"});
-  }
-  if (lengths) {
-    if (const json* p = r.raw("prompt_tokens"))
-      cl.prompt_tokens = decode_dist(*p, r.pointer("prompt_tokens"), c);
-    else
-      r.missing("prompt_tokens", "a token-count distribution (with output_tokens)");
-    if (const json* o = r.raw("output_tokens"))
-      cl.output_tokens = decode_dist(*o, r.pointer("output_tokens"), c);
-    else
-      r.missing("output_tokens", "a token-count distribution (with prompt_tokens)");
-  }
-  if (const json* p = r.raw("prefix")) {
-    if (!lengths) {
-      r.error(
-          "prefix",
-          "prefix goes with prompt_tokens/output_tokens (shared_prefix and trace bring their own)");
-    } else {
-      cl.prefix = decode_prefix(*p, r.pointer("prefix"), c);
-    }
-  }
+  // One request shape per client, prompt_tokens with output_tokens, prefix only with them:
+  // validate_workload.
+  if (const json* p = r.raw("prompt_tokens"))
+    cl.prompt_tokens = decode_dist(*p, r.pointer("prompt_tokens"), c);
+  if (const json* o = r.raw("output_tokens"))
+    cl.output_tokens = decode_dist(*o, r.pointer("output_tokens"), c);
+  if (const json* p = r.raw("prefix")) cl.prefix = decode_prefix(*p, r.pointer("prefix"), c);
   if (const json* s = r.raw("shared_prefix"))
     cl.shared_prefix = decode_shared_prefix(*s, r.pointer("shared_prefix"), c);
   if (const json* t = r.raw("trace")) {
@@ -436,16 +409,9 @@ Workload decode_workload(const json& v, const std::string& ptr, DecodeContext& c
   Workload w;
   FieldReader r(v, ptr, c.diags, keys::kWorkload, "an object (workload)");
   if (!r.valid()) return w;
+  const std::size_t before = c.diags.size();
   const json* clients = r.raw("clients");
   const json* trace = r.raw("trace_csv");
-  if (clients && trace) {
-    c.diags.push_back({ptr,
-                       "gives both clients and trace_csv; expected one (trace_csv replays a whole "
-                       "trace instead of clients)"});
-  }
-  if (!clients && !trace) {
-    c.diags.push_back({ptr, "needs clients (a non-empty array) or trace_csv"});
-  }
   if (clients) {
     if (!clients->is_array() || clients->empty()) {
       r.error("clients",
@@ -453,20 +419,19 @@ Workload decode_workload(const json& v, const std::string& ptr, DecodeContext& c
                   (clients->is_array() ? std::string("empty") : rules::describe_type(*clients)) +
                   ", expected a non-empty array of clients");
     } else if (!too_many(*clients, r.pointer("clients"), kMaxClients, "clients", c)) {
-      std::set<std::string> names;
       for (std::size_t i = 0; i < clients->size(); ++i) {
         const std::string p = json_pointer_append(r.pointer("clients"), i);
-        Client cl = decode_client((*clients)[i], p, i, c);
-        if (!cl.name.empty() && !names.insert(cl.name).second) {
-          c.diags.push_back({p + "/name", quote_excerpt(cl.name) +
-                                              " is used by another client, expected unique names"});
-        }
-        w.clients.push_back(std::move(cl));
+        w.clients.push_back(decode_client((*clients)[i], p, i, c));
       }
     }
   }
   if (trace) w.trace_csv = decode_trace(*trace, r.pointer("trace_csv"), c);
   r.report_unknown_keys();
+  // What spans the decoded values (shapes, names, ranges across keys) is checked once, by the
+  // validation make_workload runs too; a workload that did not decode is not checked again.
+  if (!has_errors_since(c.diags, before)) {
+    for (auto& d : validate_workload(w)) c.diags.push_back(std::move(d));
+  }
   return w;
 }
 

@@ -5,20 +5,22 @@
 
 #include "rules/rules.h"
 #include "scenario/scenario_encode.h"
+#include "util/json_write.h"
 
 namespace blis::scenario {
 
 namespace {
 
-using ojson = nlohmann::ordered_json;
+using json_write::ojson;
 
+// The one JSON writing helper (util/json_write.h): unset values as null.
 template <typename T>
 ojson opt(const std::optional<T>& v) {
-  return v ? ojson(*v) : ojson(nullptr);
+  return json_write::or_null(v);
 }
 
 ojson str_or_null(const std::string& s) {
-  return s.empty() ? ojson(nullptr) : ojson(s);
+  return json_write::or_null(s);
 }
 
 ojson encode_slo_fields(const Slo& s, ojson o = ojson::object()) {
@@ -134,6 +136,8 @@ ojson encode_args(const VllmArgs& a, const std::string& release) {
   o["max_model_len"] = a.max_model_len;
   o["max_num_seqs"] = a.max_num_seqs;
   o["max_num_batched_tokens"] = a.max_num_batched_tokens;
+  // Written only when set (unset: derived by the engine, VllmConfig._set_max_num_scheduled_tokens).
+  if (a.max_num_scheduled_tokens) o["max_num_scheduled_tokens"] = *a.max_num_scheduled_tokens;
   o["enable_chunked_prefill"] = a.enable_chunked_prefill;
   o["enable_prefix_caching"] = a.enable_prefix_caching;
   o["block_size"] = a.block_size;

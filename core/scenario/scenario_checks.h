@@ -12,4 +12,10 @@ namespace blis::scenario {
 
 Diagnostics check_cross_sections(const Scenario& s);
 
+// The one validation of a typed workload (core/scenario/workload_checks.cpp): one request shape
+// per client, load and distribution parameters in range, unique client names, trace CSVs well
+// formed; each problem at the JSON pointer of its key. The decoder reports them before a run;
+// cluster::make_workload throws on the same errors.
+Diagnostics validate_workload(const Workload& workload);
+
 }  // namespace blis::scenario

@@ -74,6 +74,14 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
               "vllm/config/scheduler.py SchedulerConfig.max_num_batched_tokens, "
               "verify_max_model_len",
               1, kI32, true),
+      int_arg("max_num_scheduled_tokens",
+              "null (max_num_batched_tokens, less the drafter's slots with speculative decoding)",
+              "int | None, Field(ge=0); with speculative decoding > 0 and <= "
+              "max_num_batched_tokens - the drafter's slots",
+              "an integer >= 0 (tokens the scheduler issues per step), or null",
+              "vllm/config/scheduler.py SchedulerConfig.max_num_scheduled_tokens; vllm/config/"
+              "vllm.py VllmConfig._set_max_num_scheduled_tokens",
+              0, kI32, true),
       other_arg("enable_chunked_prefill", "bool", "true (generative decoder models)", "bool",
                 "vllm/engine/arg_utils.py "
                 "EngineArgs._set_default_chunked_prefill_and_prefix_caching_args"),

@@ -198,7 +198,6 @@ Pack shared_v029_to_v032() {
                        "enable_eplb",
                        "enable_dbo",
                        "all2all_backend",
-                       "max_num_scheduled_tokens",
                        "max_num_active_seqs",
                        "max_num_queued_reqs",
                        "max_num_queued_tokens",
@@ -352,6 +351,21 @@ Pack shared_v029_to_v032() {
        "max_num_scheduled_tokens > 0 (a warning below 8192)",
        "vllm/config/vllm.py VllmConfig._set_max_num_scheduled_tokens; vllm/config/"
        "speculative.py SpeculativeConfig.max_num_new_slots_for_drafting"},
+      {"scheduler.scheduled_tokens_slots", "error",
+       "with speculative decoding an explicit max_num_scheduled_tokens must be > 0 and leave "
+       "max_num_batched_tokens - max_num_scheduled_tokens >= the drafter's slots (a warning "
+       "below 8192)",
+       "vllm/config/vllm.py VllmConfig._set_max_num_scheduled_tokens"},
+      {"scheduler.scheduled_tokens_zero", "error",
+       "max_num_scheduled_tokens 0 without speculative decoding: vLLM's Field(ge=0) accepts it, "
+       "but its scheduler then has no token budget and never schedules a token; refused",
+       "vllm/config/scheduler.py SchedulerConfig.max_num_scheduled_tokens; vllm/v1/core/sched/"
+       "scheduler.py Scheduler.schedule (token_budget); BLIS Playground"},
+      {"scheduler.scheduled_tokens_above_batched", "warning",
+       "max_num_scheduled_tokens above max_num_batched_tokens (vLLM does not check it; the "
+       "scheduler then issues more tokens per step than the worker is sized for)",
+       "vllm/config/scheduler.py SchedulerConfig.max_num_scheduled_tokens (usually equal to "
+       "max_num_batched_tokens, smaller with speculative decoding)"},
       {"kv_transfer.role", "error", "kv_role outside kv_producer/kv_consumer/kv_both",
        "vllm/config/kv_transfer.py KVTransferConfig.__post_init__"},
       {"kv_transfer.role_required", "error", "kv_connector set without kv_role",

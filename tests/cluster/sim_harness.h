@@ -5,10 +5,12 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "cluster/simulation.h"
 #include "fake_engine.h"
+#include "scenario/scenario_decode.h"
 
 namespace blis::cluster::testing {
 
@@ -17,6 +19,15 @@ inline std::unique_ptr<Simulation> make_sim(FakeBackendConfig cfg,
   return std::make_unique<Simulation>(
       [cfg] { return std::make_unique<FakeBackend>(cfg); },
       [reqs](const scenario::Scenario&) { return std::make_unique<ScriptedWorkload>(reqs); });
+}
+
+// Loads `text` with the real decoder and engine and runs it to the end; a load error or an
+// unfinished run fails the calling test.
+inline void load_and_run(Simulation& sim, const std::string& text) {
+  const Diagnostics ds = sim.load(text, scenario::DecodeOptions{});
+  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
+  sim.run();
+  EXPECT_TRUE(sim.done());
 }
 
 inline nlohmann::json summary(const Simulation& sim) {

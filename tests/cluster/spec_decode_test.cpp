@@ -16,6 +16,7 @@
 #include "cluster/spec_acceptance.h"
 #include "kernel/drafter_cost.h"
 #include "scenario/scenario_decode.h"
+#include "sim_harness.h"
 
 namespace blis::cluster {
 namespace {
@@ -57,10 +58,7 @@ struct SpecRun {
 
 SpecRun run(const std::string& text) {
   Simulation sim;
-  const Diagnostics ds = sim.load(text, scenario::DecodeOptions{});
-  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
-  sim.run();
-  EXPECT_TRUE(sim.done());
+  testing::load_and_run(sim, text);
   return {json::parse(sim.summary_json(0)), sim.digest(), sim.requests_csv(), sim.metrics_text(0)};
 }
 

@@ -232,6 +232,36 @@ TEST(ExtConnector, NixlHeartbeatsFollowTheEngineDict) {
   EXPECT_EQ(sent.back().first, 12);                       // d1's receive ends the heartbeats
 }
 
+// nixl/base_scheduler.py on_new_request: a request is tracked for heartbeats only when its
+// kv_transfer_params carry do_remote_prefill and every one of remote_engine_id,
+// remote_request_id, remote_host, remote_port and tp_size ("Only track if all required remote
+// fields are present"); pp_size is optional. d0 lacks tp_size, d1 remote_host, d2 remote_port:
+// only the others' remote ids are ever sent. kv_lease_duration 6 s: interval 6 // 6 = 1 s.
+TEST(ExtConnector, NixlHeartbeatsNeedTheWholeRemoteEndpoint) {
+  json doc = json::parse(read_file(ext_dir() + "c01-nixl-decode.input.json"));
+  doc["metrics"]["step_seconds"] = 0.5;
+  doc["metrics"]["dump_steps"] = json::array();
+  doc["connector"]["extra_config"] = {{"kv_lease_duration", 6}};
+  doc["connector"]["recv_steps"] = 6;
+  for (auto& r : doc["requests"]) {
+    const std::string id = r["id"];
+    if (id == "d0") r["kv_transfer_params"].erase("tp_size");
+    if (id == "d1") r["kv_transfer_params"].erase("remote_host");
+    if (id == "d2") r["kv_transfer_params"].erase("remote_port");
+  }
+  const auto sent = heartbeats(doc);
+  ASSERT_FALSE(sent.empty());
+  for (const auto& [step, hb] : sent) {
+    EXPECT_EQ(hb.find("prefill-0"), std::string::npos) << step << " " << hb;
+    EXPECT_EQ(hb.find("prefill-1"), std::string::npos) << step << " " << hb;
+    EXPECT_EQ(hb.find("prefill-2"), std::string::npos) << step << " " << hb;
+  }
+  // d3 (arrives at step 4, T = 2 s, past one interval from _last_heartbeat_time = 0.0) is the
+  // first tracked request: the first heartbeat carries it alone.
+  EXPECT_EQ(sent.front().first, 4);
+  EXPECT_EQ(sent.front().second, R"({"P0":["prefill-3"]})");
+}
+
 // The comparison itself: what each rule of section 6 accepts and what it names.
 const char* kText =
     "# HELP vllm:kv_cache_usage_perc KV-cache usage. 1 means 100 percent usage.\n"

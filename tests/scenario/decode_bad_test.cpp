@@ -454,7 +454,7 @@ const std::vector<BadCase>& cases() {
        "forcing kv cache block size to 64 for the FlashMLA backend", Severity::kWarning},
       {"inline_gpu_invalid", Base::kUnified,
        R"([{"op": "add", "path": "/catalog", "value": {"gpus": [{"id": "X1"}]}}])",
-       "/catalog/gpus/0/memory_bytes", "required key is missing"},
+       "/catalog/gpus/0/memory_bytes", "missing, expected"},
       // --- slo, slo_classes, outputs, catalog ---
       {"slo_ttft_zero", Base::kUnified,
        R"([{"op": "add", "path": "/slo", "value": {"ttft_ms": 0}}])", "/slo/ttft_ms",

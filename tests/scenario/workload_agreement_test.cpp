@@ -1,12 +1,13 @@
-// The decoder and the workload generator (core/cluster/workload) must agree: a workload the
-// decoder accepts is one the generator accepts (validate_workload), so `blis validate` never
-// passes a scenario that `blis run` then refuses. (Both read a trace CSV with the one reader of
+// The decoder and the workload generator (core/cluster/workload) run the one validation
+// (validate_workload); this keeps the decoder's own value reading from accepting a workload
+// that validation refuses, so `blis validate` never passes a scenario that `blis run` then
+// refuses. (Both read a trace CSV with the one reader of
 // scenario/trace_csv.h.)
 
 #include <gtest/gtest.h>
 
-#include "cluster/workload/workload_validate.h"
 #include "documents.h"
+#include "scenario/scenario_checks.h"
 #include "scenario/scenario_decode.h"
 
 namespace blis::scenario {
@@ -23,7 +24,7 @@ TEST(WorkloadAgreement, DecodedWorkloadsAreGeneratable) {
   for (const auto& text : docs) {
     const DecodeResult r = decode_scenario(text);
     ASSERT_TRUE(r.scenario);
-    const Diagnostics d = cluster::validate_workload(r.scenario->workload);
+    const Diagnostics d = validate_workload(r.scenario->workload);
     EXPECT_TRUE(d.empty()) << (d.empty() ? "" : format_diagnostic(d.front()));
   }
 }
@@ -56,7 +57,7 @@ TEST(WorkloadAgreement, BoundaryValuesAgree) {
       const DecodeResult r = decode_scenario(doc.dump());
       if (!r.scenario) continue;
       ++accepted;
-      const Diagnostics d = cluster::validate_workload(r.scenario->workload);
+      const Diagnostics d = validate_workload(r.scenario->workload);
       EXPECT_TRUE(d.empty()) << leaf << " = " << v.dump() << ": "
                              << (d.empty() ? "" : format_diagnostic(d.front()));
     }

@@ -15,11 +15,9 @@ std::string format_number(double v) {
   return buf;
 }
 
-bool is_integral(const nlohmann::json& v) {
-  if (v.is_number_integer()) return true;
-  if (!v.is_number_float()) return false;
-  const double d = v.get<double>();
-  return std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e15;
+std::string integer_range(std::int64_t min, std::int64_t max) {
+  if (max == std::numeric_limits<std::int64_t>::max()) return ">= " + std::to_string(min);
+  return "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
 }
 
 }  // namespace
@@ -36,145 +34,108 @@ std::string describe(const nlohmann::json& v) {
 }
 
 ObjectReader::ObjectReader(const nlohmann::json& j, std::string pointer, Diagnostics* out)
-    : j_(j), pointer_(std::move(pointer)), out_(out) {
-  if (!j_.is_object()) {
-    ok_ = false;
-    out_->push_back({pointer_, "expected an object, got " + describe(j_)});
-  }
-}
+    : r_(j, std::move(pointer), *out, {}, "an object", NullKey::kValue) {}
 
 std::string ObjectReader::child(const std::string& key) const {
-  return json_pointer_append(pointer_, key);
+  return r_.pointer(key);
 }
 
 void ObjectReader::error(const std::string& key, const std::string& message) {
-  out_->push_back({child(key), message});
+  r_.error(key, message);
 }
 
-const nlohmann::json* ObjectReader::find(const std::string& key, bool required) {
-  known_.insert(key);
-  if (!ok_) return nullptr;
-  const auto it = j_.find(key);
-  if (it == j_.end()) {
-    if (required) error(key, "required key is missing");
-    return nullptr;
-  }
-  return &*it;
+bool ObjectReader::given(const std::string& key, bool required, const std::string& expected) {
+  if (r_.raw(key) != nullptr) return true;
+  if (required && ok()) r_.missing(key, expected);
+  return false;
 }
 
 bool ObjectReader::text(const std::string& key, std::string* out, bool required) {
-  const nlohmann::json* v = find(key, required);
-  if (v == nullptr) return false;
-  if (!v->is_string() || v->get<std::string>().empty()) {
-    error(key, "expected a non-empty string, got " + describe(*v));
+  const std::string expected = "a non-empty string";
+  if (!given(key, required, expected)) return false;
+  const auto s = r_.string(key, expected);
+  if (!s) return false;
+  if (s->empty()) {
+    r_.error(key, "\"\" is empty, expected " + expected);
     return false;
   }
-  *out = v->get<std::string>();
+  *out = *s;
   return true;
 }
 
 bool ObjectReader::one_of(const std::string& key, std::string* out, bool required,
                           const std::vector<std::string>& allowed) {
-  std::string value;
-  if (!text(key, &value, required)) return false;
-  for (const auto& a : allowed) {
-    if (a == value) {
-      *out = value;
-      return true;
-    }
-  }
-  std::string list;
-  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  error(key, "expected one of " + list + ", got \"" + value + "\"");
-  return false;
+  if (!given(key, required, "one of: " + join(allowed, true))) return false;
+  const auto s = r_.choice(key, allowed);
+  if (!s) return false;
+  *out = *s;
+  return true;
 }
 
 bool ObjectReader::integer(const std::string& key, std::int64_t* out, bool required,
                            std::int64_t min, std::int64_t max) {
-  const nlohmann::json* v = find(key, required);
-  if (v == nullptr) return false;
-  std::string range = ">= " + std::to_string(min);
-  if (max != std::numeric_limits<std::int64_t>::max()) {
-    range = "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
-  }
-  if (!is_integral(*v)) {
-    error(key, "expected an integer " + range + ", got " + describe(*v));
-    return false;
-  }
-  const std::int64_t value =
-      v->is_number_integer() ? v->get<std::int64_t>() : static_cast<std::int64_t>(v->get<double>());
-  if (value < min || value > max) {
-    error(key, "expected an integer " + range + ", got " + std::to_string(value));
-    return false;
-  }
-  *out = value;
-  return true;
+  return read_integer(key, out, required, min, max, "an integer " + integer_range(min, max));
 }
 
 bool ObjectReader::integer32(const std::string& key, std::int32_t* out, bool required,
                              std::int32_t min, std::int32_t max) {
-  // An unbounded int32 reads as ">= min" in messages; the int32 range is checked after.
+  // An unbounded int32 reads as ">= min" in messages; the int32 range still bounds it.
   const bool unbounded = max == std::numeric_limits<std::int32_t>::max();
   std::int64_t value = 0;
-  if (!integer(key, &value, required, min,
-               unbounded ? std::numeric_limits<std::int64_t>::max() : max)) {
-    return false;
-  }
-  if (value > std::numeric_limits<std::int32_t>::max()) {
-    error(key, "expected an integer >= " + std::to_string(min) + " that fits 32 bits, got " +
-                   std::to_string(value));
+  if (!read_integer(key, &value, required, min, max,
+                    "an integer " +
+                        (unbounded ? ">= " + std::to_string(min) : integer_range(min, max)) +
+                        (unbounded ? " that fits 32 bits" : ""))) {
     return false;
   }
   *out = static_cast<std::int32_t>(value);
   return true;
 }
 
+bool ObjectReader::read_integer(const std::string& key, std::int64_t* out, bool required,
+                                std::int64_t min, std::int64_t max, const std::string& expected) {
+  if (!given(key, required, expected)) return false;
+  const auto v = r_.integer(key, min, max, expected);
+  if (!v) return false;
+  *out = *v;
+  return true;
+}
+
 bool ObjectReader::number(const std::string& key, double* out, bool required, double min,
                           double max, bool min_exclusive) {
-  const nlohmann::json* v = find(key, required);
-  if (v == nullptr) return false;
-  std::string range = std::string(min_exclusive ? "(" : "[") + format_number(min) + ", " +
-                      (std::isinf(max) ? "inf)" : format_number(max) + "]");
-  if (!v->is_number()) {
-    error(key, "expected a number in " + range + ", got " + describe(*v));
-    return false;
-  }
-  const double value = v->get<double>();
-  const bool below = min_exclusive ? !(value > min) : !(value >= min);
-  if (!std::isfinite(value) || below || value > max) {
-    error(key, "expected a number in " + range + ", got " + format_number(value));
-    return false;
-  }
-  *out = value;
+  const std::string expected = std::string("a number in ") + (min_exclusive ? "(" : "[") +
+                               format_number(min) + ", " +
+                               (std::isinf(max) ? "inf)" : format_number(max) + "]");
+  if (!given(key, required, expected)) return false;
+  const auto v = r_.number(key, min, min_exclusive, max, expected);
+  if (!v) return false;
+  *out = *v;
   return true;
 }
 
 bool ObjectReader::boolean(const std::string& key, bool* out, bool required) {
-  const nlohmann::json* v = find(key, required);
-  if (v == nullptr) return false;
-  if (!v->is_boolean()) {
-    error(key, "expected true or false, got " + describe(*v));
-    return false;
-  }
-  *out = v->get<bool>();
+  if (!given(key, required, "true or false")) return false;
+  const auto b = r_.boolean(key);
+  if (!b) return false;
+  *out = *b;
   return true;
 }
 
 const nlohmann::json* ObjectReader::object(const std::string& key, bool required) {
-  const nlohmann::json* v = find(key, required);
-  if (v == nullptr) return nullptr;
+  if (!given(key, required, "an object")) return nullptr;
+  const nlohmann::json* v = r_.raw(key);
   if (!v->is_object()) {
-    error(key, "expected an object, got " + describe(*v));
+    r_.error(key, show(*v) + " is " + describe_type(*v) + ", expected an object");
     return nullptr;
   }
   return v;
 }
 
 const nlohmann::json* ObjectReader::array(const std::string& key, bool required) {
-  const nlohmann::json* v = find(key, required);
-  if (v == nullptr) return nullptr;
+  if (!given(key, required, "an array")) return nullptr;
+  const nlohmann::json* v = r_.raw(key);
   if (!v->is_array()) {
-    error(key, "expected an array, got " + describe(*v));
+    r_.error(key, show(*v) + " is " + describe_type(*v) + ", expected an array");
     return nullptr;
   }
   return v;
@@ -185,9 +146,11 @@ void ObjectReader::string_map(const std::string& key, std::map<std::string, std:
   if (v == nullptr) return;
   for (auto it = v->begin(); it != v->end(); ++it) {
     if (!it.value().is_string() || it.value().get<std::string>().empty()) {
-      out_->push_back(
+      r_.diagnostics().push_back(
           {json_pointer_append(child(key), it.key()),
-           "expected a non-empty string (the source of this field), got " + describe(it.value())});
+           show(it.value()) + " is " +
+               (it.value().is_string() ? std::string("empty") : describe_type(it.value())) +
+               ", expected a non-empty string (the source of this field)"});
       continue;
     }
     (*out)[it.key()] = it.value().get<std::string>();
@@ -195,13 +158,7 @@ void ObjectReader::string_map(const std::string& key, std::map<std::string, std:
 }
 
 void ObjectReader::finish() {
-  if (!ok_) return;
-  for (auto it = j_.begin(); it != j_.end(); ++it) {
-    if (known_.count(it.key()) != 0) continue;
-    std::string list;
-    for (const auto& k : known_) list += (list.empty() ? "" : ", ") + k;
-    error(it.key(), "unknown key (expected one of: " + list + ")");
-  }
+  r_.report_unknown_keys();
 }
 
 }  // namespace blis::catalog::schema

@@ -1,18 +1,20 @@
 #pragma once
-// ObjectReader: reads one JSON object field by field for the catalog schemas, collecting every
-// problem as a Diagnostic located by a JSON pointer (type, range, missing and unknown keys),
-// so a bad entry reports all of its errors at once. Internal to the catalog.
+// ObjectReader: the catalog schemas' view of the one field reader (util/json_fields.h): every
+// problem is a Diagnostic located by a JSON pointer (type, range, missing and unknown keys),
+// so a bad entry reports all of its errors at once. What it adds is the catalog's calling
+// convention (out-parameters, a `required` flag, ranges written from the bounds) and its
+// strictness (null is a value of the wrong type). Internal to the catalog.
 
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "util/diagnostic.h"
+#include "util/json_fields.h"
 
 namespace blis::catalog::schema {
 
@@ -22,8 +24,8 @@ class ObjectReader {
   // returns false.
   ObjectReader(const nlohmann::json& j, std::string pointer, Diagnostics* out);
 
-  bool ok() const { return ok_; }
-  const std::string& pointer() const { return pointer_; }
+  bool ok() const { return r_.valid(); }
+  const std::string& pointer() const { return r_.pointer(); }
   std::string child(const std::string& key) const;
 
   // Each getter marks the key as known. A missing required key is an error; a missing
@@ -51,13 +53,12 @@ class ObjectReader {
   void finish();
 
  private:
-  const nlohmann::json* find(const std::string& key, bool required);
+  // Whether `key` is given; a missing required key is reported as missing `expected`.
+  bool given(const std::string& key, bool required, const std::string& expected);
+  bool read_integer(const std::string& key, std::int64_t* out, bool required, std::int64_t min,
+                    std::int64_t max, const std::string& expected);
 
-  const nlohmann::json& j_;
-  std::string pointer_;
-  Diagnostics* out_;
-  bool ok_ = true;
-  std::set<std::string> known_;
+  FieldReader r_;
 };
 
 // A short rendering of a JSON value for messages ("-3", "\"abc\"", "an object").

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cluster/workload/client_stream.h"
-#include "cluster/workload/workload_validate.h"
+#include "scenario/scenario_checks.h"
 
 namespace blis::cluster {
 
@@ -82,7 +82,7 @@ std::string join_errors(const Diagnostics& ds) {
 }  // namespace
 
 std::unique_ptr<Workload> make_workload(const scenario::Scenario& s) {
-  const Diagnostics problems = validate_workload(s.workload);
+  const Diagnostics problems = scenario::validate_workload(s.workload);
   if (has_errors(problems)) throw std::invalid_argument(join_errors(problems));
   SimTime horizon = kSimTimeNever;
   if (s.horizon.duration_s) {

@@ -1,4 +1,4 @@
-#include "rules/json_fields.h"
+#include "util/json_fields.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 
 #include "util/text.h"
 
-namespace blis::rules {
+namespace blis {
 
 using nlohmann::json;
 
@@ -137,8 +137,8 @@ std::optional<std::int64_t> parse_human_readable_int(const std::string& raw) {
 }
 
 FieldReader::FieldReader(const json& value, std::string pointer, Diagnostics& diags,
-                         std::vector<std::string> allowed, const char* what)
-    : pointer_(std::move(pointer)), diags_(diags), allowed_(std::move(allowed)) {
+                         std::vector<std::string> allowed, const char* what, NullKey nulls)
+    : pointer_(std::move(pointer)), diags_(diags), allowed_(std::move(allowed)), nulls_(nulls) {
   if (value.is_object()) {
     object_ = &value;
     return;
@@ -176,9 +176,10 @@ bool FieldReader::has(const std::string& key) const {
 }
 
 const json* FieldReader::raw(const std::string& key) const {
+  if (std::find(read_.begin(), read_.end(), key) == read_.end()) read_.push_back(key);
   if (!object_) return nullptr;
   const auto it = object_->find(key);
-  if (it == object_->end() || it->is_null()) return nullptr;
+  if (it == object_->end() || (it->is_null() && nulls_ == NullKey::kAbsent)) return nullptr;
   return &*it;
 }
 
@@ -306,14 +307,16 @@ std::optional<std::string> FieldReader::choice(const std::string& key,
 
 void FieldReader::report_unknown_keys() {
   if (!object_) return;
+  // A reader given no key list accepts exactly the keys it read.
+  const std::vector<std::string>& accepted = allowed_.empty() ? read_ : allowed_;
   for (auto it = object_->begin(); it != object_->end(); ++it) {
-    if (std::find(allowed_.begin(), allowed_.end(), it.key()) != allowed_.end()) continue;
+    if (std::find(accepted.begin(), accepted.end(), it.key()) != accepted.end()) continue;
     std::string msg = "unknown key";
-    const auto near = closest(it.key(), allowed_, 1);
+    const auto near = closest(it.key(), accepted, 1);
     if (!near.empty()) msg += "; did you mean \"" + near.front() + "\"?";
-    msg += " (accepted keys: " + join(allowed_) + ")";
+    msg += " (accepted keys: " + join(accepted) + ")";
     error(it.key(), msg);
   }
 }
 
-}  // namespace blis::rules
+}  // namespace blis

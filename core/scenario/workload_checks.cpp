@@ -1,32 +1,48 @@
-#include "cluster/workload/workload_validate.h"
+// The one validation of a typed workload (what the generators of core/cluster/workload rely
+// on): the scenario decoder runs it on every decoded document, cluster::make_workload on every
+// workload it is given (one built in code or changed by a sweep included), so both refuse the
+// same workloads with the same messages at the same JSON pointers.
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <string>
 
-#include "cluster/workload/length_sampler.h"
+#include "scenario/scenario_checks.h"
 #include "scenario/trace_csv.h"
 #include "util/text.h"
 
-namespace blis::cluster {
+namespace blis::scenario {
 
 namespace {
 
-using LengthKind = scenario::LengthDist::Kind;
+using LengthKind = LengthDist::Kind;
+
+// The largest token count a length distribution may produce (the generator refuses a larger
+// sample rather than clamp it).
+constexpr std::int32_t kMaxSampledTokens = kMaxTraceTokens;
 
 // The most users or prompts one client may have (each costs memory up front).
 constexpr std::int64_t kMaxUsers = 10'000'000;
 
+// The shortest text that reads back as `v` (1.8, not 1.8000000000000000444).
 std::string num(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
+  if (std::floor(v) == v && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
   return buf;
 }
 
 // Where a trace's problems are reported: its `path` key when read from a file, else `csv` (as
 // the scenario decoder reports them).
-std::string trace_pointer(const std::string& trace, const scenario::Trace& t) {
+std::string trace_pointer(const std::string& trace, const Trace& t) {
   return json_pointer_append(trace, t.path.empty() ? "csv" : "path");
 }
 
@@ -55,7 +71,7 @@ class Checker {
     return ok;
   }
 
-  void length_dist(const std::string& p, const scenario::LengthDist& d) {
+  void length_dist(const std::string& p, const LengthDist& d) {
     const double cap = kMaxSampledTokens;
     switch (d.kind) {
       case LengthKind::kConstant:
@@ -73,26 +89,30 @@ class Checker {
       case LengthKind::kExponential:
         number(at(p, "mean"), d.mean, 0, true, "a number > 0");
         break;
-      case LengthKind::kUniform:
-        if (!d.min) error(at(p, "min"), "is required for a uniform distribution");
-        if (!d.max) error(at(p, "max"), "is required for a uniform distribution");
+      case LengthKind::kUniform: {
+        const char* bound = "missing, expected a number of tokens >= 1 (uniform needs min and max)";
+        if (!d.min) error(at(p, "min"), bound);
+        if (!d.max) error(at(p, "max"), bound);
         break;
+      }
     }
     const bool min_ok = !d.min || number(at(p, "min"), *d.min, -HUGE_VAL, false, "a finite number");
     const bool max_ok = !d.max || number(at(p, "max"), *d.max, -HUGE_VAL, false, "a finite number");
     if (d.min && d.max && min_ok && max_ok) {
       if (*d.min > *d.max) {
-        error(at(p, "max"), "must be >= min (" + num(*d.min) + "), got " + num(*d.max));
+        error(at(p, "min"),
+              num(*d.min) + " is above max (" + num(*d.max) + "), expected min <= max");
       } else if (d.kind == LengthKind::kUniform && std::ceil(*d.min) > std::floor(*d.max)) {
-        error(at(p, "max"), "the range [min, max] must contain an integer");
+        // Samples are whole token counts: the range must hold one.
+        error(at(p, "max"), num(*d.max) + ": [min, max] holds no whole number of tokens");
       }
     }
     if (d.kind == LengthKind::kUniform && d.max && max_ok && *d.max > cap)
       error(at(p, "max"), "must be at most " + num(cap) + ", got " + num(*d.max));
   }
 
-  void load(const std::string& p, const scenario::Load& l) {
-    using Kind = scenario::Load::Kind;
+  void load(const std::string& p, const Load& l) {
+    using Kind = Load::Kind;
     switch (l.kind) {
       case Kind::kRate:
         number(at(p, "rate"), l.rate, 0, true, "a request rate > 0 (requests per second)");
@@ -111,17 +131,18 @@ class Checker {
         number(at(p, "think_time_s"), l.think_time_s, 0, false, "a time >= 0 s");
         break;
     }
-    if (l.kind != Kind::kConcurrency && l.arrival.kind == scenario::ArrivalProcess::Kind::kGamma)
+    if (l.kind != Kind::kConcurrency && l.arrival.kind == ArrivalProcess::Kind::kGamma)
       number(at(at(p, "arrival"), "cv"), l.arrival.cv, 0, true, "a coefficient of variation > 0");
   }
 
-  void shared_prefix(const std::string& p, const scenario::SharedPrefix& sp) {
+  void shared_prefix(const std::string& p, const SharedPrefix& sp) {
     const bool groups_ok = integer(at(p, "system_prompts"), sp.system_prompts, 1, kMaxUsers);
     const bool users_ok = integer(at(p, "users_per_prompt"), sp.users_per_prompt, 1, kMaxUsers);
     if (groups_ok && users_ok &&
         static_cast<std::int64_t>(sp.system_prompts) * sp.users_per_prompt > kMaxUsers) {
-      error(at(p, "users_per_prompt"),
-            "system_prompts x users_per_prompt must be at most " + std::to_string(kMaxUsers));
+      error(at(p, "users_per_prompt"), std::to_string(sp.users_per_prompt) +
+                                           ": system_prompts x users_per_prompt is above " +
+                                           std::to_string(kMaxUsers) + " users");
     }
     integer(at(p, "system_prompt_tokens"), sp.system_prompt_tokens, 0, kMaxSampledTokens);
     integer(at(p, "question_tokens"), sp.question_tokens, 0, kMaxSampledTokens);
@@ -130,20 +151,27 @@ class Checker {
     integer(at(p, "output_tokens"), sp.output_tokens, 1, kMaxSampledTokens);
   }
 
-  void client(const std::string& p, const scenario::Client& c) {
+  void client(const std::string& p, const Client& c) {
     const bool lengths = c.prompt_tokens || c.output_tokens;
     const int shapes = (lengths ? 1 : 0) + (c.shared_prefix ? 1 : 0) + (c.trace ? 1 : 0);
     if (shapes != 1) {
-      error(p, std::string("needs exactly one request shape: prompt_tokens with output_tokens, "
-                           "shared_prefix, or trace (") +
-                   (shapes == 0 ? "none given)" : "more than one given)"));
+      error(p, shapes == 0
+                   ? "needs a request shape: prompt_tokens and output_tokens, shared_prefix, or "
+                     "trace"
+                   : "gives more than one request shape (prompt_tokens/output_tokens, "
+                     "shared_prefix, trace); expected exactly one");
       return;
     }
-    if (c.prefix && !lengths)
-      error(at(p, "prefix"), "only applies with prompt_tokens and output_tokens");
+    if (c.prefix && !lengths) {
+      error(at(p, "prefix"),
+            "prefix goes with prompt_tokens/output_tokens (shared_prefix and trace bring their "
+            "own)");
+    }
     if (lengths) {
-      if (!c.prompt_tokens) error(at(p, "prompt_tokens"), "is required with output_tokens");
-      if (!c.output_tokens) error(at(p, "output_tokens"), "is required with prompt_tokens");
+      // prompt_tokens and output_tokens come together.
+      const std::string dist = "missing, expected a token-count distribution (with ";
+      if (!c.prompt_tokens) error(at(p, "prompt_tokens"), dist + "output_tokens)");
+      if (!c.output_tokens) error(at(p, "output_tokens"), dist + "prompt_tokens)");
       if (c.prompt_tokens) length_dist(at(p, "prompt_tokens"), *c.prompt_tokens);
       if (c.output_tokens) length_dist(at(p, "output_tokens"), *c.output_tokens);
       if (c.prefix) {
@@ -153,8 +181,7 @@ class Checker {
     }
     if (c.shared_prefix) shared_prefix(at(p, "shared_prefix"), *c.shared_prefix);
     if (c.trace) {
-      for (auto& d :
-           scenario::validate_trace_csv(c.trace->csv, trace_pointer(at(p, "trace"), *c.trace)))
+      for (auto& d : validate_trace_csv(c.trace->csv, trace_pointer(at(p, "trace"), *c.trace)))
         out_.push_back(d);
     } else {
       load(at(p, "load"), c.load);  // a trace's arrival times replace the load
@@ -167,19 +194,23 @@ class Checker {
 
 }  // namespace
 
-Diagnostics validate_workload(const scenario::Workload& w) {
+Diagnostics validate_workload(const Workload& w) {
   Diagnostics out;
   Checker check(out);
   const std::string root = "/workload";
   if (w.trace_csv) {
-    if (!w.clients.empty()) check.error(root, "has both clients and trace_csv: give one of them");
-    for (auto& d : scenario::validate_trace_csv(
-             w.trace_csv->csv, trace_pointer(Checker::at(root, "trace_csv"), *w.trace_csv)))
+    if (!w.clients.empty()) {
+      check.error(root,
+                  "gives both clients and trace_csv; expected one (trace_csv replays a whole trace "
+                  "instead of clients)");
+    }
+    for (auto& d : validate_trace_csv(w.trace_csv->csv,
+                                      trace_pointer(Checker::at(root, "trace_csv"), *w.trace_csv)))
       out.push_back(d);
     return out;
   }
   if (w.clients.empty()) {
-    check.error(Checker::at(root, "clients"), "needs at least one client (or give trace_csv)");
+    check.error(root, "needs clients (a non-empty array) or trace_csv");
     return out;
   }
   std::set<std::string> names;
@@ -190,10 +221,10 @@ Diagnostics validate_workload(const scenario::Workload& w) {
     // numbers.
     if (!c.name.empty() && !names.insert(c.name).second)
       check.error(Checker::at(p, "name"),
-                  quote_excerpt(c.name) + " is already the name of another client");
+                  quote_excerpt(c.name) + " is used by another client, expected unique names");
     check.client(p, c);
   }
   return out;
 }
 
-}  // namespace blis::cluster
+}  // namespace blis::scenario
