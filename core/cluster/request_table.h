@@ -15,25 +15,31 @@ namespace blis::cluster {
 
 inline constexpr SimTime kUnset = -1;
 
-struct RequestRecord {
-  GeneratedRequest gen;
+// Field order: what applying a step's output reads and writes for every request of the batch
+// (the key and liveness `find` checks, the token times and counts) comes first, in the
+// record's first cache line (64-byte aligned); identity, the generated request and the P/D
+// parameters, read at admission and finish, come after. Field order changes no value.
+struct alignas(64) RequestRecord {
+  // ---- hot: read or written for every request of every step ----
   engine::RequestKey key = 0;
-  std::int32_t instance = -1;          // the instance serving it now (P/D: prefill, then decode)
-  std::int32_t prefill_instance = -1;  // P/D: the prefill instance (holds the KV until read)
-  // P/D: the kv_transfer_params P returned with its finishing output (where D reads).
-  std::optional<engine::KvTransferParams> pd_params;
-  std::uint8_t pd_stage = 0;         // 0 unified, 1 at the prefill pool, 2 at the decode pool
-  SimTime sent = kUnset;             // the client sent it (arrival at the server)
-  SimTime engine_arrival = kUnset;   // it reached EngineCore (after HTTP + tokenization)
-  SimTime first_scheduled = kUnset;  // first forward pass that included it
-  SimTime first_token = kUnset;      // the client received the first output token
-  SimTime last_token = kUnset;       // ... the latest one
-  SimTime finish = kUnset;           // ... the last one (or the abort)
+  std::int32_t instance = -1;  // the instance serving it now (P/D: prefill, then decode)
+  bool engine_done = false;    // the engine reported a finish (or it was aborted)
+  bool live = false;
+  std::uint8_t pd_stage = 0;     // 0 unified, 1 at the prefill pool, 2 at the decode pool
+  SimTime first_token = kUnset;  // the client received the first output token
+  SimTime last_token = kUnset;   // ... the latest one
   std::int32_t output_tokens = 0;
   std::int32_t cached_tokens = 0;
   std::int32_t preemptions = 0;
-  bool engine_done = false;  // the engine reported a finish (or it was aborted)
-  bool live = false;
+  // ---- cold: admission, first scheduling, finish ----
+  SimTime sent = kUnset;               // the client sent it (arrival at the server)
+  SimTime engine_arrival = kUnset;     // it reached EngineCore (after HTTP + tokenization)
+  SimTime first_scheduled = kUnset;    // first forward pass that included it
+  SimTime finish = kUnset;             // the client received the last token (or the abort)
+  std::int32_t prefill_instance = -1;  // P/D: the prefill instance (holds the KV until read)
+  GeneratedRequest gen;
+  // P/D: the kv_transfer_params P returned with its finishing output (where D reads).
+  std::optional<engine::KvTransferParams> pd_params;
 };
 
 class RequestTable {

@@ -47,6 +47,12 @@ void Percentiles::add(double x, std::uint64_t times) {
     sketch_add(x, times);
     return;
   }
+  // Equal consecutive values extend one pending run (every continuing decode of a step adds
+  // the same gap): the multiset, hence every percentile, is the same as with separate runs.
+  if (!pending_.empty() && pending_.back().first == x) {
+    pending_.back().second += times;
+    return;
+  }
   pending_.emplace_back(x, times);
   if (pending_.size() >= std::max(kMinPending, runs_.size() / 4)) compact();
 }

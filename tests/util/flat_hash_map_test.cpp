@@ -66,5 +66,53 @@ TEST(FlatHashMap, TheReservedKeyIsNeverStored) {
   EXPECT_FALSE(m.erase(0));
 }
 
+// A two-word key with its own traits (the engine's prefix-cache index keys 128-bit hashes):
+// try_emplace, find_index / erase_at and for_each against std::map; reserve() never changes
+// contents.
+struct Key2 {
+  std::uint64_t hi = 0, lo = 0;
+  friend bool operator==(const Key2& a, const Key2& b) { return a.hi == b.hi && a.lo == b.lo; }
+  bool operator<(const Key2& o) const { return hi != o.hi ? hi < o.hi : lo < o.lo; }
+};
+struct Key2Traits {
+  static constexpr Key2 empty() { return Key2{0, 0}; }
+  static bool is_empty(const Key2& k) { return k.hi == 0 && k.lo == 0; }
+  static std::size_t hash(const Key2& k) { return static_cast<std::size_t>(k.lo * 31 + k.hi); }
+};
+
+TEST(FlatHashMap, TwoWordKeysBehaveLikeAMap) {
+  BasicFlatHashMap<Key2, int, Key2Traits> m;
+  m.reserve(100);
+  std::map<Key2, int> ref;
+  Rng rng(11);
+  for (int i = 0; i < 20000; ++i) {
+    const Key2 k{static_cast<std::uint64_t>(rng.uniform_int(0, 40)),
+                 static_cast<std::uint64_t>(rng.uniform_int(0, 40))};
+    if (rng.uniform01() < 0.4) {
+      const std::size_t at = m.find_index(k);
+      ASSERT_EQ(at != m.kNpos, ref.count(k) == 1);
+      if (at != m.kNpos) m.erase_at(at);
+      ref.erase(k);
+    } else {
+      bool inserted = false;
+      int* v = m.try_emplace(k, i, &inserted);
+      if (Key2Traits::is_empty(k)) {
+        EXPECT_EQ(v, nullptr);  // the reserved key is never stored
+        continue;
+      }
+      EXPECT_EQ(inserted, ref.count(k) == 0);
+      if (inserted) ref[k] = i;
+      EXPECT_EQ(*v, ref[k]);
+    }
+  }
+  std::map<Key2, int> seen;
+  m.for_each([&](const Key2& k, int& v) { seen[k] = v; });
+  EXPECT_EQ(seen, ref);
+  EXPECT_EQ(m.size(), ref.size());
+  m.clear();
+  EXPECT_EQ(m.size(), 0u);
+  EXPECT_EQ(m.find(ref.begin()->first), nullptr);
+}
+
 }  // namespace
 }  // namespace blis

@@ -3,15 +3,18 @@
 // BlockHashToBlockMap). One hash may be held by several blocks (the same content computed by
 // two requests); lookups return the oldest entry, and removing one entry keeps the others.
 //
-// Open addressing with linear probing and backward-shift deletion over a table sized once
-// from the number of blocks (at most one entry per block), so it never rehashes or
-// allocates after construction. The blocks with one hash form a chain through
-// KVCacheBlock::hash_prev / hash_next.
+// The table is util/flat_hash_map.h (the project's one open-addressing map), keyed by the
+// 128-bit hash and sized once from the number of blocks (at most one hash per block), so it
+// never rehashes or allocates after construction. The hash {0, 0} marks free slots: a block
+// hash equal to it (probability 2^-128, the same as two distinct blocks colliding, which the
+// design already accepts: block_hash.h) would be stored nowhere and simply never hit. The
+// blocks with one hash form a chain through KVCacheBlock::hash_prev / hash_next.
 
 #include <cstdint>
 #include <vector>
 
 #include "engine/vllm/kv/kv_cache_block.h"
+#include "util/flat_hash_map.h"
 
 namespace blis::vllm {
 
@@ -28,27 +31,28 @@ class BlockHashIndex {
   void clear();
   // Starts loading hash's home slot into the cache (contents unchanged): callers about to
   // insert or remove many blocks issue these first so the cache misses overlap.
-  void prefetch(const BlockHash& hash) const { __builtin_prefetch(&slots_[home(hash)]); }
-  std::int32_t num_hashes() const { return num_hashes_; }
+  void prefetch(const BlockHash& hash) const { map_.prefetch(hash); }
+  std::int32_t num_hashes() const { return static_cast<std::int32_t>(map_.size()); }
   std::int32_t num_entries() const { return num_entries_; }
 
  private:
-  struct Slot {
-    BlockHash key;
-    std::int32_t head = kNoBlock;  // kNoBlock = empty slot
-    std::int32_t tail = kNoBlock;
+  struct Chain {
+    std::int32_t head = kNoBlock;  // oldest holder
+    std::int32_t tail = kNoBlock;  // newest holder
   };
-  std::size_t home(const BlockHash& h) const {
-    return static_cast<std::size_t>(h.lo ^ (h.hi >> 17)) & mask_;
-  }
-  std::size_t find_slot(const BlockHash& h) const;  // slot holding h, or an empty slot
-  void erase_slot(std::size_t i);
+  struct KeyTraits {
+    static constexpr BlockHash empty() { return BlockHash{0, 0}; }
+    static bool is_empty(const BlockHash& h) { return h.hi == 0 && h.lo == 0; }
+    static std::size_t hash(const BlockHash& h) {
+      return static_cast<std::size_t>(h.lo ^ (h.hi >> 17));  // already well mixed
+    }
+  };
   KVCacheBlock& blk(std::int32_t i) { return (*blocks_)[static_cast<std::size_t>(i)]; }
 
   std::vector<KVCacheBlock>* blocks_;
-  std::vector<Slot> slots_;
-  std::size_t mask_ = 0;
-  std::int32_t num_hashes_ = 0;
+  using Map = BasicFlatHashMap<BlockHash, Chain, KeyTraits>;
+  Map map_;
+  std::int32_t num_blocks_ = 0;
   std::int32_t num_entries_ = 0;
 };
 
