@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -63,8 +64,8 @@ TEST(FairShare, NSimultaneousEqualTransfersOverOneLinkTakeNTimesAsLong) {
 }
 
 TEST(FairShare, NTransfersOnAnIrregularLinkStillTakeNTimesAsLong) {
-  // A catalog fabric's rate (50e9 * 0.85 / 1e6 bytes/us) and an odd size: the busy period's
-  // arithmetic gives N x the lone duration up to the microsecond rounding.
+  // A catalog fabric's rate (50e9 * 0.85 / 1e6 bytes/us) and latency, and an odd size: N x
+  // the lone sending time, plus the latency once, rounded to the microsecond.
   const catalog::Fabric* ib = catalog::Catalog::builtin().find_fabric("ib-ndr");
   ASSERT_NE(ib, nullptr);
   const std::int64_t bytes = 123456789;
@@ -73,9 +74,9 @@ TEST(FairShare, NTransfersOnAnIrregularLinkStillTakeNTimesAsLong) {
     FairShareNetwork net;
     const LinkId l = net.add_link(kernel::link_bytes_per_us(*ib));
     std::vector<Start> starts;
-    for (int i = 0; i < n; ++i) starts.push_back({0, bytes, {l}, 0, std::uint64_t(i)});
+    for (int i = 0; i < n; ++i) starts.push_back({0, bytes, {l}, ib->latency_us, std::uint64_t(i)});
     for (const auto& [tag, t] : run(net, starts))
-      EXPECT_EQ(t, static_cast<SimTime>(std::floor(n * lone_us + 0.5))) << n;
+      EXPECT_EQ(t, static_cast<SimTime>(std::floor(ib->latency_us + n * lone_us + 0.5))) << n;
   }
 }
 

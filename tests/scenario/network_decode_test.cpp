@@ -10,7 +10,7 @@ namespace blis::scenario {
 namespace {
 
 DecodeResult decode_patched(const std::string& patch) {
-  return decode_scenario(patched(base_pd(), patch), DecodeOptions{});
+  return decode_scenario(testing::patched(testing::base_pd(), patch), DecodeOptions{});
 }
 
 // True when some diagnostic is at `pointer` and its message contains `text`.

@@ -137,8 +137,9 @@ void FairShareNetwork::drain_at(double at) {
 }
 
 SimTime FairShareNetwork::delivery_of(const Flow& f) const {
-  // kernel::transfer_time's rounding: to the nearest microsecond.
-  const double rel = std::floor(f.drain + f.latency_us + 0.5);
+  // kernel::transfer_time's rounding, to the nearest microsecond, but never before the last
+  // byte has left (which only a latency under half a microsecond could round to).
+  const double rel = std::max(std::floor(f.drain + f.latency_us + 0.5), std::ceil(f.drain));
   if (!(rel < 4e18)) return kSimTimeNever;
   return epoch_ + static_cast<SimTime>(rel);
 }
