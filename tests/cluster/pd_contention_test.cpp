@@ -72,6 +72,35 @@ TEST(PdContention, TtftRisesWithConcurrentHandoffs) {
   }
 }
 
+// Mean TTFT (ms) of the example at `rate` requests/s (Poisson) for 20 s, its decode GPU on
+// node `decode_node` (1: across the NIC, 0: on the prefill node, over NVLink).
+double poisson_ttft_ms(double rate, int decode_node) {
+  nlohmann::json doc = example();
+  doc["horizon"]["duration_s"] = 20;
+  doc["network"]["placement"]["decode"] = {decode_node};
+  doc["workload"]["clients"][0]["load"]["rate"] = rate;
+  Simulation sim;
+  const Diagnostics ds = sim.load(doc.dump(), scenario::DecodeOptions{});
+  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
+  if (has_errors(ds)) return 0;
+  sim.run();
+  EXPECT_TRUE(sim.done());
+  return nlohmann::json::parse(sim.summary_json(0))["ttft_ms"]["mean"].get<double>();
+}
+
+TEST(PdContention, TheNicsShareOfTtftRisesWithLoad) {
+  // The same arrivals with the decode GPU across the NIC and on the prefill node: the
+  // difference is what the pulls cost over the NIC beyond NVLink. Alone that is about one
+  // lone pull (~21 ms); as the rate rises more pulls overlap on the one NIC and it grows.
+  double previous = 0;
+  for (double rate : {1.0, 8.0, 24.0}) {
+    const double nic_cost = poisson_ttft_ms(rate, 1) - poisson_ttft_ms(rate, 0);
+    EXPECT_GT(nic_cost, previous) << rate << " requests/s";
+    previous = nic_cost;
+  }
+  EXPECT_GT(previous, 1.4 * (lone_pull_ms() - 3.6));  // NVLink pulls ~3.6 ms
+}
+
 TEST(PdContention, OnOneNodeThePullsCrossNvlinkInstead) {
   // The decode GPU on the prefill node: the pulls share its NVLink port (450 GB/s x 0.81)
   // rather than its NIC (50 GB/s x 0.85), so four at once cost far less.

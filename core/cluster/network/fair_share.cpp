@@ -50,30 +50,39 @@ void FairShareNetwork::start(SimTime now, std::int64_t bytes, const std::vector<
 
 // Max-min fair rates by progressive filling, then each sending flow's drain instant at `at`.
 void FairShareNetwork::set_rates(double at) {
-  const std::size_t nl = capacity_.size(), nf = flows_.size();
-  cap_left_.assign(capacity_.begin(), capacity_.end());
-  unfixed_on_.assign(nl, 0);
-  hits_.assign(nl, 0);
+  const std::size_t nf = flows_.size();
+  // Only the links some sending flow crosses take part (a large deployment has many idle).
+  unfixed_on_.resize(capacity_.size(), 0);
+  hits_.resize(capacity_.size(), 0);
+  cap_left_.resize(capacity_.size(), 0);
+  active_.clear();
   new_rate_.assign(nf, -1.0);
   std::size_t unfixed = 0;
   for (const Flow& f : flows_) {
     if (!f.sending) continue;
     ++unfixed;
-    for (LinkId l : f.links) ++unfixed_on_[l];
+    for (LinkId l : f.links) {
+      if (unfixed_on_[l]++ == 0) {
+        active_.push_back(l);
+        cap_left_[l] = capacity_[l];
+      }
+    }
   }
   while (unfixed > 0) {
     // The bottleneck: the least capacity left per unfixed flow (ties: the lowest link id).
-    std::size_t best = nl;
+    LinkId best = 0;
+    bool found = false;
     double share = kUnlimited;
-    for (std::size_t l = 0; l < nl; ++l) {
+    for (LinkId l : active_) {
       if (unfixed_on_[l] == 0) continue;
       const double s = cap_left_[l] / unfixed_on_[l];
-      if (s < share) {
+      if (!found || s < share || (s == share && l < best)) {
         share = s;
         best = l;
+        found = true;
       }
     }
-    if (best == nl) {  // only flows with no links are left: they are not limited
+    if (!found) {  // only flows with no links are left: they are not limited
       for (std::size_t i = 0; i < nf; ++i)
         if (flows_[i].sending && new_rate_[i] < 0) new_rate_[i] = kUnlimited;
       break;
@@ -82,8 +91,7 @@ void FairShareNetwork::set_rates(double at) {
     for (std::size_t i = 0; i < nf; ++i) {
       const Flow& f = flows_[i];
       if (!f.sending || new_rate_[i] >= 0) continue;
-      if (std::find(f.links.begin(), f.links.end(), static_cast<LinkId>(best)) == f.links.end())
-        continue;
+      if (std::find(f.links.begin(), f.links.end(), best) == f.links.end()) continue;
       new_rate_[i] = share;
       --unfixed;
       for (LinkId l : f.links) {
@@ -93,12 +101,13 @@ void FairShareNetwork::set_rates(double at) {
     }
     // Every flow fixed this round has the same rate: one subtraction per link, whatever the
     // order the flows were visited in.
-    for (std::size_t l = 0; l < nl; ++l) {
+    for (LinkId l : active_) {
       if (hits_[l] == 0) continue;
       cap_left_[l] = l == best ? 0.0 : std::max(0.0, cap_left_[l] - share * hits_[l]);
       hits_[l] = 0;
     }
   }
+  for (LinkId l : active_) unfixed_on_[l] = 0;
   for (std::size_t i = 0; i < nf; ++i) {
     Flow& f = flows_[i];
     if (!f.sending) continue;

@@ -87,7 +87,8 @@ class FairShareNetwork {
   SimTime delivery_of(const Flow& f) const;
   // Scratch of set_rates (kept to avoid allocating per recomputation).
   std::vector<double> new_rate_, cap_left_;
-  std::vector<std::uint32_t> unfixed_on_, hits_;
+  std::vector<std::uint32_t> unfixed_on_, hits_;  // per link, zero between calls
+  std::vector<LinkId> active_;
 };
 
 }  // namespace blis::cluster::network
