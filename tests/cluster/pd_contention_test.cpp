@@ -90,15 +90,16 @@ double poisson_ttft_ms(double rate, int decode_node) {
 
 TEST(PdContention, TheNicsShareOfTtftRisesWithLoad) {
   // The same arrivals with the decode GPU across the NIC and on the prefill node: the
-  // difference is what the pulls cost over the NIC beyond NVLink. Alone that is about one
-  // lone pull (~21 ms); as the rate rises more pulls overlap on the one NIC and it grows.
+  // difference is what the pulls cost over the NIC beyond NVLink. Alone that is a lone
+  // pull over the NIC less one over NVLink (~21.8 ms); as the rate rises more pulls overlap on the
+  // one NIC and it grows.
   double previous = 0;
   for (double rate : {1.0, 8.0, 24.0}) {
     const double nic_cost = poisson_ttft_ms(rate, 1) - poisson_ttft_ms(rate, 0);
     EXPECT_GT(nic_cost, previous) << rate << " requests/s";
     previous = nic_cost;
   }
-  EXPECT_GT(previous, 1.4 * (lone_pull_ms() - 3.6));  // NVLink pulls ~3.6 ms
+  EXPECT_GT(previous, 1.4 * (lone_pull_ms() - 2.9));  // NVLink pulls ~2.9 ms
 }
 
 TEST(PdContention, OnOneNodeThePullsCrossNvlinkInstead) {
