@@ -91,8 +91,8 @@ double poisson_ttft_ms(double rate, int decode_node) {
 TEST(PdContention, TheNicsShareOfTtftRisesWithLoad) {
   // The same arrivals with the decode GPU across the NIC and on the prefill node: the
   // difference is what the pulls cost over the NIC beyond NVLink. Alone that is a lone
-  // pull over the NIC less one over NVLink (~21.8 ms); as the rate rises more pulls overlap on the
-  // one NIC and it grows.
+  // pull over the NIC less one over NVLink (~21.8 ms); as the rate rises more pulls overlap
+  // on the one NIC and it grows.
   double previous = 0;
   for (double rate : {1.0, 8.0, 24.0}) {
     const double nic_cost = poisson_ttft_ms(rate, 1) - poisson_ttft_ms(rate, 0);
