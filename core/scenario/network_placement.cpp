@@ -6,6 +6,11 @@
 
 namespace blis::scenario {
 
+namespace {
+// Nodes one explicitly placed instance may span: each is checked for room, one by one.
+constexpr std::int64_t kMaxSpan = 4096;
+}  // namespace
+
 std::int64_t instance_gpus(const Pool& p) {
   return std::max<std::int64_t>(
       1, static_cast<std::int64_t>(p.parallelism.tp) * p.parallelism.pp * p.parallelism.dp);
@@ -27,7 +32,16 @@ std::vector<std::vector<InstancePlace>> place_instances(const Scenario& s, Diagn
     const std::int64_t span = (g + per_node - 1) / per_node;
     for (std::size_t i = 0; i < it->second.size(); ++i) {
       const std::int64_t first = it->second[i];
-      out[p].push_back({static_cast<std::int32_t>(first), static_cast<std::int32_t>(span)});
+      out[p].push_back({first, span});
+      if (span > kMaxSpan) {  // checked once per pool: its instances are alike
+        if (diags != nullptr && i == 0)
+          diags->push_back(
+              {json_pointer_append(json_pointer_append("/network/placement", pool.name), i),
+               "an instance of " + std::to_string(g) + " GPUs spans " + std::to_string(span) +
+                   " nodes of gpus_per_node " + std::to_string(per_node) + ", at most " +
+                   std::to_string(kMaxSpan) + " are placed explicitly"});
+        continue;
+      }
       std::int64_t left = g;
       for (std::int64_t n = first; n < first + span; ++n) {
         const std::int64_t take = std::min(left, per_node);
@@ -55,7 +69,7 @@ std::vector<std::vector<InstancePlace>> place_instances(const Scenario& s, Diagn
         if (fill > 0) ++node;
         fill = 0;
       }
-      out[p].push_back({static_cast<std::int32_t>(node), static_cast<std::int32_t>(span)});
+      out[p].push_back({node, span});
       if (span > 1) {
         node += span;
       } else {

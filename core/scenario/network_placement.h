@@ -13,8 +13,8 @@
 namespace blis::scenario {
 
 struct InstancePlace {
-  std::int32_t node = 0;   // the first node the instance's GPUs are on
-  std::int32_t nodes = 1;  // how many nodes it spans (> 1 when it has more GPUs than a node)
+  std::int64_t node = 0;   // the first node the instance's GPUs are on
+  std::int64_t nodes = 1;  // how many nodes it spans (> 1 when it has more GPUs than a node)
 };
 
 // GPUs one instance of `p` occupies: tp * pp * dp.

@@ -12,7 +12,7 @@ ClusterNetwork::ClusterNetwork(const scenario::Network& net, const std::vector<P
   const bool per_node = net.nic == "per_node";
   // Per-node NICs: one pair of links per node, shared by the instances on it; per pool since
   // pools may differ in fabric (the scenario has one `fabric`, so in practice they agree).
-  std::map<std::int32_t, std::pair<LinkId, LinkId>> node_nic;
+  std::map<std::int64_t, std::pair<LinkId, LinkId>> node_nic;
   for (std::size_t p = 0; p < pools.size() && p < places.size(); ++p) {
     const PoolLinks& pl = pools[p];
     for (const scenario::InstancePlace& at : places[p]) {

@@ -43,14 +43,15 @@ class ClusterNetwork {
   // CPU offload of `instance`: GPU -> host (store) or host -> GPU (load). The instance's GPUs
   // move their shares in lockstep, each over its own link: one GPU's share over one link.
   std::optional<Route> offload_route(std::int32_t instance, bool store) const;
-  std::int32_t node_of(std::int32_t instance) const { return inst_[instance].node; }
+  std::int64_t node_of(std::int32_t instance) const { return inst_[instance].node; }
 
   FairShareNetwork& flows() { return flows_; }
   const FairShareNetwork& flows() const { return flows_; }
 
  private:
   struct InstanceLinks {
-    std::int32_t pool = 0, node = 0, nodes = 1;
+    std::int32_t pool = 0;
+    std::int64_t node = 0, nodes = 1;
     LinkId nic_out = 0, nic_in = 0, local_out = 0, local_in = 0, host_out = 0, host_in = 0;
     bool has_nic = false, has_local = false, has_host = false;
   };
