@@ -106,6 +106,10 @@ TEST(NetworkDecode, ErrorsNameTheirPointer) {
       {R"([{"op": "add", "path": "/pools/0/parallelism", "value": {"tp": 8}},
            {"op": "add", "path": "/network", "value": {"placement": {"p": [0], "d": [0]}}}])",
        "/network/placement/d/0", "node 0 would hold 9 GPUs, more than gpus_per_node 8"},
+      {R"([{"op": "add", "path": "/pools/0/parallelism", "value": {"tp": 1024, "pp": 8}},
+           {"op": "add", "path": "/network", "value": {"gpus_per_node": 1,
+            "placement": {"p": [0]}}}])",
+       "/network/placement/p/0", "spans 8192 nodes"},
   };
   for (const Bad& c : cases) {
     const DecodeResult r = decode_patched(c.patch);
