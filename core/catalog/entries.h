@@ -43,7 +43,8 @@ struct Fabric {
   std::string id, name;
   std::string scope;                 // scale-up | scale-out | host
   double bandwidth_bytes_per_s = 0;  // per GPU, per direction, nominal
-  double latency_us = 0;             // fixed cost per transfer
+  double latency_us = 0;             // fixed cost per transfer (NIC, connector set-up)
+  double hop_latency_us = 0;         // added per switch hop between nodes (scale-out)
   double efficiency = 1;             // achieved / nominal bandwidth
   std::string source;
   std::map<std::string, std::string> sources;

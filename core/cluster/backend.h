@@ -32,6 +32,8 @@ struct PoolResources {
   std::int64_t kv_bytes_per_block = 0;
   std::optional<catalog::Fabric> kv_fabric;
   std::optional<catalog::Fabric> host_fabric;
+  // The GPU's scale-up link (NVLink, or PCIe): P/D pulls between instances on one node.
+  std::optional<catalog::Fabric> local_fabric;
   // LoRA (enable_lora): adapter sizes and the punica kernels' price (kernel/lora_cost.h).
   std::shared_ptr<const kernel::LoraCost> lora_cost;
   // Cost: USD per GPU-hour (the pool's cost_per_gpu_hour, else the catalog GPU's indicative

@@ -13,6 +13,7 @@
 #include "cluster/backend.h"
 #include "cluster/event_queue.h"
 #include "cluster/instance.h"
+#include "cluster/network/topology.h"
 #include "cluster/request_table.h"
 #include "cluster/results.h"
 #include "cluster/router.h"
@@ -44,6 +45,10 @@ struct Simulation::State {
   std::vector<engine::TransferRequest> transfers;
   std::vector<std::uint32_t> free_transfers;
   std::vector<engine::TransferRequest> transfer_scratch;
+  // The links those transfers share (built at the first transfer) and its pending wake.
+  std::unique_ptr<network::ClusterNetwork> net;
+  SimTime network_armed = kSimTimeNever;
+  std::vector<std::uint64_t> delivered_scratch;
   SignalBoard board;
   EventQueue queue;
   RequestTable requests;
@@ -104,6 +109,10 @@ struct Simulation::State {
   void run_loop(Instance& inst);
   void apply_step_events(Instance& inst, const engine::StepEvents& ev);
   void start_transfers(Instance& inst);
+  network::ClusterNetwork& network();
+  void arm_network();
+  void network_deliver();
+  void finish_transfer(std::uint64_t slot);
   void hand_off_to_decode(RequestRecord& rec, SimTime at);
   Router& router_of(std::int32_t instance);
   void publish(Instance& inst);

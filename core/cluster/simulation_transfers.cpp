@@ -1,38 +1,74 @@
 // KV transfers between the engines: P/D pulls from the prefill instance over the KV fabric
-// and CPU-offload moves within an instance over the host link, each an event when it lands.
+// and CPU-offload moves within an instance over the host link. Each is a flow on the
+// cluster's network (cluster/network/), sharing its links with the transfers it overlaps,
+// and an event when it lands (docs/networking.md).
 
 #include <algorithm>
 
+#include "cluster/network/topology.h"
 #include "cluster/simulation_state.h"
-#include "kernel/transfer.h"
+#include "scenario/network_placement.h"
 
 namespace blis::cluster {
+
+namespace {
+
+// The payload of a kTransferDone event that wakes the network (a flow drained or landed)
+// rather than finishing one transfer slot.
+constexpr std::uint64_t kNetworkWake = ~std::uint64_t{0};
+
+}  // namespace
+
+network::ClusterNetwork& Simulation::State::network() {
+  if (!net) {
+    std::vector<network::PoolLinks> links;
+    for (std::size_t p = 0; p < pools.size(); ++p) {
+      const PoolResources& res = pools[p].res;
+      const scenario::Pool& sp = scenario->pools[p];
+      links.push_back({res.kv_fabric, res.local_fabric, res.host_fabric,
+                       std::max(1, sp.parallelism.tp * sp.parallelism.pp)});
+    }
+    net = std::make_unique<network::ClusterNetwork>(scenario->network, links,
+                                                    scenario::place_instances(*scenario, nullptr));
+  }
+  return *net;
+}
 
 void Simulation::State::start_transfers(Instance& inst) {
   transfer_scratch.clear();
   inst.engine().take_transfers(transfer_scratch);
+  if (transfer_scratch.empty()) return;
+  // start() lets the flows that finish sending by now do so first; what they deliver now is
+  // finished by the wake arm_network() sets at this instant.
+  network::ClusterNetwork& netw = network();
   for (engine::TransferRequest& t : transfer_scratch) {
     // CPU offload moves KV within the instance (GPU <-> host memory).
     if (t.kind != engine::TransferKind::kRemotePull) t.to_instance = inst.index();
     const auto to = static_cast<std::size_t>(t.to_instance);
-    const PoolResources& dst = pools[static_cast<std::size_t>(instances[to]->pool())].res;
-    std::int64_t block_bytes = dst.kv_bytes_per_block;
-    const catalog::Fabric* fabric = nullptr;
+    const PoolRuntime& dst_pool = pools[static_cast<std::size_t>(instances[to]->pool())];
+    std::int64_t block_bytes = dst_pool.res.kv_bytes_per_block;
+    std::int64_t lanes = std::max(1, scenario->pools[instances[to]->pool()].parallelism.tp *
+                                         scenario->pools[instances[to]->pool()].parallelism.pp);
+    std::optional<network::Route> route;
     if (t.kind == engine::TransferKind::kRemotePull) {
       // Each GPU reads its own share of every block over its own link; with different TP on
-      // the two sides the side with fewer GPUs moves more bytes per GPU and sets the pace.
+      // the two sides the side with fewer GPUs moves more bytes per GPU and sets the pace:
+      // the flow carries that share times the smaller side's GPUs.
       if (t.from_instance >= 0) {
         const auto from = static_cast<std::size_t>(t.from_instance);
-        block_bytes = std::max(
-            block_bytes,
-            pools[static_cast<std::size_t>(instances[from]->pool())].res.kv_bytes_per_block);
+        const std::int32_t fp = instances[from]->pool();
+        block_bytes =
+            std::max(block_bytes, pools[static_cast<std::size_t>(fp)].res.kv_bytes_per_block);
+        lanes = std::min<std::int64_t>(lanes, std::max(1, scenario->pools[fp].parallelism.tp *
+                                                              scenario->pools[fp].parallelism.pp));
+        route = netw.pull_route(t.from_instance, t.to_instance);
       }
-      if (dst.kv_fabric) fabric = &*dst.kv_fabric;
-    } else if (dst.host_fabric) {
-      fabric = &*dst.host_fabric;
+      t.bytes = static_cast<std::int64_t>(t.num_blocks) * block_bytes;
+    } else {
+      route = netw.offload_route(t.to_instance, t.kind == engine::TransferKind::kOffloadStore);
+      t.bytes = static_cast<std::int64_t>(t.num_blocks) * block_bytes;
+      lanes = 1;  // the host link is priced per GPU (topology.h)
     }
-    t.bytes = static_cast<std::int64_t>(t.num_blocks) * block_bytes;
-    const SimTime duration = fabric != nullptr ? kernel::transfer_time(t.bytes, *fabric) : 0;
     std::uint32_t slot;
     if (!free_transfers.empty()) {
       slot = free_transfers.back();
@@ -43,11 +79,46 @@ void Simulation::State::start_transfers(Instance& inst) {
       transfers.push_back(t);
     }
     transfer_blocks_total += static_cast<std::uint64_t>(std::max<std::int64_t>(0, t.num_blocks));
-    queue.push(now + duration, EventClass::kTransferDone, static_cast<std::uint32_t>(to), slot);
+    if (!route || t.bytes <= 0) {
+      // Nothing moves, or no fabric joins the two sides: done at once.
+      queue.push(now, EventClass::kTransferDone, static_cast<std::uint32_t>(to), slot);
+      continue;
+    }
+    netw.flows().start(now, t.bytes * lanes, route->links, route->latency_us, slot);
   }
+  arm_network();
+}
+
+void Simulation::State::arm_network() {
+  if (!net) return;
+  const SimTime w = net->flows().next_wake();
+  if (w == kSimTimeNever || w >= network_armed) return;
+  network_armed = w;
+  queue.push(w, EventClass::kTransferDone, 0, kNetworkWake);
+}
+
+// Finishes every transfer the network has delivered by now.
+void Simulation::State::network_deliver() {
+  if (!net) return;
+  delivered_scratch.clear();
+  net->flows().advance(now, delivered_scratch);
+  const std::vector<std::uint64_t> delivered = delivered_scratch;
+  for (std::uint64_t slot : delivered) finish_transfer(slot);
 }
 
 void Simulation::State::on_transfer_done(std::uint64_t slot) {
+  if (slot != kNetworkWake) {
+    finish_transfer(slot);
+    return;
+  }
+  // A stale wake (an earlier one was armed after it) does nothing.
+  if (now != network_armed) return;
+  network_armed = kSimTimeNever;
+  network_deliver();
+  arm_network();
+}
+
+void Simulation::State::finish_transfer(std::uint64_t slot) {
   const engine::TransferRequest t = transfers[static_cast<std::size_t>(slot)];
   free_transfers.push_back(static_cast<std::uint32_t>(slot));
   Instance& to = *instances[static_cast<std::size_t>(t.to_instance)];

@@ -197,6 +197,14 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
           std::min(host.bandwidth_bytes_per_s, d.gpu.host_link.bandwidth_bytes_per_s);
     out.host_fabric = host;
   }
+  // The scale-up link the same way: its fabric entry capped at the GPU's own bandwidth on it.
+  if (const catalog::Fabric* u = catalog_->find_fabric(d.gpu.scale_up.fabric)) {
+    catalog::Fabric local = *u;
+    if (d.gpu.scale_up.bandwidth_bytes_per_s > 0)
+      local.bandwidth_bytes_per_s =
+          std::min(local.bandwidth_bytes_per_s, d.gpu.scale_up.bandwidth_bytes_per_s);
+    out.local_fabric = local;
+  }
   auto pricer = std::make_shared<KernelStepCost>(d);
   if (pool.engine.args.speculative_config)
     pricer->set_drafter(drafter_for(*catalog_, *pool.engine.args.speculative_config, d,

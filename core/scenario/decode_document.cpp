@@ -77,10 +77,12 @@ void decode_root(const json& doc, Scenario& s, DecodeContext& c) {
   if (const json* classes = r.raw("slo_classes"))
     s.slo_classes = detail::decode_slo_classes(*classes, "/slo_classes", c);
   if (const json* o = r.raw("outputs")) s.outputs = detail::decode_outputs(*o, "/outputs", c);
+  if (const json* n = r.raw("network")) s.network = detail::decode_network(*n, "/network", c);
   r.report_unknown_keys();
 
   if (pools) detail::resolve_pools(*pools, s, c);
   detail::check_cross_references(s, c);
+  detail::check_network(s, c);
   // The budget multiplies what the sections decoded: only for a document without errors.
   if (!has_errors(c.diags)) detail::check_budget(s, c);
 }

@@ -74,6 +74,10 @@ void check_blocks(const Pool& pool, const std::string& pool_pointer, const kerne
 // arrivals per instant) within the documented budget.
 void check_budget(const Scenario& s, DecodeContext& c);
 
+// decode_network.cpp: the `network` section, and its placement against the pools.
+Network decode_network(const json& v, const std::string& ptr, DecodeContext& c);
+void check_network(const Scenario& s, DecodeContext& c);
+
 // decode_checks.cpp: rules that span sections (P/D shape, references, lengths).
 void check_cross_references(Scenario& s, DecodeContext& c);
 

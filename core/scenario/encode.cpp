@@ -238,6 +238,12 @@ std::string encode_scenario(const Scenario& s) {
   router["signal_staleness_ms"] = s.router.signal_staleness_ms;
   o["router"] = router;
   o["fabric"] = str_or_null(s.fabric);
+  ojson placement = ojson::object();
+  for (const auto& [pool, nodes] : s.network.placement) placement[pool] = nodes;
+  o["network"] = {{"gpus_per_node", s.network.gpus_per_node},
+                  {"nic", s.network.nic},
+                  {"switch_hops", s.network.switch_hops},
+                  {"placement", placement}};
   ojson workload = ojson::object();
   if (s.workload.trace_csv) {
     workload["trace_csv"] = encode_trace(*s.workload.trace_csv);

@@ -5,6 +5,7 @@
 // release), so the cluster never looks at JSON.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -181,6 +182,19 @@ struct Outputs {
   bool per_request = true;
 };
 
+// Where the instances sit and how nodes are joined (docs/networking.md): nodes of
+// gpus_per_node GPUs, the scenario's `fabric` between nodes through NICs per GPU or per node
+// and switch_hops switches, the GPU's own scale-up link inside a node. Every scenario has one
+// (these defaults when the document has no `network`).
+struct Network {
+  std::int32_t gpus_per_node = 8;
+  std::string nic = "per_gpu";  // per_gpu | per_node
+  std::int32_t switch_hops = 1;
+  // Pool name -> the node of each of its instances; pools not named are packed in order,
+  // each from a node of its own.
+  std::map<std::string, std::vector<std::int32_t>> placement;
+};
+
 // Inline catalog entries, kept as JSON text in the catalog's own schema; the catalog
 // validates and parses them (an inline entry with a built-in id replaces it for this run).
 struct InlineCatalog {
@@ -196,6 +210,7 @@ struct Scenario {
   std::vector<Pool> pools;
   Router router;
   std::string fabric;  // catalog fabric id; empty when unused
+  Network network;
   Workload workload;
   Slo slo;
   std::vector<SloClass> slo_classes;

@@ -4,9 +4,9 @@
 
 namespace blis::scenario::keys {
 
-const std::vector<std::string> kRoot = {"schema",   "name",  "seed",        "horizon",
-                                        "catalog",  "pools", "router",      "fabric",
-                                        "workload", "slo",   "slo_classes", "outputs"};
+const std::vector<std::string> kRoot = {"schema",      "name",    "seed",   "horizon",  "catalog",
+                                        "pools",       "router",  "fabric", "workload", "slo",
+                                        "slo_classes", "outputs", "network"};
 const std::vector<std::string> kHorizon = {"duration_s", "max_requests", "drain"};
 const std::vector<std::string> kCatalog = {"gpus", "models", "fabrics"};
 const std::vector<std::string> kPool = {"name",  "role",        "instances", "hardware",
@@ -34,6 +34,7 @@ const std::vector<std::string> kTrace = {"path", "csv"};
 const std::vector<std::string> kSlo = {"ttft_ms", "itl_ms", "e2e_ms"};
 const std::vector<std::string> kSloClass = {"name", "ttft_ms", "itl_ms", "e2e_ms"};
 const std::vector<std::string> kOutputs = {"timeseries_interval_ms", "per_request"};
+const std::vector<std::string> kNetwork = {"gpus_per_node", "nic", "switch_hops", "placement"};
 
 std::vector<ObjectKeys> all_objects() {
   return {{"(root)", kRoot},
@@ -60,7 +61,8 @@ std::vector<ObjectKeys> all_objects() {
           {"trace", kTrace},
           {"slo", kSlo},
           {"slo_classes[]", kSloClass},
-          {"outputs", kOutputs}};
+          {"outputs", kOutputs},
+          {"network", kNetwork}};
 }
 
 }  // namespace blis::scenario::keys

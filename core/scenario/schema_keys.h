@@ -35,6 +35,7 @@ extern const std::vector<std::string> kTrace;
 extern const std::vector<std::string> kSlo;
 extern const std::vector<std::string> kSloClass;
 extern const std::vector<std::string> kOutputs;
+extern const std::vector<std::string> kNetwork;
 
 // Every object above plus engine.args (from the rules), for the docs test.
 std::vector<ObjectKeys> all_objects();

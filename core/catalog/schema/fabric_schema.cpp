@@ -14,6 +14,7 @@ Diagnostics parse_fabric(const nlohmann::json& j, const std::string& pointer, Fa
   // Bounds far beyond any real link, so a transfer time is always finite (gpu_schema.cpp).
   r.number("bandwidth_bytes_per_s", &out->bandwidth_bytes_per_s, true, 1e6, 1e16);
   r.number("latency_us", &out->latency_us, true, 0, 1e9);
+  r.number("hop_latency_us", &out->hop_latency_us, false, 0, 1e6);
   r.number("efficiency", &out->efficiency, true, 0, 1, true);
   r.text("source", &out->source, true);
   r.string_map("sources", &out->sources);
