@@ -22,6 +22,8 @@ export interface SweepCheck {
 export type SweepResponse =
   | { id: number; ok: true; kind: 'check'; check: SweepCheck }
   | { id: number; ok: true; kind: 'text'; text: string }
+  /** Sent before the answer to a capacity request: one probe done (its JSON text). */
+  | { id: number; ok: true; kind: 'probe'; text: string }
   | { id: number; ok: false; message: string };
 
 /** One row of points.jsonl (docs/sweeps.md), as `blis sweep` writes it. */
@@ -52,17 +54,22 @@ export interface RankResult {
   table: string;
 }
 
+/** One probe of a capacity search: one run at a rate or an instance count. */
+export interface CapacityProbe {
+  value: number;
+  pass: boolean;
+  saturated: boolean;
+  why: string;
+  digest: string;
+}
+
 /** blis capacity's result (wasm capacitySearch). */
 export interface CapacityResult {
   vary: 'rate' | 'instances';
-  probes: {
-    value: number;
-    pass: boolean;
-    saturated: boolean;
-    why: string;
-    digest: string;
-  }[];
+  probes: CapacityProbe[];
   answer: number | null;
   first_fail: number | null;
+  /** The scenario at the answer (absent in older modules, null without an answer). */
+  answer_scenario?: unknown;
   diagnostics: string[];
 }

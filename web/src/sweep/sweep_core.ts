@@ -15,10 +15,11 @@ export interface SweepModule {
   sweepPointScenario(text: string, index: number): string;
   sweepRunPoint(text: string, index: number): string;
   sweepRank(text: string, rowsJson: string): string;
-  capacitySearch(scenario: string, queryJson: string): string;
+  capacitySearch(scenario: string, queryJson: string, onProbe?: (probeJson: string) => void): string;
 }
 
-export function handleSweepRequest(blis: SweepModule, req: SweepRequest): SweepResponse {
+/** `progress` receives the messages sent before the answer (a capacity search's probes). */
+export function handleSweepRequest(blis: SweepModule, req: SweepRequest, progress?: (r: SweepResponse) => void): SweepResponse {
   try {
     switch (req.kind) {
       case 'check':
@@ -35,7 +36,12 @@ export function handleSweepRequest(blis: SweepModule, req: SweepRequest): SweepR
       case 'scenario':
         return text(req.id, blis.sweepPointScenario(req.text, req.index));
       case 'capacity':
-        return text(req.id, blis.capacitySearch(req.scenario, req.query));
+        return text(
+          req.id,
+          progress
+            ? blis.capacitySearch(req.scenario, req.query, (t) => progress({ id: req.id, ok: true, kind: 'probe', text: t }))
+            : blis.capacitySearch(req.scenario, req.query),
+        );
     }
   } catch (e) {
     return {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import createBlisModule, { type BlisModule } from '../wasm/blis.mjs';
-import type { SweepRequest, SweepResponse } from './protocol';
+import type { CapacityResult, SweepRequest, SweepResponse } from './protocol';
 import { handleSweepRequest } from './sweep_core';
 import { SweepPool, type WorkerLike } from './sweep_pool';
 
@@ -32,7 +32,7 @@ class FakeWorker implements WorkerLike {
           setTimeout(() => {
             if (!this.terminated)
               this.onmessage?.({
-                data: handleSweepRequest(blis, req),
+                data: handleSweepRequest(blis, req, (m) => this.onmessage?.({ data: m } as MessageEvent<SweepResponse>)),
               } as MessageEvent<SweepResponse>);
             resolve();
           }, 0),
@@ -103,6 +103,22 @@ describe('the sweep pool', () => {
     const out = await p.run(sweepText, 5, () => undefined);
     expect(out.kind).toBe('failed');
     if (out.kind === 'failed') expect(out.message).toMatch(/point 4 does not exist/);
+  });
+
+  it('capacity: each probe as it finishes, then the answer and the scenario at it', async () => {
+    const { p } = pool(1);
+    const scenario = readFileSync(fileURLToPath(new URL('../../../wasm/tests/fixtures/small.json', import.meta.url)), 'utf8');
+    const query = JSON.stringify({ vary: 'instances', slo: ['ttft_ms.p99<=80'], max_probes: 6 });
+    const seen: string[] = [];
+    const r = JSON.parse(await p.capacity(scenario, query, (t) => seen.push(t))) as CapacityResult;
+    expect(r.probes.length).toBeGreaterThanOrEqual(1);
+    expect(seen.map((t) => JSON.parse(t) as unknown)).toEqual(r.probes);
+    expect(r).toEqual({ ...(JSON.parse(blis.capacitySearch(scenario, query)) as CapacityResult) });
+    if (r.answer !== null) {
+      const at = r.answer_scenario as { pools: { instances: number }[] };
+      expect(at.pools[0]!.instances).toBe(r.answer);
+      expect(blis.validateScenario(JSON.stringify(at)).filter((d) => d.severity === 'error')).toEqual([]);
+    }
   });
 
   it('opens a point as its scenario', async () => {

@@ -2,13 +2,12 @@
 // scenario being edited with the axis form), its errors at their JSON pointers, a run across
 // the sweep workers with progress and Cancel, and the results: the ranked table with the
 // constraint verdicts, the Pareto plot and the heat map of the objective. Any point opens as
-// the playground's scenario. Also a capacity search (blis capacity) on that scenario.
+// the playground's scenario. (The capacity search sits in the scenario panel: capacity_panel.ts.)
 
 import { locateJson } from '../lib/json_locate';
 import type { Diagnostic } from '../protocol';
 import type { Json } from '../scenario/knobs';
 import { buildSweep, OBJECTIVES, type AxisInput, type Objective } from './axes';
-import { CapacityPanel } from './capacity_panel';
 import { button, el } from './dom';
 import { renderHeat, renderPareto } from './plots';
 import type { PointRow, RankResult } from './protocol';
@@ -118,7 +117,6 @@ export class SweepView {
       'aria-label': 'Objective',
     });
     for (const o of OBJECTIVES) this.objective.append(new Option(o, o));
-    const capacity = new CapacityPanel(this.pool, () => this.host.scenarioText());
 
     const hints = el('datalist', { id: 'sweep-pointer-hints' });
     for (const p of POINTER_HINTS) hints.append(el('option', { value: p }));
@@ -169,7 +167,6 @@ export class SweepView {
           this.editor,
           el('div', { class: 'validation' }, this.errors),
           el('div', { class: 'sweep-controls' }, this.runBtn, this.cancelBtn, this.progress, this.status),
-          capacity.el,
         ),
         el('div', { class: 'sweep-right' }, this.heat, this.pareto, el('div', { class: 'sweep-table-wrap' }, this.table)),
       ),

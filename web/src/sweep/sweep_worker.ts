@@ -21,7 +21,7 @@ scope.onmessage = (ev: MessageEvent<SweepRequest>) => {
   const req = ev.data;
   queue = queue.then(async () => {
     try {
-      scope.postMessage(handleSweepRequest(await modulePromise, req));
+      scope.postMessage(handleSweepRequest(await modulePromise, req, (m) => scope.postMessage(m)));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       scope.postMessage({ id: req.id, ok: false, message });
