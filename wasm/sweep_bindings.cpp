@@ -9,6 +9,9 @@
 //                                 normalized sweep (base inlined) as JSON text, "" on errors
 //   sweepPointScenario(text, i)   point i's scenario as JSON text
 //   sweepRunPoint(text, i)        point i's points.jsonl row as JSON text (run to the end)
+//   sweepPointRow(text, i, summary)
+//                                 point i's row from its summary.json text (a point run in
+//                                 slices on a Simulation gives sweepRunPoint's row)
 //   sweepRank(text, rowsJson)     {ranking, pareto, table}: ranking.json, the front flag of
 //                                 each row (sorted by index), and ranking.md's table
 //   capacitySearch(text, query[, onProbe])
@@ -107,6 +110,21 @@ std::string sweep_run_point(const std::string& text, double index) {
                                   " cannot run: " + joined_errors(run.diagnostics));
     }
     return sweep::point_row(s, i, nlohmann::json::parse(*run.summary)).dump();
+  });
+}
+
+// The row of point i from its summary.json text, as sweepRunPoint builds it (sim.wall_s set
+// to 0 as run_point does): for a point run in slices on a Simulation, so a worker can pause
+// between slices and leave the page a core.
+std::string sweep_point_row(const std::string& text, double index, const std::string& summary) {
+  return guard([&] {
+    const sweep::Sweep s = decoded(text);
+    const std::size_t i = point_index(s, index);
+    nlohmann::json parsed = nlohmann::json::parse(summary);
+    if (!parsed.is_object() || !parsed.contains("sim") || !parsed["sim"].is_object())
+      throw std::invalid_argument("the summary lacks its sim object");
+    parsed["sim"]["wall_s"] = 0;
+    return sweep::point_row(s, i, parsed).dump();
   });
 }
 
@@ -231,6 +249,7 @@ EMSCRIPTEN_BINDINGS(blis_sweep) {
   emscripten::function("sweepCheck", &blis::wasm::sweep_check);
   emscripten::function("sweepPointScenario", &blis::wasm::sweep_point_scenario);
   emscripten::function("sweepRunPoint", &blis::wasm::sweep_run_point);
+  emscripten::function("sweepPointRow", &blis::wasm::sweep_point_row);
   emscripten::function("sweepRank", &blis::wasm::sweep_rank);
   emscripten::function("capacitySearch", &blis::wasm::capacity_search);
   emscripten::function("capacitySearch", &blis::wasm::capacity_search_with);

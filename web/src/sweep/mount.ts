@@ -22,8 +22,9 @@ export function mountSweepView(host: SweepMountHost): SweepView | undefined {
   const main = document.querySelector<HTMLElement>('main.main');
   const nav = document.querySelector<HTMLElement>('.topnav');
   if (!main || !nav) return undefined;
-  // One worker per core but one: that core is left to the page, so frames stay short.
-  const cores = Math.max(1, Math.min(MAX_WORKERS, (navigator.hardwareConcurrency || 2) - 1));
+  // One worker per core: each point runs in slices with pauses the page's pacer sets from its
+  // own frame gaps (pacer.ts), so the page is not left waiting for a core.
+  const cores = Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 2));
   const pool = new SweepPool(newWorker, cores);
 
   let open = false;

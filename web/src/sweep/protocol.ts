@@ -9,7 +9,9 @@ export type SweepRequest =
   | { id: number; kind: 'run'; text: string; index: number }
   | { id: number; kind: 'rank'; text: string; rows: string }
   | { id: number; kind: 'scenario'; text: string; index: number }
-  | { id: number; kind: 'capacity'; scenario: string; query: string };
+  | { id: number; kind: 'capacity'; scenario: string; query: string }
+  /** How long to pause between slices of a point (pacer.ts); not answered. */
+  | { id: number; kind: 'pace'; pauseMs: number };
 
 export interface SweepCheck {
   diagnostics: Diagnostic[];

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import createBlisModule, { type BlisModule } from '../wasm/blis.mjs';
 import type { CapacityResult, SweepRequest, SweepResponse } from './protocol';
-import { handleSweepRequest } from './sweep_core';
+import { answerSweepRequest, type Slicing } from './sweep_core';
 import { SweepPool, type WorkerLike } from './sweep_pool';
 
 let blis: BlisModule;
@@ -17,6 +17,9 @@ beforeAll(async () => {
 
 const sweepText = readFileSync(fileURLToPath(new URL('../../../wasm/tests/fixtures/sweep_2x2.json', import.meta.url)), 'utf8');
 
+/** Points pause after every advance call (sliceMs 0): the most slices a point can have. */
+const slicing: Slicing = { sliceMs: 0, pause: () => new Promise((r) => setTimeout(r, 0)), now: () => 0 };
+
 /** A worker that answers each request on a later task, in order, as a real one does. */
 class FakeWorker implements WorkerLike {
   onmessage: ((ev: MessageEvent<SweepResponse>) => void) | null = null;
@@ -26,18 +29,13 @@ class FakeWorker implements WorkerLike {
   private queue: Promise<void> = Promise.resolve();
   postMessage(req: SweepRequest): void {
     if (req.kind === 'run') this.runs.push(req.index);
-    this.queue = this.queue.then(
-      () =>
-        new Promise<void>((resolve) =>
-          setTimeout(() => {
-            if (!this.terminated)
-              this.onmessage?.({
-                data: handleSweepRequest(blis, req, (m) => this.onmessage?.({ data: m } as MessageEvent<SweepResponse>)),
-              } as MessageEvent<SweepResponse>);
-            resolve();
-          }, 0),
-        ),
-    );
+    this.queue = this.queue.then(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.terminated) return;
+      const post = (m: SweepResponse) => this.onmessage?.({ data: m } as MessageEvent<SweepResponse>);
+      const answer = await answerSweepRequest(blis, req, slicing, (m) => !this.terminated && post(m));
+      if (!this.terminated) post(answer);
+    });
   }
   terminate(): void {
     this.terminated = true;

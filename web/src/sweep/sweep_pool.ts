@@ -55,6 +55,11 @@ class SweepWorker {
     return r.text;
   }
 
+  /** A message with no answer (pace). */
+  send(body: Body): void {
+    this.worker.postMessage({ ...body, id: 0 } as SweepRequest);
+  }
+
   terminate(): void {
     this.worker.terminate();
     this.failAll(new Cancelled());
@@ -86,6 +91,7 @@ const RANK_EVERY_MS = 400;
 export class SweepPool {
   private workers: SweepWorker[] = [];
   private generation = 0;
+  private pauseMs?: number;
 
   constructor(
     private readonly factory: () => WorkerLike,
@@ -121,6 +127,12 @@ export class SweepPool {
         rows: JSON.stringify(rows),
       }),
     ) as RankResult;
+  }
+
+  /** Tells every worker how long to pause between slices of a point (pacer.ts). */
+  pace(pauseMs: number): void {
+    this.pauseMs = pauseMs;
+    for (const w of this.workers) w.send({ kind: 'pace', pauseMs });
   }
 
   /** Runs points 0..total-1 of `text`, reporting progress after each point. */
@@ -184,7 +196,11 @@ export class SweepPool {
   }
 
   private ensure(n: number): SweepWorker[] {
-    while (this.workers.length < n) this.workers.push(new SweepWorker(this.factory()));
+    while (this.workers.length < n) {
+      const w = new SweepWorker(this.factory());
+      if (this.pauseMs !== undefined) w.send({ kind: 'pace', pauseMs: this.pauseMs });
+      this.workers.push(w);
+    }
     return this.workers.slice(0, n);
   }
 }

@@ -63,6 +63,9 @@ export interface BlisModule {
   /** Runs point i to the end: its points.jsonl row (JSON text, the native digest). */
   sweepRunPoint(text: string, index: number): string;
   /** Ranks rows (a JSON array of rows): {ranking, pareto, table} as JSON text. */
+  /** Point i's row from its summary.json text (a point run in slices on a Simulation):
+   *  the row sweepRunPoint gives. */
+  sweepPointRow(text: string, index: number, summaryJson: string): string;
   sweepRank(text: string, rowsJson: string): string;
   /** `blis capacity` on a scenario; query {vary, slo[], pool?, rate?, tolerance?,
    *  max_probes?}; {vary, probes[], answer, first_fail, answer_scenario, diagnostics} as JSON
