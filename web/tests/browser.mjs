@@ -1028,14 +1028,93 @@ test('sweep: errors show at their JSON pointer; a run can be cancelled', async (
     { timeout: 10000 },
   );
   check(!(await p.page.isDisabled(tid('sweep-run'))), 'run stays disabled after cancel');
-  // blis capacity on the playground's scenario, in a (fresh) sweep worker.
+  await p.done();
+});
+
+test('sweep form: a linked key moves with its axis (instances with rate)', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitValid(p.page);
+  await p.page.click(tid('sweep-toggle'));
+  await p.page.fill(tid('sweep-axis0-pointer'), '/pools/0/instances');
+  await p.page.fill(tid('sweep-axis0-values'), '1, 2');
+  await p.page.click(tid('sweep-axis0-link'));
+  await p.page.fill(tid('sweep-axis0-linked0-pointer'), '/workload/clients/0/load/rate');
+  await p.page.fill(tid('sweep-axis0-linked0-values'), '2, 4');
+  await p.page.fill(tid('sweep-axis1-pointer'), '');
+  await p.page.click(tid('sweep-build'));
+  await p.page.waitForFunction(
+    (sel) => /2 points, ready/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('sweep-status'),
+    { timeout: 20000 },
+  );
+  const doc = JSON.parse(await p.page.inputValue(tid('sweep-editor')));
+  check(doc.axes.length === 1 && doc.axes[0].linked?.length === 2, `axes ${JSON.stringify(doc.axes)}`);
+  check(doc.axes[0].name === 'instances + rate', `axis name ${doc.axes[0].name}`);
+  // A linked key with too few values: the decoder's error at its pointer.
+  await p.page.fill(tid('sweep-axis0-linked0-values'), '2');
+  await p.page.click(tid('sweep-build'));
+  await p.page.waitForSelector(`${tid('sweep-errors')} li[data-pointer="/axes/0/linked/1"]`, { timeout: 20000 });
+  await p.page.fill(tid('sweep-axis0-linked0-values'), '2, 4');
+  await p.page.click(tid('sweep-build'));
+  await p.page.waitForFunction(
+    (sel) => /2 points, ready/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('sweep-status'),
+    { timeout: 20000 },
+  );
+  await p.page.click(tid('sweep-run'));
+  await p.page.waitForSelector(`${tid('sweep-view')}[data-done="2"]`, { timeout: 60000 });
+  await p.page.click(tid('sweep-open-1'));
+  await p.page.waitForSelector(tid('sweep-view'), { state: 'hidden' });
+  await waitValid(p.page);
+  const opened = JSON.parse(await editorText(p.page));
+  check(
+    opened.pools[0].instances === 2 && opened.workload.clients[0].load.rate === 4,
+    `point 1 opened as ${opened.pools[0].instances} instances at ${opened.workload.clients[0].load.rate} req/s`,
+  );
+  await p.done();
+});
+
+test('capacity search on the scenario: probes as they finish, the answer, open the found point; cancel', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitValid(p.page);
+  check(await p.page.isHidden(tid('sweep-view')), 'the sweep view is open');
+  await p.page.click(`${tid('capacity')} summary`);
   await p.page.selectOption(tid('capacity-vary'), 'instances');
   await p.page.fill(tid('capacity-slo'), 'ttft_ms.p99<=2000');
+  check(await p.page.isDisabled(tid('capacity-cancel')), 'cancel is enabled before a search');
   await p.page.click(tid('capacity-run'));
-  await p.page.waitForSelector(tid('capacity-answer'), { timeout: 60000 });
+  // Each probe is listed as the worker finishes it, before the answer.
+  await p.page.waitForSelector(`${tid('capacity-probes')} li`, { timeout: 60000 });
+  await p.page.waitForSelector(`${tid('capacity')}[data-done]`, { timeout: 60000 });
   const answer = await p.page.textContent(tid('capacity-answer'));
-  check(/^fewest instances within the SLO: \d+/.test(answer ?? ''), `capacity answer: ${answer}`);
-  check((await p.page.$$(`${tid('capacity-result')} li`)).length >= 1, 'no probes listed');
+  const m = /^fewest instances within the SLO: (\d+)/.exec(answer ?? '');
+  check(m, `capacity answer: ${answer}`);
+  const probes = await p.page.$$eval(`${tid('capacity-probes')} li`, (lis) => lis.map((li) => li.textContent));
+  check(probes.length === Number(await p.page.getAttribute(tid('capacity'), 'data-done')), `probes ${probes}`);
+  check(/^done: \d+ probes?$/.test((await p.page.textContent(tid('capacity-status'))) ?? ''), 'no done status');
+  await p.page.click(tid('capacity-open'));
+  await p.page.waitForFunction(
+    (n) => {
+      const t = document.querySelector('[data-testid="scenario-editor"] .cm-content')?.textContent ?? '';
+      return new RegExp(`"instances":\\s*${n}\\b`).test(t);
+    },
+    m[1],
+    { timeout: 10000 },
+  );
+  await waitValid(p.page);
+  check(JSON.parse(await editorText(p.page)).pools[0].instances === Number(m[1]), 'the found point is not the scenario');
+  // Cancel: a long rate search stops once its first probe is in.
+  await p.page.selectOption(tid('capacity-vary'), 'rate');
+  await p.page.fill(tid('capacity-slo'), 'ttft_ms.p99<=100000');
+  await p.page.click(tid('capacity-run'));
+  await p.page.waitForSelector(`${tid('capacity-probes')} li`, { timeout: 60000 });
+  await p.page.click(tid('capacity-cancel'));
+  await p.page.waitForFunction(
+    (sel) => /^cancelled after \d+ probes?$/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('capacity-status'),
+    { timeout: 10000 },
+  );
+  check(!(await p.page.isDisabled(tid('capacity-run'))), 'find stays disabled after cancel');
   await p.done();
 });
 
