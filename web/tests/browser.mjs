@@ -501,6 +501,58 @@ test('the mechanism view: KV blocks, queues and the budget, on every Step; hover
   await p.done();
 });
 
+test("vLLM's Grafana panels, each titled with its vllm:* metric; crosshair and zoom synced", async (browser) => {
+  const p = await openPage(browser);
+  await waitStatus(p.page, ['ready']);
+  const panels = ['kv', 'queue', 'throughput', 'preemptions', 'prefix-hit-rate', 'tokens', 'requests', 'e2e-queue'];
+  for (const id of panels) {
+    const sub = await p.page.textContent(`${tid(`chart-${id}`)} .chart-sub`);
+    check(/vllm:[a-z_]+/.test(sub ?? ''), `chart-${id} is not titled with a vllm:* metric: ${sub}`);
+  }
+  await p.page.click(tid('play'));
+  await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.textContent) > 5, tid('sim-time'), {
+    timeout: 30000,
+  });
+  await p.page.click(tid('pause'));
+  await waitIdle(p.page);
+  await framesDrawn(p.page, 5);
+  // Crosshair: hovering one chart moves the cursor of the others to the same time.
+  const over = async (id) => p.page.locator(`${tid(`chart-${id}`)} .u-over`).boundingBox();
+  const legendTime = (id) => p.page.textContent(`${tid(`chart-${id}`)} .u-legend .u-series:first-child .u-value`);
+  const kv = await over('kv');
+  for (const f of [0.3, 0.7]) {
+    await p.page.mouse.move(kv.x + f * kv.width, kv.y + kv.height / 2);
+    await p.page.waitForFunction(
+      ([a, b]) => {
+        const t = (id) =>
+          document.querySelector(`[data-testid="chart-${id}"] .u-legend .u-series:first-child .u-value`)?.textContent;
+        return t(a) === t(b) && t(a) !== '–';
+      },
+      ['kv', 'tokens'],
+      { timeout: 5000 },
+    );
+  }
+  check((await legendTime('kv')) === (await legendTime('tokens')), 'the crosshair is not shared');
+  // Zoom: a drag on one chart narrows the time range of every time chart.
+  const full = Number(await p.page.getAttribute(tid('chart-tokens'), 'data-x-max'));
+  await p.page.mouse.move(kv.x + 0.2 * kv.width, kv.y + kv.height / 2);
+  await p.page.mouse.down();
+  await p.page.mouse.move(kv.x + 0.5 * kv.width, kv.y + kv.height / 2, { steps: 5 });
+  await p.page.mouse.up();
+  await p.page.waitForFunction(
+    ([sel, max]) => Number(document.querySelector(sel)?.dataset.xMax) < max,
+    [tid('chart-tokens'), full],
+    { timeout: 5000 },
+  );
+  const range = async (id) => {
+    const el = tid(`chart-${id}`);
+    return [Number(await p.page.getAttribute(el, 'data-x-min')), Number(await p.page.getAttribute(el, 'data-x-max'))];
+  };
+  const [a, b] = [await range('kv'), await range('tokens')];
+  check(Math.abs(a[0] - b[0]) < 1e-6 && Math.abs(a[1] - b[1]) < 1e-6, `zoom not shared: kv ${a}, tokens ${b}`);
+  await p.done();
+});
+
 test('16 instances: one line per pool by default, a heat map on request', async (browser) => {
   const many = {
     ...MINIMAL,
