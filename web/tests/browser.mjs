@@ -1144,6 +1144,7 @@ test('capacity search on the scenario: probes as they finish, the answer, open t
   const probes = await p.page.$$eval(`${tid('capacity-probes')} li`, (lis) => lis.map((li) => li.textContent));
   check(probes.length === Number(await p.page.getAttribute(tid('capacity'), 'data-done')), `probes ${probes}`);
   check(/^done: \d+ probes?$/.test((await p.page.textContent(tid('capacity-status'))) ?? ''), 'no done status');
+  await p.page.locator(tid('capacity')).screenshot({ path: path.join(artifacts, 'capacity.png') });
   await p.page.click(tid('capacity-open'));
   await p.page.waitForFunction(
     (n) => {

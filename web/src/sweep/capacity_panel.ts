@@ -126,7 +126,7 @@ export class CapacityPanel {
 }
 
 function probeItem(p: CapacityProbe, vary: 'rate' | 'instances'): HTMLElement {
-  const unit = vary === 'rate' ? 'req/s' : 'instances';
+  const unit = vary === 'rate' ? 'req/s' : p.value === 1 ? 'instance' : 'instances';
   return el('li', { class: p.pass ? 'pass' : 'fail' }, `${fmtValue(p.value)} ${unit}: ${p.pass ? 'pass' : 'fail'} (${p.why})`);
 }
 
