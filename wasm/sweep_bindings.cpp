@@ -9,9 +9,14 @@
 //                                 normalized sweep (base inlined) as JSON text, "" on errors
 //   sweepPointScenario(text, i)   point i's scenario as JSON text
 //   sweepRunPoint(text, i)        point i's points.jsonl row as JSON text (run to the end)
+//   sweepPointRow(text, i, summary)
+//                                 point i's row from its summary.json text (a point run in
+//                                 slices on a Simulation gives sweepRunPoint's row)
 //   sweepRank(text, rowsJson)     {ranking, pareto, table}: ranking.json, the front flag of
 //                                 each row (sorted by index), and ranking.md's table
-//   capacitySearch(text, query)   blis capacity's probes and answer as JSON text
+//   capacitySearch(text, query[, onProbe])
+//                                 blis capacity's probes, answer and the scenario at the
+//                                 answer as JSON text; onProbe(probeJson) after each probe
 //
 // In the browser the base scenario must be inline: there is no file reader.
 
@@ -108,6 +113,21 @@ std::string sweep_run_point(const std::string& text, double index) {
   });
 }
 
+// The row of point i from its summary.json text, as sweepRunPoint builds it (sim.wall_s set
+// to 0 as run_point does): for a point run in slices on a Simulation, so a worker can pause
+// between slices and leave the page a core.
+std::string sweep_point_row(const std::string& text, double index, const std::string& summary) {
+  return guard([&] {
+    const sweep::Sweep s = decoded(text);
+    const std::size_t i = point_index(s, index);
+    nlohmann::json parsed = nlohmann::json::parse(summary);
+    if (!parsed.is_object() || !parsed.contains("sim") || !parsed["sim"].is_object())
+      throw std::invalid_argument("the summary lacks its sim object");
+    parsed["sim"]["wall_s"] = 0;
+    return sweep::point_row(s, i, parsed).dump();
+  });
+}
+
 std::string sweep_rank(const std::string& text, const std::string& rows_json) {
   return guard([&] {
     const sweep::Sweep s = decoded(text);
@@ -167,30 +187,59 @@ sweep::CapacityQuery capacity_query(const nlohmann::json& q) {
   return out;
 }
 
-std::string capacity_search(const std::string& scenario_text, const std::string& query_json) {
+oj probe_json(const sweep::CapacityProbe& p) {
+  return {{"value", p.value},
+          {"pass", p.pass},
+          {"saturated", p.saturated},
+          {"why", p.why},
+          {"digest", p.digest}};
+}
+
+// The scenario at the search's answer, as the search built its probe there (scale_rate or the
+// pool's instances), so "open" shows the point that passed; null without an answer.
+oj answer_scenario(const nlohmann::json& base, const sweep::CapacityQuery& q,
+                   const sweep::CapacityResult& r) {
+  if (!r.answer) return nullptr;
+  nlohmann::json sc = base;
+  if (q.vary == sweep::Vary::kInstances) {
+    sc[nlohmann::json::json_pointer("/pools/" + std::to_string(q.pool) + "/instances")] =
+        static_cast<long>(*r.answer);
+  } else {
+    std::string why;
+    const std::optional<double> r0 = sweep::offered_rate(base, &why);
+    if (!r0 || !(*r0 > 0)) return nullptr;
+    sweep::scale_rate(sc, *r.answer / *r0);
+  }
+  return oj::parse(sc.dump());
+}
+
+// on_probe, when a function, is called with each probe's JSON text as the search runs it.
+std::string capacity_search_with(const std::string& scenario_text, const std::string& query_json,
+                                 val on_probe) {
   return guard([&] {
     const scenario::JsonText doc = scenario::parse_json_text(scenario_text);
     if (doc.error) throw std::invalid_argument(doc.error->message);
-    const sweep::CapacityQuery q = capacity_query(nlohmann::json::parse(query_json));
+    sweep::CapacityQuery q = capacity_query(nlohmann::json::parse(query_json));
+    if (on_probe.typeOf().as<std::string>() == "function")
+      q.on_probe = [&](const sweep::CapacityProbe& p) { on_probe(probe_json(p).dump()); };
     const sweep::CapacityResult r = sweep::capacity_search(doc.value, q, scenario::DecodeOptions{});
     oj probes = oj::array();
-    for (const sweep::CapacityProbe& p : r.probes) {
-      probes.push_back({{"value", p.value},
-                        {"pass", p.pass},
-                        {"saturated", p.saturated},
-                        {"why", p.why},
-                        {"digest", p.digest}});
-    }
+    for (const sweep::CapacityProbe& p : r.probes) probes.push_back(probe_json(p));
     oj out;
     out["vary"] = q.vary == sweep::Vary::kRate ? "rate" : "instances";
     out["probes"] = probes;
     out["answer"] = r.answer ? oj(*r.answer) : oj(nullptr);
     out["first_fail"] = r.first_fail ? oj(*r.first_fail) : oj(nullptr);
+    out["answer_scenario"] = answer_scenario(doc.value, q, r);
     oj diags = oj::array();
     for (const Diagnostic& d : r.diagnostics) diags.push_back(format_diagnostic(d));
     out["diagnostics"] = diags;
     return out.dump();
   });
+}
+
+std::string capacity_search(const std::string& scenario_text, const std::string& query_json) {
+  return capacity_search_with(scenario_text, query_json, val::undefined());
 }
 
 }  // namespace
@@ -200,6 +249,8 @@ EMSCRIPTEN_BINDINGS(blis_sweep) {
   emscripten::function("sweepCheck", &blis::wasm::sweep_check);
   emscripten::function("sweepPointScenario", &blis::wasm::sweep_point_scenario);
   emscripten::function("sweepRunPoint", &blis::wasm::sweep_run_point);
+  emscripten::function("sweepPointRow", &blis::wasm::sweep_point_row);
   emscripten::function("sweepRank", &blis::wasm::sweep_rank);
   emscripten::function("capacitySearch", &blis::wasm::capacity_search);
+  emscripten::function("capacitySearch", &blis::wasm::capacity_search_with);
 }

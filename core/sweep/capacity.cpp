@@ -67,6 +67,7 @@ void search_rate(const json& base, double r0, const CapacityQuery& q,
     json sc = base;
     scale_rate(sc, rate / r0);
     out.probes.push_back(probe(sc, rate, q, o, &out.diagnostics));
+    if (q.on_probe) q.on_probe(out.probes.back());
     return out.probes.back().pass;
   };
   double lo = 0, hi = 0;
@@ -106,6 +107,7 @@ void search_instances(const json& base, const CapacityQuery& q, const scenario::
     json sc = base;
     sc[json::json_pointer(ptr)] = n;
     out.probes.push_back(probe(sc, static_cast<double>(n), q, o, &out.diagnostics));
+    if (q.on_probe) q.on_probe(out.probes.back());
     return out.probes.back().pass;
   };
   const long start = base.at(json::json_pointer(ptr)).is_number_integer()

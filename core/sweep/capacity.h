@@ -5,6 +5,7 @@
 // (summary.json's saturation verdict is "stable"). Rate is bisected on a continuous scale,
 // instances on the integers, both assuming that more load (or fewer instances) never helps.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,14 @@ std::optional<SloBound> parse_slo(const std::string& text, std::string* why);
 
 enum class Vary { kRate, kInstances };
 
+struct CapacityProbe {
+  double value = 0;  // the rate (req/s) or the instance count probed
+  bool pass = false;
+  bool saturated = false;
+  std::string why;     // the first bound violated, or the saturation reason, or "ok"
+  std::string digest;  // of the probe's results
+};
+
 struct CapacityQuery {
   Vary vary = Vary::kRate;
   std::vector<SloBound> slo;
@@ -34,14 +43,8 @@ struct CapacityQuery {
   std::optional<double> rate;  // offered rate (req/s) to use; unset = the scenario's
   double tolerance = 0.02;     // kRate: stop when (hi - lo) / hi <= tolerance
   int max_probes = 24;
-};
-
-struct CapacityProbe {
-  double value = 0;  // the rate (req/s) or the instance count probed
-  bool pass = false;
-  bool saturated = false;
-  std::string why;     // the first bound violated, or the saturation reason, or "ok"
-  std::string digest;  // of the probe's results
+  // Called after each probe, in order (the browser shows the search's progress with it).
+  std::function<void(const CapacityProbe&)> on_probe;
 };
 
 struct CapacityResult {

@@ -121,3 +121,33 @@ test('capacitySearch: blis capacity\'s bisection, the same probes as natively', 
   assert.throws(() => blis.capacitySearch(scenario, JSON.stringify({ slo: ['ttft_ms.p99 about 5'] })), /slo/);
   assert.throws(() => blis.capacitySearch('{"a": ', JSON.stringify({ slo: ['ttft_ms.p99<=80'] })), /line 1/);
 });
+
+test('sweepPointRow: a point run in slices on a Simulation gives sweepRunPoint\'s row', () => {
+  for (const i of [0, 3]) {
+    const sim = new blis.Simulation();
+    try {
+      assert.deepEqual(sim.load(blis.sweepPointScenario(sweepText, i)).filter((d) => d.severity === 'error'), []);
+      while (!sim.done()) sim.advance(Number.MAX_SAFE_INTEGER, 500);
+      assert.equal(blis.sweepPointRow(sweepText, i, sim.summaryJson()), wasmRows[i]);
+    } finally {
+      sim.delete();
+    }
+  }
+  assert.throws(() => blis.sweepPointRow(sweepText, 9, '{}'), /point 9 does not exist/);
+  assert.throws(() => blis.sweepPointRow(sweepText, 0, '{}'), /sim object/);
+});
+
+test('capacitySearch: onProbe sees every probe as it runs; the scenario at the answer', () => {
+  const scenario = readFileSync(path.join(here, 'fixtures/small.json'), 'utf8');
+  const query = JSON.stringify({ vary: 'instances', slo: ['ttft_ms.p99<=80'], max_probes: 6 });
+  const seen = [];
+  const r = JSON.parse(blis.capacitySearch(scenario, query, (t) => seen.push(JSON.parse(t))));
+  assert.deepEqual(seen, r.probes);
+  assert.deepEqual(JSON.parse(blis.capacitySearch(scenario, query)), r);
+  if (r.answer !== null) {
+    assert.equal(r.answer_scenario.pools[0].instances, r.answer);
+    assert.deepEqual(blis.validateScenario(JSON.stringify(r.answer_scenario)).filter((d) => d.severity === 'error'), []);
+  } else {
+    assert.equal(r.answer_scenario, null);
+  }
+});

@@ -198,7 +198,17 @@ export class ChartPanel {
         points: { size: 6 },
         ...(this.synced ? { sync: { key: TIME_SYNC_KEY, setSeries: false } } : {}),
       },
-      hooks: { setSelect: [(u: uPlot) => this.propagateZoom(u)] },
+      hooks: {
+        setSelect: [(u: uPlot) => this.propagateZoom(u)],
+        // The x range shown, on the panel (what a synced zoom changed, for tests and tools).
+        setScale: [
+          (u: uPlot, key: string) => {
+            if (key !== 'x') return;
+            this.el.dataset['xMin'] = String(u.scales['x']?.min ?? '');
+            this.el.dataset['xMax'] = String(u.scales['x']?.max ?? '');
+          },
+        ],
+      },
       legend: { live: true },
       series: [
         { label: spec.x.label, value: (_u, v) => (v == null ? '–' : spec.x.format ? spec.x.format(v) : String(v)) },

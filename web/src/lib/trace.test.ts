@@ -53,10 +53,10 @@ describe('Perfetto trace of engine steps', () => {
     expect(names).toEqual(['main-0', 'main-1']); // the requests' main-0 reuses the step process
     const s = t.traceEvents.filter((e) => e.cat === 'step');
     expect(s).toHaveLength(3);
-    expect(s[0]).toMatchObject({ pid: 1, ts: 0, dur: 900, name: 'step 0: 1 prefill + 1 decode (130 tok)' });
+    expect(s[0]).toMatchObject({ pid: 1, ts: 0, dur: 900, name: 'step 0: 1 prefill chunk + 1 decode (130 tok)' });
     expect(s[0]!.args).toMatchObject({ batch_size: 2, tokens: 130, prefill_tokens: 128, step_us: 900 });
     expect(s[0]!.tid).not.toBe(s[1]!.tid); // step 1 starts before step 0 ends
-    expect(s[2]).toMatchObject({ pid: 2, name: 'step 0: 2 decode (2 tok)' });
+    expect(s[2]).toMatchObject({ pid: 2, name: 'step 0: 2 decodes (2 tok)' });
     const threads = t.traceEvents.filter((e) => e.name === 'thread_name');
     expect(threads.map((e) => `${e.pid}:${String(e.args?.['name'])}`)).toEqual([
       '1:engine steps 1',

@@ -6,6 +6,7 @@
 // each a slice from arrival to finish with a nested "until first token" slice, packed onto as
 // few request lanes as overlap allows.
 
+import { batchParts, type BatchCounts } from './batch';
 import { parseCsv } from './csv';
 
 interface TraceEvent {
@@ -20,18 +21,12 @@ interface TraceEvent {
 }
 
 /** One engine step as stepTrace reports it (times in simulated µs). */
-export interface TraceStep {
+export interface TraceStep extends BatchCounts {
   instance: number;
   id: number;
   start_us: number;
   end_us: number;
   requests: number;
-  tokens: number;
-  prefill_tokens: number;
-  prefills: number;
-  decodes: number;
-  spec_tokens: number;
-  preempted: number;
 }
 
 export interface StepTrace {
@@ -59,9 +54,9 @@ class Processes {
 }
 
 function stepName(s: TraceStep): string {
-  const parts = [];
-  if (s.prefills) parts.push(`${s.prefills} prefill`);
-  if (s.decodes) parts.push(`${s.decodes} decode`);
+  const parts = batchParts(s)
+    .filter((p) => p.count > 0)
+    .map((p) => p.label);
   return `step ${s.id}: ${parts.join(' + ') || 'empty'} (${s.tokens} tok)`;
 }
 

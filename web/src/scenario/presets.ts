@@ -19,6 +19,9 @@ import pdSplit from '../../../examples/pd-disaggregation.json?raw';
 import pdUnified from '../../../examples/pd-unified-baseline.json?raw';
 import cpuOffload from '../../../examples/cpu-offload.json?raw';
 import cpuOffloadBaseline from '../../../examples/cpu-offload-baseline.json?raw';
+import multiLora from '../../../examples/multi-lora.json?raw';
+import specDecode from '../../../examples/spec-decode.json?raw';
+import specDecodeBaseline from '../../../examples/spec-decode-baseline.json?raw';
 
 /** Client-side measurements of a real vLLM run (seconds in the source; ms here). */
 export interface Measured {
@@ -96,6 +99,19 @@ export const PRESETS: readonly Preset[] = [
     blurb: 'Many prefixes thrash the GPU prefix cache; a 32 GiB CPU tier catches them. B has no offload.',
     scenario: cpuOffload,
     compare: { label: 'no CPU offload', scenario: cpuOffloadBaseline },
+  },
+  {
+    name: 'multi-lora',
+    title: 'Multi-LoRA adapters',
+    blurb: 'Three adapters over two clients on one H100; a step holds at most two (max_loras 2), the third waits its turn.',
+    scenario: multiLora,
+  },
+  {
+    name: 'spec-decode',
+    title: 'Speculative decoding',
+    blurb: 'N-gram drafts (k = 3) for a code-editing client beside plain chat on one H100. B decodes without drafts.',
+    scenario: specDecode,
+    compare: { label: 'no speculative decoding', scenario: specDecodeBaseline },
   },
   {
     name: 'h100-llama2-7b-general',

@@ -46,4 +46,19 @@ describe('the axis form', () => {
     });
     expect((doc['constraints'] as unknown[]).length).toBeGreaterThan(0);
   });
+
+  it('writes linked keys as one axis whose members move together, the axis key first', () => {
+    const a = axis({
+      values: '1, 2, 4',
+      linked: [{ ...axis({ pointer: '/workload/clients/0/load/rate', values: '10, 20, 40' }) }, { ...axis({ pointer: '  ' }) }],
+    });
+    expect(axisJson(a)).toEqual({
+      name: 'instances + rate',
+      linked: [
+        { pointer: '/pools/0/instances', values: [1, 2, 4] },
+        { pointer: '/workload/clients/0/load/rate', values: [10, 20, 40] },
+      ],
+    });
+    expect(buildSweep({ name: 'demo' }, [a], 'min_cost')['name']).toBe('demo: instances + rate');
+  });
 });

@@ -1,11 +1,13 @@
 // The small form that builds a sweep from the scenario being edited: up to two axes, each a
-// scenario key by JSON pointer with a list of values or a numeric range, and an objective.
+// scenario key by JSON pointer with a list of values or a numeric range (plus, optionally,
+// linked keys that move with it, e.g. the rate with the instances), and an objective.
 // It only writes a blis/sweep/v1 document: every check (pointers, ranges, sizes) is the C++
 // decoder's, whose errors come back with their JSON pointer into this document.
 
 import type { Json, JsonObject } from '../scenario/knobs';
 
-export interface AxisInput {
+/** One key of an axis: the axis's own, or one linked to it. */
+export interface MemberInput {
   pointer: string;
   mode: 'values' | 'range';
   /** Comma-separated values: JSON values (`1, 2, "a"`) or bare words. */
@@ -13,6 +15,11 @@ export interface AxisInput {
   from: string;
   to: string;
   step: string;
+}
+
+export interface AxisInput extends MemberInput {
+  /** Keys that move with this one, step for step (each needs as many values). */
+  linked?: MemberInput[];
 }
 
 export const OBJECTIVES = ['min_cost', 'min_gpus', 'max_goodput_per_gpu'] as const;
@@ -51,9 +58,8 @@ export function axisName(pointer: string): string {
   return last.replace(/~1/g, '/').replace(/~0/g, '~') || pointer;
 }
 
-export function axisJson(a: AxisInput): JsonObject {
-  const pointer = a.pointer.trim();
-  const out: JsonObject = { name: axisName(pointer), pointer };
+function memberJson(a: MemberInput): JsonObject {
+  const out: JsonObject = { pointer: a.pointer.trim() };
   if (a.mode === 'range') {
     out['range'] = {
       from: numberOrText(a.from),
@@ -66,13 +72,22 @@ export function axisJson(a: AxisInput): JsonObject {
   return out;
 }
 
+/** An axis of the document: `{name, pointer, values | range}`, or `{name, linked: [...]}`
+ *  with the axis's own key first when keys are linked to it (docs/sweeps.md). */
+export function axisJson(a: AxisInput): JsonObject {
+  const members = [a, ...(a.linked ?? []).filter((m) => m.pointer.trim() !== '')];
+  const name = members.map((m) => axisName(m.pointer.trim())).join(' + ');
+  if (members.length === 1) return { name, ...memberJson(a) };
+  return { name, linked: members.map(memberJson) };
+}
+
 /** A sweep document over `scenario` (inlined as the base): the axes with a pointer. */
 export function buildSweep(scenario: Json, axes: AxisInput[], objective: Objective, name = ''): JsonObject {
   const used = axes.filter((a) => a.pointer.trim() !== '');
   const scenarioName = scenario && typeof scenario === 'object' && !Array.isArray(scenario) ? scenario['name'] : undefined;
   const title =
     name ||
-    `${typeof scenarioName === 'string' ? scenarioName : 'scenario'}: ${used.map((a) => axisName(a.pointer.trim())).join(' x ')}`;
+    `${typeof scenarioName === 'string' ? scenarioName : 'scenario'}: ${used.map((a) => axisJson(a)['name']).join(' x ')}`;
   return {
     schema: 'blis/sweep/v1',
     name: title,

@@ -1,22 +1,37 @@
-// `blis capacity` in the browser: on the scenario being edited, the highest rate within an
-// SLO or the fewest instances, by the C++ bisection (sweep/capacity.h) in a sweep worker,
-// with every probe listed.
+// `blis capacity` on the playground's scenario: the highest rate within an SLO or the fewest
+// instances, by the C++ bisection (sweep/capacity.h) in its own sweep worker, with each probe
+// listed as it finishes, Cancel (the worker is terminated), and the found point opened as the
+// playground's scenario.
 
 import { button, el } from './dom';
-import type { CapacityResult } from './protocol';
-import type { SweepPool } from './sweep_pool';
+import type { CapacityProbe, CapacityResult } from './protocol';
+import { Cancelled, type SweepPool } from './sweep_pool';
 import { fmtValue } from './view_model';
+
+export interface CapacityHost {
+  /** The scenario being edited (JSON text). */
+  scenarioText(): string;
+  /** Opens a scenario (JSON text) in the playground. */
+  openScenario(text: string): void;
+}
+
+/** The search's probe budget (blis capacity's --max-probes default). */
+const MAX_PROBES = 24;
 
 export class CapacityPanel {
   readonly el: HTMLElement;
   private readonly slo: HTMLInputElement;
   private readonly vary: HTMLSelectElement;
   private readonly btn: HTMLButtonElement;
+  private readonly cancelBtn: HTMLButtonElement;
+  private readonly progress: HTMLProgressElement;
+  private readonly status: HTMLElement;
+  private readonly probes: HTMLOListElement;
   private readonly out: HTMLElement;
 
   constructor(
     private readonly pool: SweepPool,
-    private readonly scenarioText: () => string,
+    private readonly host: CapacityHost,
   ) {
     this.slo = el('input', {
       type: 'text',
@@ -24,22 +39,31 @@ export class CapacityPanel {
       'data-testid': 'capacity-slo',
       'aria-label': 'SLO bounds (blis capacity --slo), comma-separated',
     });
-    this.vary = el('select', {
-      'data-testid': 'capacity-vary',
-      'aria-label': 'What to vary',
-    });
+    this.vary = el('select', { 'data-testid': 'capacity-vary', 'aria-label': 'What to vary' });
     this.vary.append(new Option('highest rate', 'rate'), new Option('fewest instances', 'instances'));
-    this.btn = button('Find capacity', 'capacity-run');
+    this.btn = button('Find capacity', 'capacity-run', 'btn btn-small btn-primary');
     this.btn.addEventListener('click', () => void this.run());
-    this.out = el('div', {
-      class: 'sweep-capacity-out',
-      'data-testid': 'capacity-result',
-    });
+    this.cancelBtn = button('Cancel', 'capacity-cancel');
+    this.cancelBtn.disabled = true;
+    this.cancelBtn.addEventListener('click', () => this.pool.cancel());
+    this.progress = el('progress', { 'data-testid': 'capacity-progress', max: String(MAX_PROBES), value: '0' });
+    this.status = el('span', { class: 'sweep-status', 'data-testid': 'capacity-status', 'aria-live': 'polite' });
+    this.probes = el('ol', { 'data-testid': 'capacity-probes' });
+    this.out = el('div', { class: 'sweep-capacity-out', 'data-testid': 'capacity-result' });
     this.el = el(
-      'div',
-      { class: 'sweep-capacity' },
-      el('h3', {}, 'Capacity of the current scenario'),
-      el('div', { class: 'sweep-axis' }, this.vary, this.slo, this.btn),
+      'details',
+      { class: 'sweep-capacity', 'data-testid': 'capacity' },
+      el('summary', {}, el('h3', {}, 'Capacity search')),
+      el(
+        'p',
+        { class: 'hint' },
+        'Bisects this scenario for the highest rate, or the fewest instances, within the SLO and without saturating (',
+        el('code', {}, 'blis capacity'),
+        ').',
+      ),
+      el('div', { class: 'sweep-axis' }, this.vary, this.slo),
+      el('div', { class: 'sweep-controls' }, this.btn, this.cancelBtn, this.progress, this.status),
+      el('div', { class: 'sweep-capacity-out' }, this.probes),
       this.out,
     );
   }
@@ -49,37 +73,61 @@ export class CapacityPanel {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '');
-    this.btn.disabled = true;
-    this.out.textContent = 'searching…';
+    const vary = this.vary.value === 'instances' ? 'instances' : 'rate';
+    const done: CapacityProbe[] = [];
+    this.setRunning(true);
+    this.probes.replaceChildren();
+    this.out.replaceChildren();
+    this.progress.value = 0;
+    this.status.textContent = 'searching…';
+    delete this.el.dataset['done'];
     try {
-      const query = JSON.stringify({ vary: this.vary.value, slo });
-      const text = await this.pool.capacity(this.scenarioText(), query);
+      const query = JSON.stringify({ vary, slo, max_probes: MAX_PROBES });
+      const text = await this.pool.capacity(this.host.scenarioText(), query, (t) => {
+        const p = JSON.parse(t) as CapacityProbe;
+        done.push(p);
+        this.probes.append(probeItem(p, vary));
+        this.progress.value = done.length;
+        this.status.textContent = `probe ${done.length} done (at most ${MAX_PROBES})`;
+      });
       this.render(JSON.parse(text) as CapacityResult);
+      this.status.textContent = `done: ${done.length} probe${done.length === 1 ? '' : 's'}`;
+      this.el.dataset['done'] = String(done.length);
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      this.out.replaceChildren(el('p', { class: 'error' }, message));
+      if (e instanceof Cancelled) {
+        this.status.textContent = `cancelled after ${done.length} probe${done.length === 1 ? '' : 's'}`;
+      } else {
+        this.status.textContent = 'failed';
+        this.out.replaceChildren(el('p', { class: 'error' }, e instanceof Error ? e.message : String(e)));
+      }
     } finally {
-      this.btn.disabled = false;
+      this.setRunning(false);
     }
   }
 
+  private setRunning(on: boolean): void {
+    this.btn.disabled = on;
+    this.cancelBtn.disabled = !on;
+  }
+
   private render(r: CapacityResult): void {
+    this.progress.value = this.progress.max; // the search ended (often before its budget)
+    this.probes.replaceChildren(...r.probes.map((p) => probeItem(p, r.vary)));
+    const found = r.answer_scenario;
+    const open = button('Open the found point', 'capacity-open');
+    open.hidden = !found;
+    open.addEventListener('click', () => this.host.openScenario(JSON.stringify(found, null, 2)));
     this.out.replaceChildren(
       el('p', { 'data-testid': 'capacity-answer' }, capacityAnswer(r)),
       ...r.diagnostics.map((d) => el('p', { class: 'error' }, d)),
-      el(
-        'ol',
-        {},
-        ...r.probes.map((p) =>
-          el(
-            'li',
-            { class: p.pass ? 'pass' : 'fail' },
-            `${fmtValue(p.value)} ${r.vary === 'rate' ? 'req/s' : 'instances'}: ` + `${p.pass ? 'pass' : 'fail'} (${p.why})`,
-          ),
-        ),
-      ),
+      open,
     );
   }
+}
+
+function probeItem(p: CapacityProbe, vary: 'rate' | 'instances'): HTMLElement {
+  const unit = vary === 'rate' ? 'req/s' : p.value === 1 ? 'instance' : 'instances';
+  return el('li', { class: p.pass ? 'pass' : 'fail' }, `${fmtValue(p.value)} ${unit}: ${p.pass ? 'pass' : 'fail'} (${p.why})`);
 }
 
 /** The answer line, worded as `blis capacity` prints it. */

@@ -9,7 +9,9 @@ export type SweepRequest =
   | { id: number; kind: 'run'; text: string; index: number }
   | { id: number; kind: 'rank'; text: string; rows: string }
   | { id: number; kind: 'scenario'; text: string; index: number }
-  | { id: number; kind: 'capacity'; scenario: string; query: string };
+  | { id: number; kind: 'capacity'; scenario: string; query: string }
+  /** How long to pause between slices of a point (pacer.ts); not answered. */
+  | { id: number; kind: 'pace'; pauseMs: number };
 
 export interface SweepCheck {
   diagnostics: Diagnostic[];
@@ -22,6 +24,8 @@ export interface SweepCheck {
 export type SweepResponse =
   | { id: number; ok: true; kind: 'check'; check: SweepCheck }
   | { id: number; ok: true; kind: 'text'; text: string }
+  /** Sent before the answer to a capacity request: one probe done (its JSON text). */
+  | { id: number; ok: true; kind: 'probe'; text: string }
   | { id: number; ok: false; message: string };
 
 /** One row of points.jsonl (docs/sweeps.md), as `blis sweep` writes it. */
@@ -52,17 +56,22 @@ export interface RankResult {
   table: string;
 }
 
+/** One probe of a capacity search: one run at a rate or an instance count. */
+export interface CapacityProbe {
+  value: number;
+  pass: boolean;
+  saturated: boolean;
+  why: string;
+  digest: string;
+}
+
 /** blis capacity's result (wasm capacitySearch). */
 export interface CapacityResult {
   vary: 'rate' | 'instances';
-  probes: {
-    value: number;
-    pass: boolean;
-    saturated: boolean;
-    why: string;
-    digest: string;
-  }[];
+  probes: CapacityProbe[];
   answer: number | null;
   first_fail: number | null;
+  /** The scenario at the answer (absent in older modules, null without an answer). */
+  answer_scenario?: unknown;
   diagnostics: string[];
 }

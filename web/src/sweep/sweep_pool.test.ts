@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import createBlisModule, { type BlisModule } from '../wasm/blis.mjs';
-import type { SweepRequest, SweepResponse } from './protocol';
-import { handleSweepRequest } from './sweep_core';
+import type { CapacityResult, SweepRequest, SweepResponse } from './protocol';
+import { answerSweepRequest, type Slicing } from './sweep_core';
 import { SweepPool, type WorkerLike } from './sweep_pool';
 
 let blis: BlisModule;
@@ -17,6 +17,9 @@ beforeAll(async () => {
 
 const sweepText = readFileSync(fileURLToPath(new URL('../../../wasm/tests/fixtures/sweep_2x2.json', import.meta.url)), 'utf8');
 
+/** Points pause after every advance call (sliceMs 0): the most slices a point can have. */
+const slicing: Slicing = { sliceMs: 0, pause: () => new Promise((r) => setTimeout(r, 0)), now: () => 0 };
+
 /** A worker that answers each request on a later task, in order, as a real one does. */
 class FakeWorker implements WorkerLike {
   onmessage: ((ev: MessageEvent<SweepResponse>) => void) | null = null;
@@ -26,18 +29,13 @@ class FakeWorker implements WorkerLike {
   private queue: Promise<void> = Promise.resolve();
   postMessage(req: SweepRequest): void {
     if (req.kind === 'run') this.runs.push(req.index);
-    this.queue = this.queue.then(
-      () =>
-        new Promise<void>((resolve) =>
-          setTimeout(() => {
-            if (!this.terminated)
-              this.onmessage?.({
-                data: handleSweepRequest(blis, req),
-              } as MessageEvent<SweepResponse>);
-            resolve();
-          }, 0),
-        ),
-    );
+    this.queue = this.queue.then(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.terminated) return;
+      const post = (m: SweepResponse) => this.onmessage?.({ data: m } as MessageEvent<SweepResponse>);
+      const answer = await answerSweepRequest(blis, req, slicing, (m) => !this.terminated && post(m));
+      if (!this.terminated) post(answer);
+    });
   }
   terminate(): void {
     this.terminated = true;
@@ -103,6 +101,22 @@ describe('the sweep pool', () => {
     const out = await p.run(sweepText, 5, () => undefined);
     expect(out.kind).toBe('failed');
     if (out.kind === 'failed') expect(out.message).toMatch(/point 4 does not exist/);
+  });
+
+  it('capacity: each probe as it finishes, then the answer and the scenario at it', async () => {
+    const { p } = pool(1);
+    const scenario = readFileSync(fileURLToPath(new URL('../../../wasm/tests/fixtures/small.json', import.meta.url)), 'utf8');
+    const query = JSON.stringify({ vary: 'instances', slo: ['ttft_ms.p99<=80'], max_probes: 6 });
+    const seen: string[] = [];
+    const r = JSON.parse(await p.capacity(scenario, query, (t) => seen.push(t))) as CapacityResult;
+    expect(r.probes.length).toBeGreaterThanOrEqual(1);
+    expect(seen.map((t) => JSON.parse(t) as unknown)).toEqual(r.probes);
+    expect(r).toEqual({ ...(JSON.parse(blis.capacitySearch(scenario, query)) as CapacityResult) });
+    if (r.answer !== null) {
+      const at = r.answer_scenario as { pools: { instances: number }[] };
+      expect(at.pools[0]!.instances).toBe(r.answer);
+      expect(blis.validateScenario(JSON.stringify(at)).filter((d) => d.severity === 'error')).toEqual([]);
+    }
   });
 
   it('opens a point as its scenario', async () => {

@@ -25,30 +25,39 @@ export class Cancelled extends Error {
 
 class SweepWorker {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (r: SweepResponse) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (r: SweepResponse) => void; reject: (e: Error) => void; progress?: (text: string) => void }
+  >();
 
   constructor(private readonly worker: WorkerLike) {
     worker.onmessage = (ev) => {
       const p = this.pending.get(ev.data.id);
+      if (ev.data.ok && ev.data.kind === 'probe') return p?.progress?.(ev.data.text);
       this.pending.delete(ev.data.id);
       p?.resolve(ev.data);
     };
     worker.onerror = (ev) => this.failAll(new Error(`the sweep worker failed: ${ev.message}`));
   }
 
-  call(body: Body): Promise<SweepResponse> {
+  call(body: Body, progress?: (text: string) => void): Promise<SweepResponse> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, progress });
       this.worker.postMessage({ ...body, id } as SweepRequest);
     });
   }
 
-  async text(body: Body): Promise<string> {
-    const r = await this.call(body);
+  async text(body: Body, progress?: (text: string) => void): Promise<string> {
+    const r = await this.call(body, progress);
     if (!r.ok) throw new Error(r.message);
     if (r.kind !== 'text') throw new Error(`unexpected answer to ${body.kind}`);
     return r.text;
+  }
+
+  /** A message with no answer (pace). */
+  send(body: Body): void {
+    this.worker.postMessage({ ...body, id: 0 } as SweepRequest);
   }
 
   terminate(): void {
@@ -82,6 +91,7 @@ const RANK_EVERY_MS = 400;
 export class SweepPool {
   private workers: SweepWorker[] = [];
   private generation = 0;
+  private pauseMs?: number;
 
   constructor(
     private readonly factory: () => WorkerLike,
@@ -104,8 +114,9 @@ export class SweepPool {
     return this.ensure(1)[0]!.text({ kind: 'scenario', text, index });
   }
 
-  capacity(scenario: string, query: string): Promise<string> {
-    return this.ensure(1)[0]!.text({ kind: 'capacity', scenario, query });
+  /** blis capacity on `scenario`; `onProbe` gets each probe's JSON text as it finishes. */
+  capacity(scenario: string, query: string, onProbe?: (probe: string) => void): Promise<string> {
+    return this.ensure(1)[0]!.text({ kind: 'capacity', scenario, query }, onProbe);
   }
 
   async rank(text: string, rows: PointRow[]): Promise<RankResult> {
@@ -116,6 +127,12 @@ export class SweepPool {
         rows: JSON.stringify(rows),
       }),
     ) as RankResult;
+  }
+
+  /** Tells every worker how long to pause between slices of a point (pacer.ts). */
+  pace(pauseMs: number): void {
+    this.pauseMs = pauseMs;
+    for (const w of this.workers) w.send({ kind: 'pace', pauseMs });
   }
 
   /** Runs points 0..total-1 of `text`, reporting progress after each point. */
@@ -179,7 +196,11 @@ export class SweepPool {
   }
 
   private ensure(n: number): SweepWorker[] {
-    while (this.workers.length < n) this.workers.push(new SweepWorker(this.factory()));
+    while (this.workers.length < n) {
+      const w = new SweepWorker(this.factory());
+      if (this.pauseMs !== undefined) w.send({ kind: 'pace', pauseMs: this.pauseMs });
+      this.workers.push(w);
+    }
     return this.workers.slice(0, n);
   }
 }

@@ -2,13 +2,14 @@
 // scenario being edited with the axis form), its errors at their JSON pointers, a run across
 // the sweep workers with progress and Cancel, and the results: the ranked table with the
 // constraint verdicts, the Pareto plot and the heat map of the objective. Any point opens as
-// the playground's scenario. Also a capacity search (blis capacity) on that scenario.
+// the playground's scenario. (The capacity search sits in the scenario panel: capacity_panel.ts.)
 
 import { locateJson } from '../lib/json_locate';
 import type { Diagnostic } from '../protocol';
 import type { Json } from '../scenario/knobs';
+import { AxisFormRow } from './axis_form';
+import { startPacer } from './pacer';
 import { buildSweep, OBJECTIVES, type AxisInput, type Objective } from './axes';
-import { CapacityPanel } from './capacity_panel';
 import { button, el } from './dom';
 import { renderHeat, renderPareto } from './plots';
 import type { PointRow, RankResult } from './protocol';
@@ -37,15 +38,6 @@ const POINTER_HINTS = [
 
 const CHECK_DELAY_MS = 250;
 
-interface AxisForm {
-  pointer: HTMLInputElement;
-  mode: HTMLSelectElement;
-  values: HTMLInputElement;
-  from: HTMLInputElement;
-  to: HTMLInputElement;
-  step: HTMLInputElement;
-}
-
 export class SweepView {
   readonly el: HTMLElement;
   private readonly editor: HTMLTextAreaElement;
@@ -57,7 +49,7 @@ export class SweepView {
   private readonly table: HTMLTableElement;
   private readonly pareto: HTMLElement;
   private readonly heat: HTMLElement;
-  private readonly axes: AxisForm[] = [];
+  private readonly axes: AxisFormRow[] = [];
   private readonly objective: HTMLSelectElement;
   private checkTimer?: number;
   private checkSeq = 0;
@@ -118,7 +110,6 @@ export class SweepView {
       'aria-label': 'Objective',
     });
     for (const o of OBJECTIVES) this.objective.append(new Option(o, o));
-    const capacity = new CapacityPanel(this.pool, () => this.host.scenarioText());
 
     const hints = el('datalist', { id: 'sweep-pointer-hints' });
     for (const p of POINTER_HINTS) hints.append(el('option', { value: p }));
@@ -134,12 +125,12 @@ export class SweepView {
 
     const form = el('div', { class: 'sweep-form', 'data-testid': 'sweep-form' }, hints);
     [
-      ['/pools/0/instances', 'values', '1, 2, 4'],
-      ['/pools/0/engine/args/max_num_batched_tokens', 'values', '1024, 4096'],
-    ].forEach(([p, m, v], k) => {
-      const { axis, row } = axisRow(k, p!, m!, v!);
+      ['/pools/0/instances', '1, 2, 4'],
+      ['/pools/0/engine/args/max_num_batched_tokens', '1024, 4096'],
+    ].forEach(([p, v], k) => {
+      const axis = new AxisFormRow(k, p!, v!);
       this.axes.push(axis);
-      form.append(row);
+      form.append(axis.el);
     });
     form.append(
       el('div', { class: 'sweep-axis' }, el('span', { class: 'sweep-axis-label' }, 'Objective'), this.objective, build),
@@ -169,7 +160,6 @@ export class SweepView {
           this.editor,
           el('div', { class: 'validation' }, this.errors),
           el('div', { class: 'sweep-controls' }, this.runBtn, this.cancelBtn, this.progress, this.status),
-          capacity.el,
         ),
         el('div', { class: 'sweep-right' }, this.heat, this.pareto, el('div', { class: 'sweep-table-wrap' }, this.table)),
       ),
@@ -188,14 +178,7 @@ export class SweepView {
   }
 
   axisInputs(): AxisInput[] {
-    return this.axes.map((a) => ({
-      pointer: a.pointer.value,
-      mode: a.mode.value === 'range' ? 'range' : 'values',
-      values: a.values.value,
-      from: a.from.value,
-      to: a.to.value,
-      step: a.step.value,
-    }));
+    return this.axes.map((a) => a.input());
   }
 
   buildFromScenario(): void {
@@ -292,6 +275,7 @@ export class SweepView {
     this.updateControls();
     this.renderResults();
     const t0 = performance.now();
+    const pacer = startPacer((ms) => this.pool.pace(ms));
     const outcome = await this.pool.run(c.text, c.points, (p) => {
       this.rows = p.rows;
       if (p.ranking) this.ranking = p.ranking;
@@ -300,6 +284,7 @@ export class SweepView {
       this.status.textContent = `running ${p.done} / ${p.total} (${n} worker${n === 1 ? '' : 's'})`;
       this.scheduleDraw();
     });
+    pacer.stop();
     this.running = false;
     const secs = ((performance.now() - t0) / 1000).toFixed(1);
     this.rows = outcome.rows;
@@ -358,66 +343,4 @@ export class SweepView {
     if (f) this.setText(await f.text());
     input.value = '';
   }
-}
-
-/** One axis of the build-from-scenario form: its inputs and the row that shows them. */
-function axisRow(k: number, p: string, m: string, v: string): { axis: AxisForm; row: HTMLElement } {
-  const a: AxisForm = {
-    pointer: el('input', {
-      type: 'text',
-      list: 'sweep-pointer-hints',
-      value: p,
-      'aria-label': `Axis ${k + 1} key (JSON pointer)`,
-      'data-testid': `sweep-axis${k}-pointer`,
-    }),
-    mode: el('select', {
-      'aria-label': `Axis ${k + 1} values or range`,
-      'data-testid': `sweep-axis${k}-mode`,
-    }),
-    values: el('input', {
-      type: 'text',
-      value: v,
-      'aria-label': `Axis ${k + 1} values`,
-      'data-testid': `sweep-axis${k}-values`,
-    }),
-    from: el('input', {
-      type: 'text',
-      value: '1',
-      size: '5',
-      'aria-label': `Axis ${k + 1} from`,
-    }),
-    to: el('input', {
-      type: 'text',
-      value: '4',
-      size: '5',
-      'aria-label': `Axis ${k + 1} to`,
-    }),
-    step: el('input', {
-      type: 'text',
-      value: '1',
-      size: '5',
-      'aria-label': `Axis ${k + 1} step`,
-    }),
-  };
-  a.mode.append(new Option('values', 'values'), new Option('range', 'range'));
-  a.mode.value = m;
-  const range = el('span', { class: 'sweep-range' }, a.from, ' to ', a.to, ' step ', a.step);
-  const sync = () => {
-    a.values.hidden = a.mode.value !== 'values';
-    range.hidden = a.mode.value !== 'range';
-  };
-  a.mode.addEventListener('change', sync);
-  sync();
-  return {
-    axis: a,
-    row: el(
-      'div',
-      { class: 'sweep-axis' },
-      el('span', { class: 'sweep-axis-label' }, `Axis ${k + 1}`),
-      a.pointer,
-      a.mode,
-      a.values,
-      range,
-    ),
-  };
 }

@@ -2,7 +2,8 @@
 // order (one point at a time). The view starts one per core and terminates them to cancel.
 import createBlisModule from '../wasm/blis.mjs';
 import wasmUrl from '../wasm/blis.wasm?url';
-import { handleSweepRequest } from './sweep_core';
+import { PAUSE_MIN_MS } from './pacer';
+import { answerSweepRequest, type Slicing } from './sweep_core';
 import type { SweepRequest, SweepResponse } from './protocol';
 
 type WorkerScope = {
@@ -15,13 +16,22 @@ const modulePromise = createBlisModule({
   locateFile: (p: string) => (p.endsWith('.wasm') ? wasmUrl : p),
 });
 
+// 25 ms of events, then a pause for the page's threads, as long as the page's pacer says.
+let pauseMs = PAUSE_MIN_MS;
+const slicing: Slicing = {
+  sliceMs: 25,
+  pause: () => new Promise((resolve) => setTimeout(resolve, pauseMs)),
+  now: () => performance.now(),
+};
+
 let queue: Promise<void> = Promise.resolve();
 
 scope.onmessage = (ev: MessageEvent<SweepRequest>) => {
   const req = ev.data;
+  if (req.kind === 'pace') return void (pauseMs = req.pauseMs); // at once, between slices
   queue = queue.then(async () => {
     try {
-      scope.postMessage(handleSweepRequest(await modulePromise, req));
+      scope.postMessage(await answerSweepRequest(await modulePromise, req, slicing, (m) => scope.postMessage(m)));
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       scope.postMessage({ id: req.id, ok: false, message });

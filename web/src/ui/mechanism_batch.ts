@@ -3,6 +3,8 @@
 // decodes and draft tokens) against the token budget, with one row per scheduled request.
 // Falls back to the running set's shape when no batch is in flight (the engine is idle).
 
+import { batchParts, plural, type BatchCounts } from '../lib/batch';
+
 export interface SnapshotBatchEntry {
   id: string; // "" when the request has finished since
   k: number; // its row in the snapshot's request list, -1 if not listed
@@ -12,14 +14,8 @@ export interface SnapshotBatchEntry {
   spec_tokens: number;
 }
 
-export interface SnapshotBatch {
+export interface SnapshotBatch extends BatchCounts {
   id: number;
-  tokens: number;
-  prefill_tokens: number;
-  prefills: number;
-  decodes: number;
-  spec_tokens: number;
-  preempted: number;
   entries: SnapshotBatchEntry[];
 }
 
@@ -33,14 +29,13 @@ export interface BatchSnapshot {
 
 /** One sentence on the batch: its prefill chunks and decodes, their tokens, the budget. */
 export function describeBatch(b: SnapshotBatch, budget: number, inFlight: number): string {
-  const decodeTokens = b.tokens - b.prefill_tokens;
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  const [prefills, decodes] = batchParts(b);
   const spec = b.spec_tokens > 0 ? `, ${b.spec_tokens} of them draft tokens` : '';
   const preempted = b.preempted > 0 ? ` Building it preempted ${plural(b.preempted, 'request')}.` : '';
   const more = inFlight > 1 ? ` ${inFlight - 1} earlier batch still running (async scheduling).` : '';
   return (
-    `Last scheduled batch (#${b.id}): ${plural(b.prefills, 'prefill chunk')} (${b.prefill_tokens} tokens) + ` +
-    `${plural(b.decodes, 'decode')} (${decodeTokens} tokens${spec}) = ${b.tokens} of a budget of ${budget} tokens per step.` +
+    `Last scheduled batch (#${b.id}): ${prefills!.label} (${prefills!.tokens} tokens) + ` +
+    `${decodes!.label} (${decodes!.tokens} tokens${spec}) = ${b.tokens} of a budget of ${budget} tokens per step.` +
     preempted +
     more
   );
@@ -91,10 +86,10 @@ export function renderBatch(
   const batches = s.batches ?? [];
   const last = batches[batches.length - 1];
   if (last) {
-    const decodeTokens = last.tokens - last.prefill_tokens;
+    const [prefills, decodes] = batchParts(last);
     bar.append(
-      segment('dec', decodeTokens, s.token_budget, `${decodeTokens} decode tokens`),
-      segment('pre', last.prefill_tokens, s.token_budget, `${last.prefill_tokens} prefill tokens`),
+      segment('dec', decodes!.tokens, s.token_budget, `${decodes!.tokens} decode tokens`),
+      segment('pre', prefills!.tokens, s.token_budget, `${prefills!.tokens} prefill tokens`),
     );
     text.textContent = describeBatch(last, s.token_budget, batches.length) + seqs;
     host.dataset['batch'] = String(last.id);

@@ -63,10 +63,14 @@ export interface BlisModule {
   /** Runs point i to the end: its points.jsonl row (JSON text, the native digest). */
   sweepRunPoint(text: string, index: number): string;
   /** Ranks rows (a JSON array of rows): {ranking, pareto, table} as JSON text. */
+  /** Point i's row from its summary.json text (a point run in slices on a Simulation):
+   *  the row sweepRunPoint gives. */
+  sweepPointRow(text: string, index: number, summaryJson: string): string;
   sweepRank(text: string, rowsJson: string): string;
   /** `blis capacity` on a scenario; query {vary, slo[], pool?, rate?, tolerance?,
-   *  max_probes?}; {vary, probes[], answer, first_fail, diagnostics} as JSON text. */
-  capacitySearch(scenario: string, queryJson: string): string;
+   *  max_probes?}; {vary, probes[], answer, first_fail, answer_scenario, diagnostics} as JSON
+   *  text; onProbe gets each probe (JSON text) as the search runs it. */
+  capacitySearch(scenario: string, queryJson: string, onProbe?: (probeJson: string) => void): string;
   /** Replays a scenario in its own simulation and returns its engine steps per instance, each
    *  from the event that scheduled its batch to the one that applied its output (JSON:
    *  {instances, steps: [{instance, id, start_us, end_us, requests, tokens, prefill_tokens,
