@@ -16,6 +16,9 @@
 
 namespace blis::rules {
 
+// The upper bound of a pydantic `int` field that vLLM passes on as a C int32 (most engine args).
+inline constexpr std::int64_t kInt32Max = 2147483647;
+
 // A JSON value as it appears in messages: compact, at most ~60 characters.
 std::string show(const nlohmann::json& v);
 

@@ -94,4 +94,8 @@ inline bool too_many(const json& v, const std::string& ptr, std::size_t max, con
 // "an integer >= 1" etc. for messages.
 inline constexpr std::int64_t kInt32Max = 2147483647;
 
+// Users a workload may simulate at once (shared-prefix groups x users, closed-loop clients):
+// the work budget's bound, also each count's own bound.
+inline constexpr std::int64_t kMaxUsers = 10000000;
+
 }  // namespace blis::scenario::detail
