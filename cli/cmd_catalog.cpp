@@ -12,6 +12,7 @@
 #include "catalog/catalog.h"
 #include "catalog/hf_import.h"
 #include "command_registry.h"
+#include "util/units.h"
 
 namespace blis::cli {
 namespace {
@@ -32,7 +33,7 @@ using catalog::Catalog;
 using catalog::Kind;
 
 double gib(std::int64_t b) {
-  return static_cast<double>(b) / (1024.0 * 1024.0 * 1024.0);
+  return util::to_gib(b);
 }
 
 std::string summary(const Catalog& c, Kind kind, const std::string& id) {

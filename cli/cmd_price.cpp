@@ -16,6 +16,7 @@
 #include "kernel/deployment.h"
 #include "kernel/kv_capacity.h"
 #include "kernel/step_pricer.h"
+#include "util/units.h"
 
 namespace blis::cli {
 namespace {
@@ -40,8 +41,6 @@ constexpr const char* kUsage =
     "warm-up, CUDA graphs outside the budget; catalog/coefficients/vllm-memory.json): the\n"
     "memory profile \"vllm-0.15\", as a scenario's engine.memory_profile selects it.\n"
     "Exit status 2 for unknown ids, bad arguments, or a deployment that does not fit.";
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 struct Args {
   std::string hardware, model, model_file, kv_cache_dtype;
@@ -132,7 +131,7 @@ std::string with_commas(std::int64_t v) {
 }
 
 double gib(std::int64_t b) {
-  return static_cast<double>(b) / kGiB;
+  return util::to_gib(b);
 }
 
 // Why these prices are estimates: no real run of the model on this GPU went into the

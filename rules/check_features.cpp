@@ -8,10 +8,6 @@ namespace blis::rules::detail {
 
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
 void check_lora(Context& c) {
   auto& a = c.args;
   if (!a.enable_lora) {

@@ -5,12 +5,11 @@
 
 #include "rules/json_fields.h"
 #include "rules/resolve_context.h"
+#include "util/units.h"
 
 namespace blis::rules::detail {
 
 namespace {
-
-constexpr double kGiB = 1073741824.0;
 
 std::string modelled_list(const Pack& p) {
   std::vector<std::string> names;
@@ -51,7 +50,8 @@ void apply_offloading_size(Context& c) {
   }
   kt.kv_connector = "OffloadingConnector";
   kt.kv_role = "kv_both";
-  kt.cpu_bytes_to_use = static_cast<std::int64_t>(*c.set.kv_offloading_size * kGiB);
+  kt.cpu_bytes_to_use = static_cast<std::int64_t>(*c.set.kv_offloading_size *
+                                                  static_cast<double>(util::kBytesPerGiB));
 }
 
 // Returns false when the connector is unusable (error reported).

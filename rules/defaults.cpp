@@ -10,14 +10,7 @@
 namespace blis::rules {
 namespace detail {
 
-namespace {
-
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 }  // namespace detail
 

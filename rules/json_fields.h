@@ -9,6 +9,7 @@ namespace blis::rules {
 using blis::describe_type;
 using blis::FieldReader;
 using blis::join;
+using blis::kInt32Max;
 using blis::parse_human_readable_int;
 using blis::pydantic_bool;
 using blis::show;

@@ -138,8 +138,6 @@ const std::vector<std::string>& ignored_arg_keys() {
 namespace detail {
 namespace {
 
-constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-
 // Keys that belong elsewhere in the scenario document.
 struct Misplaced {
   const char* key;
@@ -151,10 +149,6 @@ constexpr Misplaced kMisplaced[] = {
     {"data_parallel_size", "/parallelism/dp"},
     {"model", "/model"},
 };
-
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
 
 std::string pool_pointer(const Context& c) {
   return c.facts.pointer;

@@ -15,7 +15,6 @@ using nlohmann::json;
 namespace detail {
 namespace {
 
-constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
 }  // namespace
@@ -43,11 +42,6 @@ bool custom_proposer_path(const std::string& model) {
     start = dot + 1;
   }
   return parts >= 2;
-}
-
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
 }
 
 // SpeculativeConfig.__post_init__: the method vLLM infers when none is given, and the one

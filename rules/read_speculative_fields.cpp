@@ -13,8 +13,6 @@ namespace blis::rules::detail {
 
 namespace {
 
-constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-
 // SpeculativeConfig.__post_init__ builds a draft ModelConfig (and checks the draft-model
 // fields) for every method but these.
 bool uses_draft_config(const std::string& method) {

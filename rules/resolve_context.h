@@ -1,8 +1,11 @@
 #pragma once
 // Shared state of one resolve_engine_args() call, passed to the defaults and checks files.
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "rules/json_fields.h"
 #include "rules/rules.h"
@@ -67,5 +70,15 @@ void check_scheduler(Context& c);
 void check_features(Context& c);
 // rules/check_kv_transfer.cpp: kv_transfer_config, connectors, offloading, P/D roles.
 void check_kv_transfer(Context& c);
+
+// ASCII lower case (vLLM compares these names case-insensitively with str.lower()).
+inline std::string lower(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+inline bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 }  // namespace blis::rules::detail

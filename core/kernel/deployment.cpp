@@ -4,12 +4,11 @@
 #include <cstdio>
 
 #include "util/did_you_mean.h"
+#include "util/units.h"
 
 namespace blis::kernel {
 
 namespace {
-
-constexpr std::int64_t kGiB = std::int64_t{1} << 30;
 
 std::string unknown_id(const char* what, const std::string& id,
                        const std::vector<std::string>& ids) {
@@ -37,7 +36,7 @@ rules::HardwareFacts hardware_facts(const catalog::Gpu& gpu) {
   // vLLM matches "a100" in the device name; the id carries the part name too.
   f.name = gpu.id + " " + gpu.name;
   // get_device_total_memory: what the device reports, not the vendor figure.
-  f.memory_gib = static_cast<double>(gpu.usable_memory_bytes) / static_cast<double>(kGiB);
+  f.memory_gib = util::to_gib(gpu.usable_memory_bytes);
   f.supports_fp8 = gpu.fp8_dense_tflops > 0;
   return f;
 }

@@ -6,11 +6,11 @@
 #include <limits>
 #include <vector>
 
+#include "util/units.h"
+
 namespace blis::kernel {
 
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 std::int64_t cdiv(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
@@ -18,7 +18,7 @@ std::int64_t cdiv(std::int64_t a, std::int64_t b) {
 
 std::string gib(std::int64_t bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(bytes) / kGiB);
+  std::snprintf(buf, sizeof buf, "%.2f", util::to_gib(bytes));
   return buf;
 }
 

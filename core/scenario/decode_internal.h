@@ -12,6 +12,7 @@
 #include "kernel/kv_capacity.h"
 #include "rules/json_fields.h"
 #include "scenario/scenario.h"
+#include "scenario/scenario_checks.h"
 #include "scenario/scenario_decode.h"
 #include "scenario/trace_csv.h"
 
@@ -96,6 +97,6 @@ inline bool too_many(const json& v, const std::string& ptr, std::size_t max, con
 }
 
 // "an integer >= 1" etc. for messages.
-inline constexpr std::int64_t kInt32Max = 2147483647;
+using blis::kInt32Max;
 
 }  // namespace blis::scenario::detail

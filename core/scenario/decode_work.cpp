@@ -24,7 +24,6 @@ constexpr double kMaxResultBytes = 1.5e9;
 constexpr double kMaxTokens = 1e10;  // prompt + output tokens generated over the run
 constexpr double kMaxSamples = 1e6;  // time-series windows
 constexpr std::int64_t kMaxBlocks = std::int64_t{1} << 24;  // KV blocks over every instance
-constexpr double kMaxUsers = 1e7;                           // shared-prefix + closed-loop users
 constexpr double kMaxSessionTokens = 2.5e8;                 // multi-turn histories kept
 // A closed-loop user waits at least one engine step (about a millisecond) per request.
 constexpr double kMinRequestS = 1e-3;
@@ -258,11 +257,11 @@ void check_budget(const Scenario& s, DecodeContext& c) {
                            " s is " + g(samples) + " time-series samples (limit " + g(kMaxSamples) +
                            "); use a longer interval"});
   }
-  if (users > kMaxUsers) {
+  if (users > static_cast<double>(kMaxUsers)) {
     c.diags.push_back({"/workload/clients", "the clients have " + g(users) +
                                                 " users in all (shared_prefix users and "
                                                 "closed-loop concurrency; limit " +
-                                                g(kMaxUsers) + ")"});
+                                                g(static_cast<double>(kMaxUsers)) + ")"});
   }
   check_in_flight(s, c, work, cap);
   if (session_tokens > kMaxSessionTokens) {

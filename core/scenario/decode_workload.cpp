@@ -21,7 +21,6 @@ bool has_errors_since(const Diagnostics& d, std::size_t from) {
 
 // Limits of the workload generator (core/cluster/workload): token counts up to 2^24 and at
 // most 10 million users or prompt groups per client.
-constexpr std::int64_t kMaxUsers = 10000000;
 const std::string kTokensExpected = "an integer in [1, 16777216] (tokens)";
 
 const std::vector<std::string> kDists = {"constant", "normal", "lognormal", "exponential",

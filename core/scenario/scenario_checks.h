@@ -5,10 +5,16 @@
 // The decoder runs them on every document; cluster::Simulation::load runs the same ones on
 // a scenario built in code, so both refuse the same deployments with the same messages.
 
+#include <cstdint>
+
 #include "scenario/scenario.h"
 #include "util/diagnostic.h"
 
 namespace blis::scenario {
+
+// The most users a workload may hold at once (a client's concurrency, shared-prefix groups x
+// users per prompt, each costing memory up front): each count's bound and their product's.
+inline constexpr std::int64_t kMaxUsers = 10'000'000;
 
 Diagnostics check_cross_sections(const Scenario& s);
 

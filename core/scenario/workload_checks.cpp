@@ -23,9 +23,6 @@ using LengthKind = LengthDist::Kind;
 // sample rather than clamp it).
 constexpr std::int32_t kMaxSampledTokens = kMaxTraceTokens;
 
-// The most users or prompts one client may have (each costs memory up front).
-constexpr std::int64_t kMaxUsers = 10'000'000;
-
 // The shortest text that reads back as `v` (1.8, not 1.8000000000000000444).
 std::string num(double v) {
   char buf[32];

@@ -1,30 +1,15 @@
 #include "sweep/capacity.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include "cluster/simulation.h"
+#include "sweep/summary_value.h"
 
 namespace blis::sweep {
 
 namespace {
 
 using nlohmann::json;
-
-std::optional<double> number_at(const json& j, const std::string& pointer) {
-  try {
-    const json& v = j.at(json::json_pointer(pointer));
-    if (v.is_number()) return v.get<double>();
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 CapacityProbe probe(const json& scenario, double value, const CapacityQuery& q,
                     const scenario::DecodeOptions& options, Diagnostics* errors) {
@@ -51,10 +36,10 @@ CapacityProbe probe(const json& scenario, double value, const CapacityQuery& q,
   p.why = p.saturated ? verdict + ": " + sat.at("reason").get<std::string>() : "ok";
   if (!p.pass) return p;
   for (const SloBound& b : q.slo) {
-    const auto x = number_at(s, b.metric);
+    const auto x = summary_number(s, b.metric);
     if (!x || (b.upper ? *x > b.value : *x < b.value)) {
       p.pass = false;
-      p.why = b.text + " missed (" + (x ? fmt(*x) : std::string("no value")) + ")";
+      p.why = b.text + " missed (" + (x ? short_number(*x) : std::string("no value")) + ")";
       return p;
     }
   }

@@ -1,8 +1,9 @@
 #include "sweep/rank.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <optional>
+
+#include "sweep/summary_value.h"
 
 namespace blis::sweep {
 
@@ -18,15 +19,6 @@ const char* const kHeadline[] = {"/cost/gpus",
                                  "/ttft_ms/p99",
                                  "/e2e_ms/p99"};
 
-std::optional<double> number_at(const nlohmann::json& summary, const std::string& pointer) {
-  try {
-    const nlohmann::json& v = summary.at(nlohmann::json::json_pointer(pointer));
-    if (v.is_number()) return v.get<double>();
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
 std::optional<double> metric(const oj& row, const std::string& pointer) {
   const oj& m = row["metrics"];
   const auto it = m.find(pointer);
@@ -34,14 +26,8 @@ std::optional<double> metric(const oj& row, const std::string& pointer) {
   return it->get<double>();
 }
 
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 std::string cell(const oj& v) {
-  if (v.is_number()) return fmt(v.get<double>());
+  if (v.is_number()) return short_number(v.get<double>());
   if (v.is_null()) return "-";
   if (v.is_string()) return v.get<std::string>();
   return v.dump();
@@ -58,7 +44,7 @@ oj point_row(const Sweep& s, std::size_t index, const nlohmann::json& summary) {
   oj metrics = oj::object();
   auto put = [&](const std::string& p) {
     if (metrics.contains(p)) return;
-    const auto v = number_at(summary, p);
+    const auto v = summary_number(summary, p);
     metrics[p] = v ? oj(*v) : oj(nullptr);
   };
   for (const Constraint& c : s.constraints) put(c.metric);
@@ -67,13 +53,13 @@ oj point_row(const Sweep& s, std::size_t index, const nlohmann::json& summary) {
   for (const char* p : kHeadline) put(p);
   oj violations = oj::array();
   for (const Constraint& c : s.constraints) {
-    const auto v = number_at(summary, c.metric);
+    const auto v = summary_number(summary, c.metric);
     if (!v) {
       violations.push_back(c.metric + " is not a number in the summary");
     } else if (c.max && *v > *c.max) {
-      violations.push_back(c.metric + " = " + fmt(*v) + " > " + fmt(*c.max));
+      violations.push_back(c.metric + " = " + short_number(*v) + " > " + short_number(*c.max));
     } else if (c.min && *v < *c.min) {
-      violations.push_back(c.metric + " = " + fmt(*v) + " < " + fmt(*c.min));
+      violations.push_back(c.metric + " = " + short_number(*v) + " < " + short_number(*c.min));
     }
   }
   row["feasible"] = violations.empty();

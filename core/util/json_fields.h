@@ -17,6 +17,10 @@
 
 namespace blis {
 
+// The upper bound of an integer field that must fit a C int32 (most of vLLM's engine args, and
+// the scenario's counts): FieldReader::integer's usual `max`.
+inline constexpr std::int64_t kInt32Max = 2147483647;
+
 // A JSON value as it appears in messages: compact, at most ~60 characters.
 std::string show(const nlohmann::json& v);
 

@@ -25,6 +25,7 @@
 
 #include "cluster/simulation.h"
 #include "scenario/scenario_decode.h"
+#include "test_files.h"
 
 namespace blis::accuracy {
 namespace {
@@ -87,12 +88,7 @@ std::string source_path(const std::string& rel) {
   return std::string(BLIS_SOURCE_DIR) + "/" + rel;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using blis::test::read_file;
 
 // The four "reasoning" runs of tests/accuracy/data are overloaded (docs/accuracy.md); the
 // trainval "reasoning-lite" runs at 1 request/s are not.

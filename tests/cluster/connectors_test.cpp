@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster/run_summary.h"
 #include "cluster/simulation.h"
 #include "scenario/scenario_decode.h"
 
@@ -21,22 +22,13 @@ std::string read_example(const std::string& name) {
   return ss.str();
 }
 
-nlohmann::json run(const std::string& text, std::string* digest) {
-  Simulation sim;
-  const Diagnostics ds = sim.load(text, scenario::DecodeOptions{});
-  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
-  if (has_errors(ds)) return {};
-  sim.run();
-  EXPECT_TRUE(sim.done());
-  *digest = sim.digest();
-  return nlohmann::json::parse(sim.summary_json(0));
-}
+using test::run_summary;
 
 TEST(PdDisaggregation, ExampleFinishesEveryRequestThroughBothPools) {
   const std::string text = read_example("pd-disaggregation.json");
   std::string d1, d2;
-  const nlohmann::json s = run(text, &d1);
-  run(text, &d2);
+  const nlohmann::json s = run_summary(text, &d1);
+  run_summary(text, &d2);
   EXPECT_EQ(d1, d2);  // deterministic
   ASSERT_TRUE(s.contains("requests"));
   EXPECT_GT(s["requests"]["finished"].get<int>(), 500);
@@ -110,10 +102,10 @@ namespace {
 
 TEST(CpuOffload, ExampleRaisesTheHitRateAndLowersTtft) {
   std::string d1, d2, d3;
-  const nlohmann::json with = run(read_example("cpu-offload.json"), &d1);
-  run(read_example("cpu-offload.json"), &d2);
+  const nlohmann::json with = run_summary(read_example("cpu-offload.json"), &d1);
+  run_summary(read_example("cpu-offload.json"), &d2);
   EXPECT_EQ(d1, d2);  // deterministic
-  const nlohmann::json without = run(read_example("cpu-offload-baseline.json"), &d3);
+  const nlohmann::json without = run_summary(read_example("cpu-offload-baseline.json"), &d3);
   ASSERT_TRUE(with.contains("requests"));
   ASSERT_TRUE(without.contains("requests"));
   EXPECT_EQ(with["requests"]["finished"], with["requests"]["arrived"]);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/lora_residency.h"
+#include "cluster/run_summary.h"
 #include "cluster/simulation.h"
 #include "kernel/deployment.h"
 #include "scenario/scenario_decode.h"
@@ -18,16 +19,7 @@
 namespace blis::cluster {
 namespace {
 
-nlohmann::json run(const std::string& text, std::string* digest = nullptr) {
-  Simulation sim;
-  const Diagnostics ds = sim.load(text, scenario::DecodeOptions{});
-  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
-  if (has_errors(ds)) return {};
-  sim.run();
-  EXPECT_TRUE(sim.done());
-  if (digest != nullptr) *digest = sim.digest();
-  return nlohmann::json::parse(sim.summary_json(0));
-}
+using test::run_summary;
 
 // Two clients, one adapter each, every request uses it; a small step budget so both
 // adapters' requests compete for the same steps.
@@ -51,8 +43,8 @@ std::string two_adapters(int max_loras, int max_cpu_loras) {
 }
 
 TEST(LoraCluster, OneSlotSerializesTwoAdapters) {
-  const nlohmann::json one = run(two_adapters(1, 2));
-  const nlohmann::json two = run(two_adapters(2, 2));
+  const nlohmann::json one = run_summary(two_adapters(1, 2));
+  const nlohmann::json two = run_summary(two_adapters(2, 2));
   ASSERT_TRUE(one.contains("requests"));
   ASSERT_TRUE(two.contains("requests"));
   EXPECT_EQ(one["requests"]["finished"], one["requests"]["arrived"]);
@@ -80,8 +72,8 @@ TEST(LoraCluster, RunsAreDeterministicAndTheExampleUsesEveryAdapter) {
   std::ostringstream ss;
   ss << in.rdbuf();
   std::string d1, d2;
-  const nlohmann::json s = run(ss.str(), &d1);
-  run(ss.str(), &d2);
+  const nlohmann::json s = run_summary(ss.str(), &d1);
+  run_summary(ss.str(), &d2);
   EXPECT_EQ(d1, d2);
   ASSERT_TRUE(s.contains("instances"));
   const auto& l = s["instances"][0]["lora"];

@@ -10,7 +10,7 @@ namespace {
 
 // Prompts of 200..1000 tokens plus 100 output tokens against max_model_len 700: the longer
 // prompts cannot fit their output and are refused.
-constexpr const char* kScenario = R"({
+constexpr const char* kRejectionScenario = R"({
   "schema": "blis/scenario/v1", "name": "too long", "seed": 3,
   "horizon": {"max_requests": 200},
   "pools": [{"name": "p", "role": "unified", "instances": 2, "hardware": "H100-SXM-80GB",
@@ -24,7 +24,7 @@ constexpr const char* kScenario = R"({
 
 TEST(Rejection, PromptPlusMaxTokensBeyondMaxModelLenIsRefusedAndCounted) {
   Simulation sim;
-  const Diagnostics ds = sim.load(kScenario, scenario::DecodeOptions{});
+  const Diagnostics ds = sim.load(kRejectionScenario, scenario::DecodeOptions{});
   ASSERT_FALSE(has_errors(ds)) << format_diagnostic(ds.front());
   sim.run();
   ASSERT_TRUE(sim.done());

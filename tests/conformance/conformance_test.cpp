@@ -9,16 +9,12 @@
 
 #include "conform/conform.h"
 #include "conformance/trace_compare.h"
+#include "test_files.h"
 
 namespace blis {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using blis::test::read_file;
 
 std::string data_dir() {
   return std::string(BLIS_SOURCE_DIR) + "/tests/conformance/data/";

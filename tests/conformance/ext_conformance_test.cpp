@@ -15,18 +15,14 @@
 #include "conform/conform_ext.h"
 #include "conformance/prom_compare.h"
 #include "conformance/trace_compare.h"
+#include "test_files.h"
 
 namespace blis {
 namespace {
 
 using json = nlohmann::json;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using blis::test::read_file;
 
 std::string ext_dir() {
   return std::string(BLIS_SOURCE_DIR) + "/tests/conformance/data/ext/";

@@ -28,7 +28,7 @@ NixlConfig nixl_config(std::int32_t instance) {
 
 constexpr SimTime kLease = 30 * kMicrosPerSecond;  // kv_lease_duration's default
 
-engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens) {
+engine::RequestSpec nixl_spec(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens) {
   return enginetest::prompt_spec(key, len, 7000, max_tokens);
 }
 
@@ -51,14 +51,14 @@ struct Node {
 };
 
 engine::RequestSpec prefill_spec(engine::RequestKey key, std::int32_t len) {
-  engine::RequestSpec s = spec(key, len, 1);
+  engine::RequestSpec s = nixl_spec(key, len, 1);
   s.kv_transfer = engine::KvTransferParams{true, false, -1, 0};
   return s;
 }
 
 engine::RequestSpec decode_spec(engine::RequestKey key, std::int32_t len, std::int32_t out,
                                 std::int32_t from) {
-  engine::RequestSpec s = spec(key, len, out);
+  engine::RequestSpec s = nixl_spec(key, len, out);
   s.kv_transfer = engine::KvTransferParams{false, true, from, len};
   // What P returned: its blocks and the endpoint (without them D pulls nothing).
   s.kv_transfer->remote_block_ids = {1, 2, 3, 4, 5};
@@ -131,7 +131,7 @@ TEST(NixlProducer, AbortMidPrefillIsNotProcessed) {
   p.e.abort(1, 5);
   EXPECT_EQ(p.nixl->num_held(), 0u);
   EXPECT_EQ(p.e.stats().num_free_blocks, 63);
-  p.e.add_request(spec(2, 4, 2), 6);
+  p.e.add_request(nixl_spec(2, 4, 2), 6);
   p.e.schedule(6);
   const std::vector<std::string>& np = p.nixl->last_meta().reqs_not_processed;
   ASSERT_EQ(np.size(), 1u);
@@ -225,7 +225,7 @@ TEST(NixlConsumer, AbortBeforeSchedulingStillNotifiesPrefiller) {
   c.max_num_seqs = 1;
   VllmEngine e(c);
   e.own_connector(std::make_unique<NixlConnector>(nixl_config(1)));
-  e.add_request(spec(1, 8, 50), 0);  // occupies the only running slot
+  e.add_request(nixl_spec(1, 8, 50), 0);  // occupies the only running slot
   e.add_request(decode_spec(2, 8, 3, 0), 0);
   const engine::Batch* b = e.schedule(0);
   ASSERT_NE(b, nullptr);

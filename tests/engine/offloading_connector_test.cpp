@@ -14,24 +14,24 @@
 namespace blis::vllm {
 namespace {
 
-BlockHash h(std::uint64_t v) {
+BlockHash offload_hash(std::uint64_t v) {
   return BlockHash{v, v * 31};
 }
 
 TEST(CpuOffloadingManager, EvictsTheLeastRecentlyUsedIdleChunk) {
   CpuOffloadingManager m(2);
   std::vector<BlockHash> out;
-  const std::vector<BlockHash> a{h(1)}, b{h(2)}, c{h(3)};
+  const std::vector<BlockHash> a{offload_hash(1)}, b{offload_hash(2)}, c{offload_hash(3)};
   ASSERT_TRUE(m.prepare_store(a, out));
   ASSERT_TRUE(m.prepare_store(b, out));
-  EXPECT_EQ(m.lookup(h(1)), LookupResult::kHitPending);  // the store is in flight
+  EXPECT_EQ(m.lookup(offload_hash(1)), LookupResult::kHitPending);  // the store is in flight
   m.complete_store(a);
   m.complete_store(b);
-  EXPECT_EQ(m.lookup(h(1)), LookupResult::kHit);
-  m.touch(a);  // h(1) becomes most recently used
+  EXPECT_EQ(m.lookup(offload_hash(1)), LookupResult::kHit);
+  m.touch(a);  // offload_hash(1) becomes most recently used
   ASSERT_TRUE(m.prepare_store(c, out));
-  EXPECT_EQ(m.lookup(h(2)), LookupResult::kMiss);
-  EXPECT_EQ(m.lookup(h(1)), LookupResult::kHit);
+  EXPECT_EQ(m.lookup(offload_hash(2)), LookupResult::kMiss);
+  EXPECT_EQ(m.lookup(offload_hash(1)), LookupResult::kHit);
   EXPECT_EQ(m.evictions(), 1u);
 }
 
@@ -39,19 +39,19 @@ TEST(CpuOffloadingManager, TouchMakesTheFirstKeyMostRecentlyUsed) {
   // lru.py touch walks the keys backwards: of [1, 2], 1 ends up most recently used.
   CpuOffloadingManager m(2);
   std::vector<BlockHash> out;
-  const std::vector<BlockHash> ab{h(1), h(2)}, c{h(3)};
+  const std::vector<BlockHash> ab{offload_hash(1), offload_hash(2)}, c{offload_hash(3)};
   ASSERT_TRUE(m.prepare_store(ab, out));
   m.complete_store(ab);
   m.touch(ab);
   ASSERT_TRUE(m.prepare_store(c, out));
-  EXPECT_EQ(m.lookup(h(2)), LookupResult::kMiss);
-  EXPECT_EQ(m.lookup(h(1)), LookupResult::kHit);
+  EXPECT_EQ(m.lookup(offload_hash(2)), LookupResult::kMiss);
+  EXPECT_EQ(m.lookup(offload_hash(1)), LookupResult::kHit);
 }
 
 TEST(CpuOffloadingManager, LoadingAndStoringChunksAreNeverEvicted) {
   CpuOffloadingManager m(2);
   std::vector<BlockHash> out;
-  const std::vector<BlockHash> a{h(1)}, b{h(2)}, c{h(3)};
+  const std::vector<BlockHash> a{offload_hash(1)}, b{offload_hash(2)}, c{offload_hash(3)};
   ASSERT_TRUE(m.prepare_store(a, out));
   m.complete_store(a);
   m.prepare_load(a);                      // pinned by a load
@@ -59,8 +59,8 @@ TEST(CpuOffloadingManager, LoadingAndStoringChunksAreNeverEvicted) {
   EXPECT_FALSE(m.prepare_store(c, out));  // nothing evictable: fails, changes nothing
   EXPECT_TRUE(out.empty());
   m.complete_load(a);
-  ASSERT_TRUE(m.prepare_store(c, out));  // now h(1) can go
-  EXPECT_EQ(m.lookup(h(1)), LookupResult::kMiss);
+  ASSERT_TRUE(m.prepare_store(c, out));  // now offload_hash(1) can go
+  EXPECT_EQ(m.lookup(offload_hash(1)), LookupResult::kMiss);
   // Every prepare_store with new chunks is an allocation, failed or not.
   EXPECT_EQ(m.take_stats().allocation_sizes.size(), 4u);
 }
@@ -68,24 +68,24 @@ TEST(CpuOffloadingManager, LoadingAndStoringChunksAreNeverEvicted) {
 TEST(CpuOffloadingManager, AlreadyStoredChunksAreNotStoredAgain) {
   CpuOffloadingManager m(4);
   std::vector<BlockHash> out;
-  const std::vector<BlockHash> a{h(1)}, ab{h(1), h(2)};
+  const std::vector<BlockHash> a{offload_hash(1)}, ab{offload_hash(1), offload_hash(2)};
   ASSERT_TRUE(m.prepare_store(a, out));
   ASSERT_TRUE(m.prepare_store(ab, out));
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0], h(2));
+  EXPECT_EQ(out[0], offload_hash(2));
 }
 
 VllmConfig small() {
   return enginetest::small_engine_config(16, 60, false);
 }  // 15 usable blocks
 
-engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t base,
-                         std::int32_t max_tokens) {
+engine::RequestSpec offload_spec(engine::RequestKey key, std::int32_t len, std::int32_t base,
+                                 std::int32_t max_tokens) {
   return enginetest::prompt_spec(key, len, base, max_tokens, 90000);
 }
 
-struct Node {
-  explicit Node(std::int64_t cpu_blocks) : e(small()) {
+struct OffloadNode {
+  explicit OffloadNode(std::int64_t cpu_blocks) : e(small()) {
     OffloadingConfig oc;
     oc.num_cpu_blocks = cpu_blocks;
     oc.gpu_block_size = 4;
@@ -116,8 +116,8 @@ struct Node {
 };
 
 TEST(OffloadingConnector, FullBlocksAreStoredAsTheyFill) {
-  Node n(64);
-  n.e.add_request(spec(1, 20, 100, 2), 0);
+  OffloadNode n(64);
+  n.e.add_request(offload_spec(1, 20, 100, 2), 0);
   n.step(0);
   // 20 prompt tokens: two full offload blocks of 8 (4 GPU blocks) go to the CPU tier.
   ASSERT_EQ(n.pending.size(), 1u);
@@ -127,8 +127,8 @@ TEST(OffloadingConnector, FullBlocksAreStoredAsTheyFill) {
 }
 
 TEST(OffloadingConnector, FinishedRequestFreesAtOnceWhileItsStoreIsInFlight) {
-  Node n(64);
-  n.e.add_request(spec(1, 16, 100, 1), 0);
+  OffloadNode n(64);
+  n.e.add_request(offload_spec(1, 16, 100, 1), 0);
   n.step(0);  // prefill + the one token: finished
   EXPECT_EQ(n.e.stats().num_running + n.e.stats().num_waiting, 0);
   // request_finished never delays the free; the store is still in flight.
@@ -139,12 +139,12 @@ TEST(OffloadingConnector, FinishedRequestFreesAtOnceWhileItsStoreIsInFlight) {
 }
 
 TEST(OffloadingConnector, ReallocatingABlockOfAPendingStoreFlushesIt) {
-  Node n(64);
-  n.e.add_request(spec(1, 16, 100, 1), 0);
+  OffloadNode n(64);
+  n.e.add_request(offload_spec(1, 16, 100, 1), 0);
   n.step(0);  // finished; its 2-chunk store is in flight and its blocks are free
   EXPECT_EQ(n.conn->num_jobs(), 1u);
   // A prompt that needs every free block reuses the finished request's blocks.
-  n.e.add_request(spec(2, 58, 5000, 1), 10);
+  n.e.add_request(offload_spec(2, 58, 5000, 1), 10);
   n.step(10);
   const OffloadMeta& m = n.conn->last_meta();
   ASSERT_EQ(m.jobs_to_flush.size(), 1u);
@@ -159,8 +159,8 @@ TEST(OffloadingConnector, ReallocatingABlockOfAPendingStoreFlushesIt) {
 }
 
 TEST(OffloadingConnector, AFailedAllocationIsCountedAndRetried) {
-  Node n(1);  // room for one chunk; the request fills two in one step
-  n.e.add_request(spec(1, 20, 100, 3), 0);
+  OffloadNode n(1);  // room for one chunk; the request fills two in one step
+  n.e.add_request(offload_spec(1, 20, 100, 3), 0);
   n.step(0);
   EXPECT_EQ(n.conn->cpu().num_stored(), 0);
   n.step(10);  // retried (the store index did not move), failing again
@@ -175,24 +175,24 @@ TEST(OffloadingConnector, AFailedAllocationIsCountedAndRetried) {
 }
 
 TEST(OffloadingConnector, OnlyPromptTokensAreOffloaded) {
-  Node n(64);
-  n.e.add_request(spec(1, 8, 100, 12), 0);  // 8 prompt tokens, 12 outputs
+  OffloadNode n(64);
+  n.e.add_request(offload_spec(1, 8, 100, 12), 0);  // 8 prompt tokens, 12 outputs
   for (SimTime t = 0; t < 20; ++t) n.step(t * 10);
   // One chunk of prompt; the 12 output tokens (a chunk and a half) are never stored.
   EXPECT_EQ(n.conn->cpu().num_stored(), 1);
 }
 
 TEST(OffloadingConnector, CpuHitAfterGpuEvictionLoadsAsyncThenComputesOneToken) {
-  Node n(64);
-  n.e.add_request(spec(1, 24, 100, 1), 0);
+  OffloadNode n(64);
+  n.e.add_request(offload_spec(1, 24, 100, 1), 0);
   n.step(0);
   n.finish_transfers(5);
   // A long unrelated prompt takes every GPU block: the first prompt's cached blocks go.
-  n.e.add_request(spec(2, 58, 5000, 1), 10);
+  n.e.add_request(offload_spec(2, 58, 5000, 1), 10);
   n.step(10);
   n.finish_transfers(15);
   // The first prompt again: no GPU hit, three offload blocks (24 tokens) on the CPU tier.
-  n.e.add_request(spec(3, 24, 100, 2), 20);
+  n.e.add_request(offload_spec(3, 24, 100, 2), 20);
   EXPECT_EQ(n.step(20), nullptr);  // waiting for the load: nothing runs
   EXPECT_EQ(n.e.stats().num_waiting, 1);
   ASSERT_EQ(n.pending.size(), 1u);
@@ -210,22 +210,22 @@ TEST(OffloadingConnector, CpuHitAfterGpuEvictionLoadsAsyncThenComputesOneToken) 
 }
 
 TEST(OffloadingConnector, NothingIsLoadedBelowOneOffloadBlock) {
-  Node n(64);
-  n.e.add_request(spec(1, 12, 100, 1), 0);  // one full offload block (8 tokens) stored
+  OffloadNode n(64);
+  n.e.add_request(offload_spec(1, 12, 100, 1), 0);  // one full offload block (8 tokens) stored
   n.step(0);
   n.finish_transfers(5);
-  n.e.add_request(spec(2, 58, 5000, 1), 10);
+  n.e.add_request(offload_spec(2, 58, 5000, 1), 10);
   n.step(10);
   n.finish_transfers(15);
   // Same first 8 tokens, then different: the 8-token CPU hit is one block, so it loads.
-  n.e.add_request(spec(3, 9, 100, 1), 20);
+  n.e.add_request(offload_spec(3, 9, 100, 1), 20);
   n.step(20);
   ASSERT_EQ(n.pending.size(), 1u);
   EXPECT_EQ(n.pending[0].kind, engine::TransferKind::kOffloadLoad);
   n.finish_transfers(25);
   n.step(30);
   // A prompt of 7 tokens has no full offload block: no lookup hit, computed on the GPU.
-  n.e.add_request(spec(4, 7, 100, 1), 40);
+  n.e.add_request(offload_spec(4, 7, 100, 1), 40);
   ASSERT_NE(n.step(40), nullptr);
   EXPECT_EQ(n.last.requests[0].num_tokens, 7 - n.last.requests[0].context_before);
 }

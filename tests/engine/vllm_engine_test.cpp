@@ -17,8 +17,8 @@ VllmConfig cfg(bool async) {
 }
 
 // Each request's prompt is its own (no shared prefix).
-engine::RequestSpec spec(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens,
-                         std::int32_t eos = 0) {
+engine::RequestSpec unique_prompt(engine::RequestKey key, std::int32_t len, std::int32_t max_tokens,
+                                  std::int32_t eos = 0) {
   return enginetest::prompt_spec(key, len, 100 * static_cast<std::int32_t>(key), max_tokens, 50000,
                                  eos);
 }
@@ -64,9 +64,9 @@ TEST_P(VllmEngineModes, RunsRequestsToTheirLengthOrEos) {
   VllmEngine e(cfg(GetParam()));
   EXPECT_EQ(e.max_concurrent_batches(), GetParam() ? 2 : 1);
   SimTime now = 0;
-  e.add_request(spec(1, 10, 5), now);
-  e.add_request(spec(2, 30, 8, /*eos=*/3), now);
-  e.add_request(spec(3, 100, 2), now);
+  e.add_request(unique_prompt(1, 10, 5), now);
+  e.add_request(unique_prompt(2, 30, 8, /*eos=*/3), now);
+  e.add_request(unique_prompt(3, 100, 2), now);
   Tally t;
   drain(e, t, now);
   EXPECT_EQ(t.tokens[1], 5);
@@ -89,7 +89,7 @@ TEST_P(VllmEngineModes, ReportsPreemptionsUnderKvPressure) {
   c.max_model_len = 40;
   VllmEngine e(c);
   SimTime now = 0;
-  for (engine::RequestKey k = 1; k <= 4; ++k) e.add_request(spec(k, 8, 20), now);
+  for (engine::RequestKey k = 1; k <= 4; ++k) e.add_request(unique_prompt(k, 8, 20), now);
   Tally t;
   drain(e, t, now);
   std::int32_t total_preemptions = 0;
@@ -141,8 +141,8 @@ TEST_P(VllmEngineModes, AbortsWaitingAndInFlightRequests) {
   c.max_num_seqs = 1;
   VllmEngine e(c);
   SimTime now = 0;
-  e.add_request(spec(1, 10, 50), now);
-  e.add_request(spec(2, 10, 50), now);
+  e.add_request(unique_prompt(1, 10, 50), now);
+  e.add_request(unique_prompt(2, 10, 50), now);
   const engine::Batch* b = e.schedule(now);
   ASSERT_NE(b, nullptr);
   ASSERT_EQ(b->requests.size(), 1u);
@@ -160,7 +160,7 @@ TEST_P(VllmEngineModes, AbortsWaitingAndInFlightRequests) {
 TEST_P(VllmEngineModes, PassesCarryPricingShapes) {
   VllmEngine e(cfg(GetParam()));
   SimTime now = 0;
-  e.add_request(spec(1, 100, 3), now);
+  e.add_request(unique_prompt(1, 100, 3), now);
   const engine::Batch* b = e.schedule(now);
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->total_tokens, 64);
@@ -190,7 +190,7 @@ TEST(VllmEngine, SpecDecodeUsesSuppliedAcceptance) {
   c.num_speculative_tokens = 3;
   VllmEngine e(c);
   SimTime now = 0;
-  e.add_request(spec(1, 8, 30), now);
+  e.add_request(unique_prompt(1, 8, 30), now);
   e.complete(e.schedule(now)->id, {}, now);  // prefill + first token; 3 drafts proposed
   const engine::Batch* b = e.schedule(now);
   ASSERT_NE(b, nullptr);
@@ -211,10 +211,10 @@ TEST(VllmEngine, PaddingDraftsAreNeverAccepted) {
   c.num_speculative_tokens = 3;
   VllmEngine e(c);
   SimTime now = 0;
-  e.add_request(spec(1, 8, 30), now);
+  e.add_request(unique_prompt(1, 8, 30), now);
   Tally t;
   t.take(e.complete(e.schedule(now)->id, {}, now));
-  e.add_request(spec(2, 1, 30), now);
+  e.add_request(unique_prompt(2, 1, 30), now);
   const engine::Batch* b = e.schedule(now);
   ASSERT_NE(b, nullptr);
   ASSERT_EQ(b->requests.size(), 2u);
@@ -231,7 +231,7 @@ TEST(VllmEngine, AsyncRunnerHoldsDraftsAfterASampledBatch) {
   c.num_speculative_tokens = 2;
   VllmEngine e(c);
   SimTime now = 0;
-  e.add_request(spec(1, 8, 30), now);
+  e.add_request(unique_prompt(1, 8, 30), now);
   const engine::Batch* b0 = e.schedule(now);  // prefill: samples, the runner drafts after it
   ASSERT_NE(b0, nullptr);
   const std::uint64_t id0 = b0->id;
@@ -252,16 +252,16 @@ TEST(VllmEngine, RejectsBadInputAndConfigs) {
   small.num_gpu_blocks = 10;  // 9 x 4 tokens < max_model_len 128
   EXPECT_THROW(VllmEngine e(small), std::invalid_argument);
   VllmEngine e(cfg(true));
-  EXPECT_THROW(e.add_request(spec(1, 0, 4), 0), std::invalid_argument);
-  EXPECT_THROW(e.add_request(spec(2, 128, 4), 0), std::invalid_argument);
-  e.add_request(spec(3, 4, 4), 0);
-  EXPECT_THROW(e.add_request(spec(3, 4, 4), 0), std::invalid_argument);
+  EXPECT_THROW(e.add_request(unique_prompt(1, 0, 4), 0), std::invalid_argument);
+  EXPECT_THROW(e.add_request(unique_prompt(2, 128, 4), 0), std::invalid_argument);
+  e.add_request(unique_prompt(3, 4, 4), 0);
+  EXPECT_THROW(e.add_request(unique_prompt(3, 4, 4), 0), std::invalid_argument);
 }
 
 TEST(VllmEngine, MetricsAndProvenance) {
   VllmEngine e(cfg(true));
-  e.add_request(spec(1, 10, 5), 0);
-  e.add_request(spec(2, 10, 5), 0);
+  e.add_request(unique_prompt(1, 10, 5), 0);
+  e.add_request(unique_prompt(2, 10, 5), 0);
   // The gauges hold the last step's SchedulerStats (tests/metrics covers the families).
   const engine::Batch* b = e.schedule(0);
   ASSERT_NE(b, nullptr);
@@ -290,7 +290,7 @@ TEST(VllmEngine, MetricsAndProvenance) {
 TEST(VllmEngine, AQueuedAbortDoesNotHitARequestReAddedUnderItsKey) {
   VllmEngine e(cfg(true));
   SimTime now = 0;
-  e.add_request(spec(1, 8, 4), now);
+  e.add_request(unique_prompt(1, 8, 4), now);
   const engine::Batch* b = e.schedule(now);
   ASSERT_NE(b, nullptr);
   const std::uint64_t id = b->id;
@@ -298,12 +298,12 @@ TEST(VllmEngine, AQueuedAbortDoesNotHitARequestReAddedUnderItsKey) {
   now += 1000;
   for (const engine::RequestProgress& p : e.complete(id, {}, now).progress)
     EXPECT_NE(p.key, 1u) << "no output after the abort";
-  e.add_request(spec(1, 8, 4), now);  // the key is free again
+  e.add_request(unique_prompt(1, 8, 4), now);  // the key is free again
   Tally t;
   drain(e, t, now);
   EXPECT_EQ(t.tokens[1], 4);
   EXPECT_EQ(t.finish[1], engine::FinishReason::kLength);
-  e.add_request(spec(2, 8, 4), now);  // takes the freed slot
+  e.add_request(unique_prompt(2, 8, 4), now);  // takes the freed slot
   drain(e, t, now);
   EXPECT_EQ(t.tokens[2], 4);
 }
@@ -316,8 +316,8 @@ TEST(VllmEngine, NoProgressForARequestAbortedWhileItsPreemptingPassRan) {
   VllmConfig c = enginetest::small_engine_config(9, 32, false);
   VllmEngine e(c);
   SimTime now = 0;
-  e.add_request(spec(1, 12, 18), now);
-  e.add_request(spec(2, 12, 18), now);
+  e.add_request(unique_prompt(1, 12, 18), now);
+  e.add_request(unique_prompt(2, 12, 18), now);
   bool aborted = false;
   for (int step = 0; step < 100 && !e.idle(); ++step) {
     const engine::Batch* b = e.schedule(now);

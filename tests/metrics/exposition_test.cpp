@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "script.h"
+#include "test_files.h"
 
 namespace blis::vllm::metrics {
 namespace {
@@ -15,12 +16,7 @@ namespace {
 using testing::ms;
 using testing::Script;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using blis::test::read_file;
 
 // The scenario documented in data/gen_exposition_golden.py.
 Script golden_scenario() {

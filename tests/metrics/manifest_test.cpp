@@ -11,16 +11,12 @@
 
 #include "engine/vllm/metrics/manifest.h"
 #include "script.h"
+#include "test_files.h"
 
 namespace blis::vllm::metrics {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using blis::test::read_file;
 
 // name -> type of every family some configuration registers (registry view, so families
 // without children count too).

@@ -6,6 +6,7 @@
 #include "diagnostics_text.h"
 
 #include "facts.h"
+#include "resolve_args.h"
 #include "rules/json_fields.h"
 #include "rules/rules.h"
 
@@ -15,12 +16,7 @@ namespace {
 using nlohmann::json;
 using testing::deployment;
 
-Resolved resolve(const std::string& release, const std::string& args,
-                 const DeploymentFacts& f = deployment()) {
-  const Pack* p = find_pack(release);
-  EXPECT_NE(p, nullptr) << release;
-  return resolve_engine_args(*p, json::parse(args), "/pools/0/engine/args", f);
-}
+using testing::resolve;
 
 using ::blis::testing::all_diagnostics;
 
