@@ -67,5 +67,7 @@ void check_scheduler(Context& c);
 void check_features(Context& c);
 // rules/check_kv_transfer.cpp: kv_transfer_config, connectors, offloading, P/D roles.
 void check_kv_transfer(Context& c);
+// rules/check_parallel.cpp: enable_expert_parallel against the model and the sizes.
+void check_parallel(Context& c);
 
 }  // namespace blis::rules::detail

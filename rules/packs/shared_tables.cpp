@@ -194,7 +194,6 @@ Pack shared_v029_to_v032() {
                        "distributed_executor_backend",
                        "decode_context_parallel_size",
                        "prefill_context_parallel_size",
-                       "enable_expert_parallel",
                        "enable_eplb",
                        "enable_dbo",
                        "all2all_backend",
