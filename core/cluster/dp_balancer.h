@@ -35,7 +35,9 @@ class DpBalancer {
   // The coordinator's stats interval (coordinator.py min_stats_update_interval_ms = 100).
   static constexpr SimTime kStatsIntervalUs = 100000;
   // True when a snapshot published at `now` would reach the clients (the interval passed).
-  bool snapshot_due(SimTime now) const { return !published_ || now - last_publish_ >= kStatsIntervalUs; }
+  bool snapshot_due(SimTime now) const {
+    return !published_ || now - last_publish_ >= kStatsIntervalUs;
+  }
   // The coordinator publishes the ranks' loads to every client.
   void publish(SimTime now, const std::vector<DpRankLoad>& loads);
   // The next request's API server (round robin).
@@ -47,14 +49,15 @@ class DpBalancer {
 
   std::int32_t ranks() const { return ranks_; }
   std::int64_t inflight(std::int32_t client, std::int32_t rank) const {
-    return clients_state_[static_cast<std::size_t>(client)].inflight[static_cast<std::size_t>(rank)];
+    return clients_state_[static_cast<std::size_t>(client)]
+        .inflight[static_cast<std::size_t>(rank)];
   }
 
  private:
   struct Client {
-    std::vector<DpRankLoad> counts;     // lb_engines
+    std::vector<DpRankLoad> counts;      // lb_engines
     std::vector<std::int64_t> inflight;  // engine_inflight
-    std::int32_t start = 0;             // eng_start_index
+    std::int32_t start = 0;              // eng_start_index
   };
   std::int32_t ranks_, clients_;
   std::vector<Client> clients_state_;

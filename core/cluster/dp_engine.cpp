@@ -8,8 +8,7 @@
 namespace blis::cluster {
 
 DpEngine::DpEngine(std::vector<std::unique_ptr<engine::Engine>> ranks, std::int32_t api_servers)
-    : ranks_(std::move(ranks)),
-      balancer_(static_cast<std::int32_t>(ranks_.size()), api_servers) {
+    : ranks_(std::move(ranks)), balancer_(static_cast<std::int32_t>(ranks_.size()), api_servers) {
   if (ranks_.size() < 2) throw std::invalid_argument("DpEngine: needs at least 2 ranks");
 }
 
@@ -26,8 +25,8 @@ void DpEngine::publish_if_due(SimTime now) {
   loads.reserve(ranks_.size());
   for (const auto& r : ranks_) {
     const engine::EngineStats s = r->stats();
-    loads.push_back({static_cast<double>(s.num_waiting), static_cast<double>(s.num_running),
-                     s.kv_usage});
+    loads.push_back(
+        {static_cast<double>(s.num_waiting), static_cast<double>(s.num_running), s.kv_usage});
   }
   balancer_.publish(now, loads);
 }
@@ -73,6 +72,7 @@ const engine::Batch* DpEngine::schedule(SimTime now) {
     const engine::Batch* b = ranks_[r]->schedule(now);
     if (b == nullptr) continue;
     any = true;
+    sl.ran = true;
     sl.batch_id = b->id;
     sl.count = b->requests.size();
     for (engine::ScheduledRequest q : b->requests) {
@@ -88,7 +88,7 @@ const engine::Batch* DpEngine::schedule(SimTime now) {
   if (!any && !(waves_.engines_running && inflight_.empty())) return nullptr;
   // Every rank without a batch of its own this step runs a dummy pass (run_busy_loop).
   for (const Slice& sl : step.slices) {
-    if (sl.batch_id == 0) ++waves_.dummy_passes;
+    if (!sl.ran) ++waves_.dummy_passes;
   }
   ++waves_.steps;
   step.id = next_id_++;
@@ -123,7 +123,7 @@ const engine::StepEvents& DpEngine::complete(std::uint64_t batch_id,
   events_.transfers.clear();
   for (std::size_t r = 0; r < ranks_.size(); ++r) {
     const Slice& sl = step.slices[r];
-    if (sl.batch_id == 0) continue;
+    if (!sl.ran) continue;
     scratch_outcome_.accepted_drafts.clear();
     if (!outcome.accepted_drafts.empty()) {
       const auto first = outcome.accepted_drafts.begin() + static_cast<std::ptrdiff_t>(sl.offset);

@@ -34,8 +34,8 @@ struct DpWaveCounters {
   std::int64_t current_wave = 0;
   std::int64_t step_counter = 0;  // steps in the current wave
   bool engines_running = false;
-  std::int64_t steps = 0;          // lockstep steps launched
-  std::int64_t dummy_passes = 0;   // rank passes that were dummy batches
+  std::int64_t steps = 0;         // lockstep steps launched
+  std::int64_t dummy_passes = 0;  // rank passes that were dummy batches
   std::int64_t waves_completed = 0;
 };
 
@@ -72,7 +72,8 @@ class DpEngine final : public engine::Engine {
 
  private:
   struct Slice {
-    std::uint64_t batch_id = 0;  // 0: the rank ran a dummy pass
+    bool ran = false;  // false: the rank ran a dummy pass
+    std::uint64_t batch_id = 0;
     std::size_t offset = 0, count = 0;
   };
   struct Step {

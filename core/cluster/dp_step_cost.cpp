@@ -14,8 +14,8 @@ void DpStepCost::split(const engine::Batch& batch) const {
     b.total_tokens = b.prefill_tokens = b.decode_tokens = b.num_sampling = 0;
   }
   for (const engine::ScheduledRequest& q : batch.requests) {
-    const auto r = static_cast<std::size_t>(std::clamp<std::int32_t>(
-        q.dp_rank, 0, static_cast<std::int32_t>(ranks_.size()) - 1));
+    const auto r = static_cast<std::size_t>(
+        std::clamp<std::int32_t>(q.dp_rank, 0, static_cast<std::int32_t>(ranks_.size()) - 1));
     engine::Batch& b = ranks_[r];
     b.requests.push_back(q);
     b.total_tokens += q.num_tokens;

@@ -68,13 +68,14 @@ Diagnostics data_parallel_checks(const scenario::Pool& pool, const catalog::Mode
   if (model.moe.num_experts <= 0) {
     // vllm/v1/engine/core.py run_engine_core: "Non-MoE DP ranks are completely independent,
     // so treat like DP=1".
-    ds.push_back({at, "dp > 1 on a dense model: vLLM runs its DP ranks as independent "
-                      "engines (v1/engine/core.py run_engine_core), which BLIS Playground "
-                      "models as separate instances: set instances to instances x dp and dp "
-                      "to 1"});
+    ds.push_back({at,
+                  "dp > 1 on a dense model: vLLM runs its DP ranks as independent "
+                  "engines (v1/engine/core.py run_engine_core), which BLIS Playground "
+                  "models as separate instances: set instances to instances x dp and dp "
+                  "to 1"});
   } else if (pool.role != "unified") {
-    ds.push_back({at, "data parallelism is modelled for unified pools only (role '" + pool.role +
-                          "')"});
+    ds.push_back(
+        {at, "data parallelism is modelled for unified pools only (role '" + pool.role + "')"});
   } else if (pool.engine.args.kv_transfer_config) {
     ds.push_back({at, "data parallelism is not modelled with a KV connector (" +
                           pool.engine.args.kv_transfer_config->kv_connector + ")"});
@@ -85,11 +86,9 @@ Diagnostics data_parallel_checks(const scenario::Pool& pool, const catalog::Mode
 // Placement (kernel/parallel_cost.h): the links inside a node (the GPU's scale_up fabric)
 // and between nodes (the scenario's fabric when it is a scale-out one, else ib-ndr, an
 // estimate that is reported).
-void place(const catalog::Catalog& cat, const scenario::Scenario& s,
-           const scenario::Pool& pool, const std::string& ptr, kernel::Deployment* d,
-           Diagnostics& ds) {
-  if (const catalog::Fabric* f = cat.find_fabric(d->gpu.scale_up.fabric))
-    d->intra_node_link = *f;
+void place(const catalog::Catalog& cat, const scenario::Scenario& s, const scenario::Pool& pool,
+           const std::string& ptr, kernel::Deployment* d, Diagnostics& ds) {
+  if (const catalog::Fabric* f = cat.find_fabric(d->gpu.scale_up.fabric)) d->intra_node_link = *f;
   if (kernel::instance_nodes(*d) <= 1) return;
   const catalog::Fabric* f = s.fabric.empty() ? nullptr : cat.find_fabric(s.fabric);
   if (f != nullptr && f->scope == "scale-out") {
@@ -97,9 +96,9 @@ void place(const catalog::Catalog& cat, const scenario::Scenario& s,
   } else if (const catalog::Fabric* ib = cat.find_fabric("ib-ndr")) {
     d->inter_node_link = *ib;
     ds.push_back({ptr + "/parallelism",
-                  "the instance's " + std::to_string(kernel::instance_gpus(*d)) +
-                      " GPUs span " + std::to_string(kernel::instance_nodes(*d)) +
-                      " nodes of " + std::to_string(d->gpus_per_node) +
+                  "the instance's " + std::to_string(kernel::instance_gpus(*d)) + " GPUs span " +
+                      std::to_string(kernel::instance_nodes(*d)) + " nodes of " +
+                      std::to_string(d->gpus_per_node) +
                       " and the scenario names no scale-out fabric: the hand-offs between "
                       "nodes are priced on ib-ndr (an estimate; set /fabric)",
                   Severity::kWarning});

@@ -106,7 +106,6 @@ std::vector<std::pair<std::int32_t, std::int32_t>> stage_ranges(std::int32_t lay
   return out;
 }
 
-
 std::int64_t kv_bytes_per_token(const Deployment& d) {
   const ModelShape s = build_model_shape(d);
   return s.kv_bytes_per_token_per_layer * s.layers / std::max(1, d.pp);

@@ -26,7 +26,9 @@ struct LinkCost {
   std::string fabric;       // catalog fabric id ("" = the GPU's scale_up coefficients)
   double bytes_per_us = 0;  // achieved: per-GPU bandwidth x efficiency
   double latency_us = 0;    // fixed cost per transfer
-  double us(double bytes) const { return latency_us + (bytes_per_us > 0 ? bytes / bytes_per_us : 0); }
+  double us(double bytes) const {
+    return latency_us + (bytes_per_us > 0 ? bytes / bytes_per_us : 0);
+  }
 };
 
 LinkCost intra_node_link(const Deployment& d);

@@ -316,6 +316,12 @@ Pack shared_v029_to_v032() {
        "async_scheduling=true with a speculative method outside EAGLE/MTP/draft model/"
        "ngram_gpu/dspark",
        "vllm/config/vllm.py VllmConfig.__post_init__"},
+      {"parallel.expert_parallel_dense", "error",
+       "enable_expert_parallel on a model without experts",
+       "vllm/config/model.py ModelConfig._verify_with_expert_parallelism"},
+      {"parallel.expert_parallel_one_rank", "warning",
+       "enable_expert_parallel with tp = dp = 1 shards nothing",
+       "vllm/model_executor/layers/fused_moe/config.py FusedMoEParallelConfig.make (use_ep)"},
       {"lora.max_cpu_loras", "error", "max_cpu_loras < max_loras",
        "vllm/config/lora.py LoRAConfig._validate_lora_config"},
       {"lora.max_cpu_loras_unset", "default", "max_cpu_loras <= 0 or unset -> max_loras",

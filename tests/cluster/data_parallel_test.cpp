@@ -148,7 +148,8 @@ TEST(DpEngine, StatsSumTheRanks) {
 kernel::Deployment moe_dp2() {
   const auto& cat = catalog::Catalog::builtin();
   kernel::Deployment d;
-  EXPECT_FALSE(has_errors(kernel::make_deployment(cat, "H100-SXM-80GB", "Qwen/Qwen3-30B-A3B", 1, &d)));
+  EXPECT_FALSE(
+      has_errors(kernel::make_deployment(cat, "H100-SXM-80GB", "Qwen/Qwen3-30B-A3B", 1, &d)));
   d.dp = 2;
   d.enable_expert_parallel = true;
   d.intra_node_link = *cat.find_fabric("nvlink4");
@@ -158,8 +159,8 @@ kernel::Deployment moe_dp2() {
 engine::Batch decodes(int n, int rank, int context) {
   engine::Batch b;
   for (int i = 0; i < n; ++i) {
-    engine::ScheduledRequest q{static_cast<engine::RequestKey>(rank * 1000 + i), 1, 0, context, 0,
-                               true};
+    engine::ScheduledRequest q{
+        static_cast<engine::RequestKey>(rank * 1000 + i), 1, 0, context, 0, true};
     q.dp_rank = rank;
     b.requests.push_back(q);
     b.total_tokens += 1;
