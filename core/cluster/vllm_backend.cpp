@@ -46,6 +46,13 @@ vllm::VllmConfig engine_config(const scenario::Pool& pool, std::int64_t num_gpu_
   c.policy = a.scheduling_policy == "priority" ? vllm::SchedulingPolicy::kPriority
                                                : vllm::SchedulingPolicy::kFcfs;
   c.async_scheduling = a.async_scheduling;
+  // Under PP a request's next pass needs the token its previous pass sampled on the last
+  // stage (vllm/v1/core/sched/scheduler.py: with PP+async the first stage takes it from a
+  // GPU broadcast of the last stage's output), so it cannot enter the pipeline before that
+  // pass has left it: the pipeline fills with other requests. BLIS models this with the
+  // synchronous scheduler, which does not reschedule a request in flight; the batch queue
+  // keeps vLLM's depth (max_concurrent_batches = pp either way with the V1 model runner).
+  if (pool.parallelism.pp > 1) c.async_scheduling = false;
   c.scheduler_reserve_full_isl = a.scheduler_reserve_full_isl;
   c.watermark = a.watermark;
   c.max_loras = a.enable_lora ? a.max_loras : 0;

@@ -47,7 +47,7 @@ TEST(ParallelRules, ExpertParallelismOverOneRankShardsNothing) {
 
 TEST(ParallelRules, ExpertParallelismMustBeABool) {
   const Resolved r =
-      resolve("0.32.0", R"({"enable_expert_parallel": 1})", deployment(h100(), moe_model(), 2));
+      resolve("0.32.0", R"({"enable_expert_parallel": [true]})", deployment(h100(), moe_model(), 2));
   EXPECT_TRUE(has_errors(r.diagnostics));
 }
 
