@@ -46,8 +46,8 @@ TEST(ParallelRules, ExpertParallelismOverOneRankShardsNothing) {
 }
 
 TEST(ParallelRules, ExpertParallelismMustBeABool) {
-  const Resolved r =
-      resolve("0.32.0", R"({"enable_expert_parallel": [true]})", deployment(h100(), moe_model(), 2));
+  const Resolved r = resolve("0.32.0", R"({"enable_expert_parallel": [true]})",
+                             deployment(h100(), moe_model(), 2));
   EXPECT_TRUE(has_errors(r.diagnostics));
 }
 
