@@ -46,7 +46,8 @@ const std::vector<std::string>& accepted_arg_keys() {
                                                 "speculative_config",
                                                 "kv_transfer_config",
                                                 "kv_offloading_size",
-                                                "kv_offloading_backend"};
+                                                "kv_offloading_backend",
+                                                "enable_expert_parallel"};
   return keys;
 }
 
@@ -340,6 +341,9 @@ void read_scheduler(Context& c, FieldReader& r) {
   if (auto b = read_bool(c, r, "async_scheduling")) c.set.async_scheduling = *b;
   if (auto b = read_bool(c, r, "scheduler_reserve_full_isl")) a.scheduler_reserve_full_isl = *b;
   if (auto w = read_float(c, r, "watermark")) a.watermark = *w;
+  // vllm/config/parallel.py ParallelConfig.enable_expert_parallel (checked in
+  // check_parallel.cpp).
+  if (auto b = read_bool(c, r, "enable_expert_parallel")) a.enable_expert_parallel = *b;
 }
 
 void read_cache(Context& c, FieldReader& r) {

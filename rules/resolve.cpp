@@ -14,6 +14,7 @@ Resolved resolve_engine_args(const Pack& pack, const nlohmann::json& args,
   detail::check_scheduler(c);
   detail::check_features(c);
   detail::check_kv_transfer(c);
+  detail::check_parallel(c);
   out.auto_fit_max_model_len = c.set.max_model_len_auto && c.facts.model.known;
   // A kv_transfer_config without a connector configures nothing (is_kv_transfer_instance).
   if (out.args.kv_transfer_config && out.args.kv_transfer_config->kv_connector.empty()) {

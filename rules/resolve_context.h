@@ -70,6 +70,8 @@ void check_scheduler(Context& c);
 void check_features(Context& c);
 // rules/check_kv_transfer.cpp: kv_transfer_config, connectors, offloading, P/D roles.
 void check_kv_transfer(Context& c);
+// rules/check_parallel.cpp: enable_expert_parallel against the model and the sizes.
+void check_parallel(Context& c);
 
 // ASCII lower case (vLLM compares these names case-insensitively with str.lower()).
 inline std::string lower(std::string s) {

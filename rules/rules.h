@@ -43,6 +43,7 @@ struct ModelFacts {
   std::string checkpoint_quantization;  // "" = unquantized (bf16/fp16 weights)
   std::string checkpoint_dtype = "bfloat16";
   bool use_mla = false;  // ModelConfig.use_mla: Multi-head Latent Attention (DeepSeek)
+  bool is_moe = false;   // ModelConfig.is_moe: the model has routed experts
 };
 
 // Everything about the pool that a release's defaults and checks depend on.

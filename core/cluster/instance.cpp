@@ -50,7 +50,9 @@ LoopDecision Instance::run_loop(SimTime t) {
       const SimTime launch = t + cost.cpu;
       const SimTime start = std::max(launch, gpu_free_);
       const SimTime end = start + cost.gpu;
-      gpu_free_ = end;
+      // With pipeline parallelism the next pass enters the first stage once this one has
+      // left the busiest stage; it finishes after the whole pipeline.
+      gpu_free_ = cost.stage > 0 ? std::min(end, start + cost.stage) : end;
       auto slot = static_cast<std::size_t>((ring_head_ + inflight_count_) % depth);
       InFlight& f = ring_[slot];
       f.batch_id = batch->id;

@@ -15,17 +15,36 @@ double KernelStepCost::cpu_us(const engine::Batch& batch) const {
 }
 
 StepTiming KernelStepCost::price(const engine::Batch& batch) const {
-  const kernel::StepCost c = pricer_.price(batch);
+  return timing(pricer_.price(batch), batch);
+}
+
+StepTiming KernelStepCost::price_rank(const engine::Batch& batch, double group_max_tokens) const {
+  return timing(pricer_.price_in_group(batch, group_max_tokens), batch);
+}
+
+StepTiming KernelStepCost::timing(const kernel::StepCost& c, const engine::Batch& batch) const {
   if (c.total <= 0) return {};
   // Rounded like the kernel's total (floor(x + 0.5) of a non-negative value).
   const auto cpu =
       std::min<SimTime>(c.total, static_cast<SimTime>(std::floor(cpu_us(batch) + 0.5)));
   const auto drafter = static_cast<SimTime>(std::floor(drafter_.price_us(batch) + 0.5));
-  return {c.total - cpu + drafter, cpu};
+  StepTiming t{c.total - cpu + drafter, cpu};
+  // Pipeline parallelism: the busiest stage's hold on the GPUs, the CPU work taken out as
+  // from the total (the drafter runs on the last stage after sampling).
+  if (c.pp_stage_us > 0) {
+    const auto stage = static_cast<SimTime>(std::floor(c.pp_stage_us + 0.5));
+    t.stage = std::max<SimTime>(1, std::min(t.gpu, stage - cpu + drafter));
+  }
+  return t;
 }
 
 std::vector<CostTerm> KernelStepCost::explain(const engine::Batch& batch) const {
-  const kernel::StepCost c = pricer_.price(batch);
+  return explain_rank(batch, -1);
+}
+
+std::vector<CostTerm> KernelStepCost::explain_rank(const engine::Batch& batch,
+                                                   double group_max_tokens) const {
+  const kernel::StepCost c = pricer_.price_in_group(batch, group_max_tokens);
   const double cpu = c.total > 0 ? std::min(c.host_us, cpu_us(batch)) : 0.0;
   std::vector<CostTerm> terms = {{"gemm", c.gemm_us},
                                  {"prefill_attention", c.prefill_attention_us},
@@ -36,6 +55,8 @@ std::vector<CostTerm> KernelStepCost::explain(const engine::Batch& batch) const 
                                  {"sampler", c.sampler_us},
                                  {"launch", c.host_us - cpu},
                                  {"engine_core_cpu", cpu}};
+  if (c.ep_comm_us > 0) terms.push_back({"ep_dispatch_combine", c.ep_comm_us});
+  if (c.pp_handoff_us > 0) terms.push_back({"pp_handoff", c.pp_handoff_us});
   if (drafter_.kind() != kernel::DrafterCost::Kind::kNone)
     terms.push_back({"drafter", drafter_.price_us(batch)});
   return terms;

@@ -19,6 +19,10 @@ class KernelStepCost : public StepCostModel {
  public:
   explicit KernelStepCost(const kernel::Deployment& d);
   StepTiming price(const engine::Batch& batch) const override;
+  // One data-parallel rank's pass in a lockstep step whose largest rank computes
+  // `group_max_tokens` tokens (kernel::StepPricer::price_in_group); empty = a dummy pass.
+  StepTiming price_rank(const engine::Batch& batch, double group_max_tokens) const;
+  std::vector<CostTerm> explain_rank(const engine::Batch& batch, double group_max_tokens) const;
   std::vector<CostTerm> explain(const engine::Batch& batch) const override;
   const kernel::StepPricer& pricer() const { return pricer_; }
   // Speculative decoding: the drafter's work after each step's sampling, on the pass's
@@ -30,6 +34,7 @@ class KernelStepCost : public StepCostModel {
   kernel::DrafterCost drafter_;
   double cpu_step_us_, cpu_per_request_us_;
   double cpu_us(const engine::Batch& batch) const;
+  StepTiming timing(const kernel::StepCost& c, const engine::Batch& batch) const;
 };
 
 }  // namespace blis::cluster

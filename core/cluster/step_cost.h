@@ -20,6 +20,9 @@ namespace blis::cluster {
 struct StepTiming {
   SimTime gpu = 0;
   SimTime cpu = 0;
+  // Pipeline parallelism: how long the pass holds the GPUs before the next pass may start
+  // (its busiest stage); 0 = the whole `gpu` time (no pipeline).
+  SimTime stage = 0;
 };
 
 // One named term of a step's price, for explaining a step ("why did it take that long").

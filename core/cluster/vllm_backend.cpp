@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "cluster/dp_engine.h"
+#include "cluster/dp_step_cost.h"
 #include "cluster/kernel_step_cost.h"
 #include "engine/vllm/connector/nixl_connector.h"
 #include "engine/vllm/connector/offloading_connector.h"
 #include "engine/vllm/vllm_config.h"
 #include "engine/vllm/vllm_engine.h"
 #include "kernel/kv_capacity.h"
+#include "kernel/parallel_cost.h"
 #include "scenario/pool_deployment.h"
 #include "util/text.h"
 
@@ -28,8 +31,10 @@ void append(Diagnostics& out, const Diagnostics& in, const std::string& pool_ptr
     out.push_back({scenario_pointer(pool_ptr, d.pointer), d.message, d.severity});
 }
 
-vllm::VllmConfig engine_config(const scenario::VllmArgs& a, std::int64_t num_gpu_blocks) {
+vllm::VllmConfig engine_config(const scenario::Pool& pool, std::int64_t num_gpu_blocks) {
+  const scenario::VllmArgs& a = pool.engine.args;
   vllm::VllmConfig c;
+  c.pipeline_parallel_size = pool.parallelism.pp;
   c.block_size = a.block_size;
   c.num_gpu_blocks = static_cast<std::int32_t>(num_gpu_blocks);
   c.enable_prefix_caching = a.enable_prefix_caching;
@@ -43,6 +48,13 @@ vllm::VllmConfig engine_config(const scenario::VllmArgs& a, std::int64_t num_gpu
   c.policy = a.scheduling_policy == "priority" ? vllm::SchedulingPolicy::kPriority
                                                : vllm::SchedulingPolicy::kFcfs;
   c.async_scheduling = a.async_scheduling;
+  // Under PP a request's next pass needs the token its previous pass sampled on the last
+  // stage (vllm/v1/core/sched/scheduler.py: with PP+async the first stage takes it from a
+  // GPU broadcast of the last stage's output), so it cannot enter the pipeline before that
+  // pass has left it: the pipeline fills with other requests. BLIS models this with the
+  // synchronous scheduler, which does not reschedule a request in flight; the batch queue
+  // keeps vLLM's depth (max_concurrent_batches = pp either way with the V1 model runner).
+  if (pool.parallelism.pp > 1) c.async_scheduling = false;
   c.scheduler_reserve_full_isl = a.scheduler_reserve_full_isl;
   c.watermark = a.watermark;
   c.max_loras = a.enable_lora ? a.max_loras : 0;
@@ -55,6 +67,57 @@ vllm::VllmConfig engine_config(const scenario::VllmArgs& a, std::int64_t num_gpu
                                                          : vllm::SpecMethod::kNgram;
   }
   return c;
+}
+
+// What the data-parallel model covers: unified MoE pools without a KV connector.
+Diagnostics data_parallel_checks(const scenario::Pool& pool, const catalog::Model& model,
+                                 const std::string& ptr) {
+  Diagnostics ds;
+  const std::string at = ptr + "/parallelism/dp";
+  if (model.moe.num_experts <= 0) {
+    // vllm/v1/engine/core.py run_engine_core: "Non-MoE DP ranks are completely independent,
+    // so treat like DP=1".
+    ds.push_back({at,
+                  "dp > 1 on a dense model: vLLM runs its DP ranks as independent "
+                  "engines (v1/engine/core.py run_engine_core), which BLIS Playground "
+                  "models as separate instances: set instances to instances x dp and dp "
+                  "to 1"});
+  } else if (pool.role != "unified") {
+    ds.push_back(
+        {at, "data parallelism is modelled for unified pools only (role '" + pool.role + "')"});
+  } else if (pool.engine.args.kv_transfer_config) {
+    ds.push_back({at, "data parallelism is not modelled with a KV connector (" +
+                          pool.engine.args.kv_transfer_config->kv_connector + ")"});
+  }
+  return ds;
+}
+
+// Placement (kernel/parallel_cost.h): the links inside a node (the GPU's scale_up fabric)
+// and between nodes (the scenario's fabric when it is a scale-out one, else ib-ndr, an
+// estimate that is reported).
+void place(const catalog::Catalog& cat, const scenario::Scenario& s, const scenario::Pool& pool,
+           const std::string& ptr, kernel::Deployment* d, Diagnostics& ds) {
+  if (const catalog::Fabric* f = cat.find_fabric(d->gpu.scale_up.fabric)) d->intra_node_link = *f;
+  if (kernel::instance_nodes(*d) <= 1) return;
+  const catalog::Fabric* f = s.fabric.empty() ? nullptr : cat.find_fabric(s.fabric);
+  if (f != nullptr && f->scope == "scale-out") {
+    d->inter_node_link = *f;
+  } else if (const catalog::Fabric* ib = cat.find_fabric("ib-ndr")) {
+    d->inter_node_link = *ib;
+    ds.push_back({ptr + "/parallelism",
+                  "the instance's " + std::to_string(kernel::instance_gpus(*d)) + " GPUs span " +
+                      std::to_string(kernel::instance_nodes(*d)) + " nodes of " +
+                      std::to_string(d->gpus_per_node) +
+                      " and the scenario names no scale-out fabric: the hand-offs between "
+                      "nodes are priced on ib-ndr (an estimate; set /fabric)",
+                  Severity::kWarning});
+  }
+  if (pool.parallelism.tp > d->gpus_per_node) {
+    ds.push_back({ptr + "/parallelism/tp",
+                  "tensor parallelism across nodes: its all-reduces are priced on the "
+                  "intra-node link (not modelled across nodes)",
+                  Severity::kWarning});
+  }
 }
 
 }  // namespace
@@ -76,9 +139,8 @@ Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Sce
          ptr);
   if (has_errors(ds)) return ds;
   if (pool.parallelism.dp != 1) {
-    ds.push_back({ptr + "/parallelism/dp",
-                  "data parallelism inside an instance is not modelled; use more instances"});
-    return ds;
+    for (auto& d : data_parallel_checks(pool, out->model, ptr)) ds.push_back(std::move(d));
+    if (has_errors(ds)) return ds;
   }
   // The decoder's mapping of engine.args to the kernel (scenario/pool_deployment.h), so a run
   // prices the deployment `blis validate` checked.
@@ -89,6 +151,7 @@ Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Sce
     return ds;
   }
   append(ds, kernel::validate_deployment(*out), ptr);
+  place(catalog, s, pool, ptr, out, ds);
   return ds;
 }
 
@@ -209,7 +272,12 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
   if (pool.engine.args.speculative_config)
     pricer->set_drafter(drafter_for(*catalog_, *pool.engine.args.speculative_config, d,
                                     ptr + "/engine/args/speculative_config", ds));
-  out.pricer = std::move(pricer);
+  // Data parallelism: the ranks step in lockstep, each priced by the kernel (dp_step_cost.h).
+  if (pool.parallelism.dp > 1) {
+    out.pricer = std::make_shared<DpStepCost>(std::move(pricer), pool.parallelism.dp);
+  } else {
+    out.pricer = std::move(pricer);
+  }
   if (pool.engine.args.enable_lora)
     out.lora_cost = std::make_shared<kernel::LoraCost>(d, pool.engine.args.max_lora_rank);
   const catalog::GpuCoefficients& c = d.coefficients;
@@ -255,7 +323,19 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
                                                          std::int32_t instance,
                                                          const PoolResources& res) {
   const scenario::Pool& pool = s.pools[p];
-  auto eng = std::make_unique<vllm::VllmEngine>(engine_config(pool.engine.args, res.gpu_blocks));
+  if (pool.parallelism.dp > 1) {
+    // Data parallelism (MoE): dp engine-core ranks behind the internal load balancer, one
+    // API server per rank (vllm entrypoints/cli/serve.py: internal LB defaults
+    // api_server_count to data_parallel_size). The checks refused connectors with dp.
+    std::vector<std::unique_ptr<engine::Engine>> ranks;
+    for (std::int32_t r = 0; r < pool.parallelism.dp; ++r) {
+      auto rank = std::make_unique<vllm::VllmEngine>(engine_config(pool, res.gpu_blocks));
+      rank->set_report_common_prefix(false);
+      ranks.push_back(std::move(rank));
+    }
+    return std::make_unique<DpEngine>(std::move(ranks), pool.parallelism.dp);
+  }
+  auto eng = std::make_unique<vllm::VllmEngine>(engine_config(pool, res.gpu_blocks));
   eng->set_report_common_prefix(false);  // nothing in the cluster reads it; it costs O(blocks)
   // Prefill and decode pools hand KV over with NIXL (the rules pack sets their
   // kv_transfer_config to NixlConnector, kv_both, unless the scenario names it).

@@ -76,6 +76,9 @@ struct ScheduledRequest {
   std::int32_t num_spec_tokens = 0;  // draft tokens verified in this pass
   bool samples = false;              // the pass samples a token for this request
   std::int32_t lora_id = 0;  // the request's LoRA adapter (0 = none); last: positional inits
+  // The data-parallel rank whose pass this entry belongs to (cluster/dp_engine.h); 0 when
+  // the instance has one rank.
+  std::int32_t dp_rank = 0;
 };
 
 // What the next forward pass runs (vLLM's SchedulerOutput, reduced to what pricing and

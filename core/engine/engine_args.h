@@ -63,6 +63,8 @@ struct VllmArgs {
   std::optional<KvTransferConfig> kv_transfer_config;
   std::optional<double> kv_offloading_size_gib;  // CPU KV offload (vLLM: kv_offloading_size)
   std::string kv_offloading_backend = "native";
+  // ParallelConfig.enable_expert_parallel: MoE experts sharded whole over the tp x dp ranks.
+  bool enable_expert_parallel = false;
 };
 
 }  // namespace blis::engine_args

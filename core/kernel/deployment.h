@@ -30,6 +30,15 @@ struct Deployment {
   catalog::Model model;
   std::int32_t tp = 1;
   std::int32_t pp = 1;
+  // Data parallelism: the engine-core ranks this instance's MoE layers span (1 = none), and
+  // whether their experts are sharded whole over the dp x tp ranks (enable_expert_parallel)
+  // rather than tensor-parallel across them (kernel/parallel_cost.h).
+  std::int32_t dp = 1;
+  bool enable_expert_parallel = false;
+  // Placement (kernel/parallel_cost.h): GPUs per node, and the links between GPUs inside a
+  // node and between nodes. A link with no bandwidth is the GPU's own scale_up link.
+  std::int32_t gpus_per_node = 8;
+  catalog::Fabric intra_node_link, inter_node_link;
   // vLLM engine arguments (names as in vLLM).
   std::string kv_cache_dtype = "auto";  // auto | bfloat16 | float16 | fp8 | fp8_e4m3 | fp8_e5m2
   std::int32_t block_size = 16;

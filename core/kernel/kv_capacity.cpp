@@ -22,22 +22,6 @@ std::string gib(std::int64_t bytes) {
   return buf;
 }
 
-// vllm/distributed/utils.py get_pp_indices: L // pp layers per stage, the remainder going to
-// the stages before the last one.
-std::vector<std::pair<std::int32_t, std::int32_t>> stage_ranges(std::int32_t layers,
-                                                                std::int32_t pp) {
-  std::vector<std::int32_t> counts(pp, layers / pp);
-  const std::int32_t remaining = layers % pp;
-  for (std::int32_t i = 2; i < remaining + 2; ++i) counts[pp - i] += 1;
-  std::vector<std::pair<std::int32_t, std::int32_t>> out;
-  std::int32_t start = 0;
-  for (std::int32_t c : counts) {
-    out.emplace_back(start, start + c);
-    start += c;
-  }
-  return out;
-}
-
 // The attention layers of one pipeline stage by KV-cache spec (vLLM's FullAttentionSpec,
 // SlidingWindowSpec, ChunkedLocalAttentionSpec).
 struct StageLayers {
@@ -105,6 +89,22 @@ std::int64_t request_usage(const Grouping& g, std::int64_t len, const Deployment
 }
 
 }  // namespace
+
+// vllm/distributed/utils.py get_pp_indices: L // pp layers per stage, the remainder going to
+// the stages before the last one.
+std::vector<std::pair<std::int32_t, std::int32_t>> stage_ranges(std::int32_t layers,
+                                                                std::int32_t pp) {
+  std::vector<std::int32_t> counts(pp, layers / pp);
+  const std::int32_t remaining = layers % pp;
+  for (std::int32_t i = 2; i < remaining + 2; ++i) counts[pp - i] += 1;
+  std::vector<std::pair<std::int32_t, std::int32_t>> out;
+  std::int32_t start = 0;
+  for (std::int32_t c : counts) {
+    out.emplace_back(start, start + c);
+    start += c;
+  }
+  return out;
+}
 
 std::int64_t kv_bytes_per_token(const Deployment& d) {
   const ModelShape s = build_model_shape(d);

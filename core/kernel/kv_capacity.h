@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "kernel/deployment.h"
 #include "kernel/memory_profile.h"
@@ -54,6 +56,11 @@ struct KvCapacity {
 };
 
 KvCapacity kv_capacity(const Deployment& d);
+
+// The [first, last) layer range of each of `pp` pipeline stages (vllm/distributed/utils.py
+// get_pp_indices).
+std::vector<std::pair<std::int32_t, std::int32_t>> stage_ranges(std::int32_t layers,
+                                                                std::int32_t pp);
 
 // KV bytes one GPU holds per token (all its layers; with pp > 1, one stage's share). A P/D
 // transfer moves this per token over each GPU's own link in parallel.

@@ -141,19 +141,28 @@ ModelShape build_model_shape(const Deployment& d) {
     const Storage ex = storage_for(d, "experts", wb);
     s.experts = moe.num_experts;
     s.top_k = moe.experts_per_token;
+    // vllm fused_moe/config.py FusedMoEParallelConfig.make: the MoE layers' tensor-parallel
+    // group is flattened across the DP ranks (tp x dp); with enable_expert_parallel (and more
+    // than one such rank) each rank owns E / (tp x dp) experts whole instead (ep_size = that
+    // flattened size, tp_size 1; determine_expert_map gives the remainder to the first ranks).
+    const std::int32_t moe_ranks = tp * std::max(1, d.dp);
+    const bool use_ep = d.enable_expert_parallel && moe_ranks > 1;
+    s.ep_size = use_ep ? moe_ranks : 1;
+    s.local_experts = use_ep ? (moe.num_experts + moe_ranks - 1) / moe_ranks : moe.num_experts;
+    const std::int32_t expert_tp = use_ep ? 1 : moe_ranks;
     // vllm quantization/mxfp4.py pads the per-rank intermediate size (Hopper: multiple of 256).
     s.expert_intermediate =
-        round_up(moe.expert_intermediate_size / tp,
+        round_up(moe.expert_intermediate_size / expert_tp,
                  m.quantization.method.empty() ? 0 : m.quantization.pad_intermediate_to);
     s.expert_weight_bytes = ex.bytes;
     s.expert_fp8_compute = ex.fp8_compute;
     const double expert_params =
-        static_cast<double>(moe.num_experts) * 3.0 * hd * s.expert_intermediate;
+        static_cast<double>(s.local_experts) * 3.0 * hd * s.expert_intermediate;
     s.weights.experts += bytes(expert_params * s.moe_layers, ex.bytes);
     if (m.attention_bias) {
       // gpt-oss experts carry biases on gate_up and down (bf16).
       s.weights.experts += bytes(
-          static_cast<double>(s.moe_layers) * moe.num_experts * (2 * s.expert_intermediate + hd),
+          static_cast<double>(s.moe_layers) * s.local_experts * (2 * s.expert_intermediate + hd),
           wb);
     }
     // Router: replicated d x E in the model dtype.

@@ -58,6 +58,9 @@ struct ModelShape {
 
   // Routed experts (fused MoE).
   std::int32_t moe_layers = 0, experts = 0, top_k = 0;
+  // Expert parallelism: ranks the experts are sharded over (1 = none) and the experts one
+  // rank holds (all of them without EP).
+  std::int32_t ep_size = 1, local_experts = 0;
   std::int64_t expert_intermediate = 0;  // per rank, after padding
   double expert_weight_bytes = 2;
   bool expert_fp8_compute = false;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernel/kv_capacity.h"
+#include "kernel/parallel_cost.h"
 #include "util/det_math.h"
 
 namespace blis::kernel {
@@ -98,16 +100,18 @@ double StepPricer::padded_tokens(double tokens) const {
 // (top-k softmax, token sort/align, the weighted combine). The ramp's low end is itself
 // memory-bound, so applying it to the arithmetic as well would count small batches' weight
 // reads twice. Router and shared experts are GEMMs.
-double StepPricer::moe_time_us(double tokens) const {
+// With expert parallelism a rank holds local_experts of the E and receives the share 1/ep of
+// the routed rows.
+double StepPricer::moe_time_us(double tokens, double routed_tokens) const {
   const ModelShape& s = shape_;
   double us = 0;
   for (const Gemm& g : moe_gemms_) us += g.layers * gemm_time_us(g, tokens);
-  if (s.moe_layers <= 0) return us;
+  if (s.moe_layers <= 0 || routed_tokens <= 0) return us;
   const double e = s.experts, k = s.top_k;
-  const double touched = e * (1.0 - dmath::pow((e - k) / e, tokens));
+  const double touched = s.local_experts * (1.0 - dmath::pow((e - k) / e, routed_tokens));
   const double f = static_cast<double>(s.expert_intermediate);
   const double hidden = static_cast<double>(s.hidden);
-  const double rows_routed = tokens * k;
+  const double rows_routed = routed_tokens * k / s.ep_size;
   const double derate = c_.moe_expert_derate > 0 ? c_.moe_expert_derate : c_.hbm_derate;
   const double bytes =
       touched * expert_bytes_ + rows_routed * (2.0 * hidden + 3.0 * f) * s.act_bytes;
@@ -138,15 +142,38 @@ double StepPricer::tp_comm_time_us(double tokens, double rows) const {
       us += latency + rows * static_cast<double>(s.vocab) * s.act_bytes * (tp - 1) / tp / link;
     }
   }
-  if (d_.pp > 1) {
-    const double send = 2.0 * tokens * static_cast<double>(s.hidden) * s.act_bytes;
-    us += (d_.pp - 1) * (c_.allreduce_latency_us + send / link);
-  }
   return us;
 }
 
-StepCost StepPricer::price(const engine::Batch& batch) const {
+// Pipeline parallelism (latency-kernel.md A.6): a pass crosses the stages one after another,
+// so its latency is the sum of the stages' work (the layer terms priced above, over all
+// layers) plus every boundary's hand-off; the next pass enters the first stage once the
+// busiest stage is free. Each stage does its layers' share (vllm/distributed/utils.py
+// get_pp_indices) of the layer terms and launches its own graphs; the last stage also runs
+// the LM head and the sampler.
+void StepPricer::add_pipeline(StepCost& cost, double tokens, double lm_head_us) const {
+  const ModelShape& s = shape_;
+  const double layer_us = cost.gemm_us - lm_head_us + cost.prefill_attention_us +
+                          cost.decode_attention_us + cost.moe_us + cost.tp_comm_us +
+                          cost.other_memory_us + cost.ep_comm_us;
+  const auto ranges = stage_ranges(s.layers, d_.pp);
+  double busiest = 0;
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    const double share =
+        static_cast<double>(ranges[i].second - ranges[i].first) / std::max(1, s.layers);
+    const bool last = i + 1 == ranges.size();
+    const double send = last ? 0 : pp_handoff_us(d_, s, tokens, static_cast<std::int32_t>(i));
+    cost.pp_handoff_us += send;
+    const double stage =
+        layer_us * share + (last ? lm_head_us + cost.sampler_us : 0) + cost.host_us + send;
+    busiest = std::max(busiest, stage);
+  }
+  cost.pp_stage_us = busiest;
+}
+
+StepCost StepPricer::price_in_group(const engine::Batch& batch, double group_max_tokens) const {
   StepCost cost;
+  const bool in_group = group_max_tokens >= 0 && d_.dp > 1;
   const ModelShape& s = shape_;
   const double window = s.window;
   const double kvb = static_cast<double>(s.kv_bytes_per_token_per_layer);
@@ -188,15 +215,24 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
           decode_flops_per_pair_ * c * (s.full_layers * kv_len + s.window_layers * windowed);
     }
   }
+  // An idle DP rank runs a dummy pass of one token (gpu_model_runner _dummy_run), padded
+  // like the others.
+  if (in_group && tokens <= 0) tokens = 1;
   if (tokens <= 0) return cost;
   const double layers = s.layers;
   const double hbm = hbm_bytes_per_us_ * c_.hbm_derate;
-  // Inside a CUDA graph the linears, norms and all-reduces run on the padded batch.
-  const double graph_tokens = padded_tokens(tokens);
+  // Inside a CUDA graph the linears, norms and all-reduces run on the padded batch; DP ranks
+  // pad to the group's largest count when the graphs are on.
+  const double own_graph_tokens = padded_tokens(tokens);
+  const double group_graph_tokens =
+      in_group ? padded_tokens(std::max(tokens, group_max_tokens)) : own_graph_tokens;
+  const bool dp_pad = in_group && max_graph_tokens_ > 0 && group_graph_tokens <= max_graph_tokens_;
+  const double graph_tokens = dp_pad ? group_graph_tokens : own_graph_tokens;
 
   // Dense GEMMs: every token goes through every linear; the LM head only for sampled rows.
   for (const Gemm& g : dense_gemms_) cost.gemm_us += g.layers * gemm_time_us(g, graph_tokens);
-  cost.gemm_us += gemm_time_us(s.lm_head, rows);
+  const double lm_head_us = gemm_time_us(s.lm_head, rows);
+  cost.gemm_us += lm_head_us;
 
   // Attention.
   if (any_prefill) {
@@ -213,7 +249,11 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
         layers * (c_.attention_floor_us + c_.attention_decode_per_seq_us * decodes);
   }
 
-  cost.moe_us = moe_time_us(graph_tokens);
+  // DP on an MoE model: the routed experts see every rank's tokens (the all-gather), each
+  // rank contributing the group's largest count (kernel/parallel_cost.h).
+  const double group_tokens = in_group ? std::max(graph_tokens, group_graph_tokens) : graph_tokens;
+  cost.moe_us = moe_time_us(graph_tokens, in_group ? group_tokens * d_.dp : graph_tokens);
+  if (in_group) cost.ep_comm_us = ep_all_to_all_us(d_, s, group_tokens);
   cost.tp_comm_us = tp_comm_time_us(graph_tokens, rows);
 
   // Other memory traffic: norms, residual adds, RoPE, activation and the KV-cache write, a
@@ -247,13 +287,16 @@ StepCost StepPricer::price(const engine::Batch& batch) const {
   // and never less than one graph replay: total = GPU time + max(replay, launches - GPU time).
   cost.host_us = c_.host_step_us + c_.host_per_request_us * requests;
   const double gpu_us = cost.gemm_us + cost.prefill_attention_us + cost.decode_attention_us +
-                        cost.moe_us + cost.tp_comm_us + cost.other_memory_us + cost.sampler_us;
+                        cost.moe_us + cost.tp_comm_us + cost.other_memory_us + cost.sampler_us +
+                        cost.ep_comm_us;
   double launch_us = layers * c_.eager_kernels_per_layer * c_.eager_per_kernel_us;
   if (tokens <= max_graph_tokens_) {
     launch_us = c_.graph_replay_us;
     if (!(uniform_decode && decodes > 0)) launch_us += layers * c_.piecewise_per_layer_us;
   }
   cost.host_us += std::max(c_.graph_replay_us, launch_us - gpu_us);
+
+  if (d_.pp > 1) add_pipeline(cost, graph_tokens, lm_head_us);
 
   // Deterministic rounding: every term is a finite non-negative double computed with
   // IEEE-exact operations and dmath, so floor(x + 0.5) is the same natively and in WASM.

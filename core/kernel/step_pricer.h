@@ -26,23 +26,41 @@ struct StepCost {
   double other_memory_us = 0;  // norms, residuals, RoPE, activations, KV writes
   double sampler_us = 0;       // logits processing and sampling (outside the CUDA graphs)
   double host_us = 0;          // scheduling, graph launch, exposed kernel launches
+  double ep_comm_us = 0;       // DP MoE dispatch/combine (kernel/parallel_cost.h)
+  double pp_handoff_us = 0;    // pipeline stage-to-stage sends, all boundaries
+  // Pipeline parallelism: how long the pass holds the busiest stage (its layers' share of the
+  // layer terms, the last stage's LM head and sampler, launches, its outgoing send), i.e. when
+  // the next pass can enter the pipeline. 0 without PP. Not part of the total (the latency).
+  double pp_stage_us = 0;
   double sum_us() const {
     return gemm_us + prefill_attention_us + decode_attention_us + moe_us + tp_comm_us +
-           other_memory_us + sampler_us + host_us;
+           other_memory_us + sampler_us + host_us + ep_comm_us + pp_handoff_us;
   }
 };
 
 class StepPricer {
  public:
   explicit StepPricer(const Deployment& d);
-  StepCost price(const engine::Batch& batch) const;
+  StepCost price(const engine::Batch& batch) const { return price_in_group(batch, -1); }
+  // The pass of one data-parallel rank of an MoE model stepping in lockstep with the others
+  // (cluster/dp_engine.h): `group_max_tokens` is the largest token count among the ranks
+  // this step. Every rank is padded to it under CUDA graphs
+  // (vllm/v1/worker/dp_utils.py coordinate_batch_across_dp), the routed experts run on the
+  // whole group's gathered tokens, and the dispatch/combine is added. An empty `batch` is
+  // the dummy pass of an idle rank (vllm/v1/engine/core.py execute_dummy_batch). A negative
+  // value prices the batch on its own (price()).
+  StepCost price_in_group(const engine::Batch& batch, double group_max_tokens) const;
 
   const ModelShape& shape() const { return shape_; }
   const Deployment& deployment() const { return d_; }
 
  private:
   double gemm_time_us(const Gemm& g, double m) const;
-  double moe_time_us(double tokens) const;
+  // Routed experts on `routed_tokens` (the DP group's gathered tokens), router and shared
+  // experts on the rank's own `tokens`.
+  double moe_time_us(double tokens, double routed_tokens) const;
+  // The pipeline terms of a priced pass (pp > 1): hand-offs and the busiest stage.
+  void add_pipeline(StepCost& cost, double tokens, double lm_head_us) const;
   double tp_comm_time_us(double tokens, double rows) const;
   // Tokens the step's kernels run on: a step inside a CUDA graph is padded to the smallest
   // captured size that holds it (vllm/config/vllm.py _set_cudagraph_sizes).

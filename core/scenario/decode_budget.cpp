@@ -113,7 +113,8 @@ void check_blocks(const Pool& pool, const std::string& pool_pointer, const kerne
     // As the cluster sizes the CPU tier (cluster/vllm_backend.cpp): cpu_bytes_to_use over
     // the instance's GPUs, one offload block = offload_block_size tokens of every GPU's KV.
     const std::int32_t gpu_block = std::max(1, a.block_size);
-    const std::int64_t gpus = std::int64_t{pool.parallelism.tp} * pool.parallelism.pp;
+    const std::int64_t gpus =
+        std::int64_t{pool.parallelism.tp} * pool.parallelism.pp;  // per DP rank
     const std::int64_t block_bytes = kernel::kv_bytes_per_token(d) * gpu_block * gpus *
                                      (kt->offload_block_size.value_or(gpu_block) / gpu_block);
     cpu_blocks = block_bytes > 0 ? kt->cpu_bytes_to_use.value_or(0) / block_bytes : 0;

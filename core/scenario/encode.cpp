@@ -157,7 +157,8 @@ ojson encode_args(const VllmArgs& a, const std::string& release) {
   o["scheduling_policy"] = a.scheduling_policy;
   o["async_scheduling"] = a.async_scheduling;
   o["scheduler_reserve_full_isl"] = a.scheduler_reserve_full_isl;
-  if (a.watermark != 0.0) o["watermark"] = a.watermark;  // written only when set
+  if (a.watermark != 0.0) o["watermark"] = a.watermark;              // written only when set
+  if (a.enable_expert_parallel) o["enable_expert_parallel"] = true;  // written only when set
   o["prefix_caching_hash_algo"] = a.prefix_caching_hash_algo;
   o["enable_lora"] = a.enable_lora;
   o["max_loras"] = a.max_loras;
@@ -198,6 +199,8 @@ ojson encode_pool(const Pool& p) {
   o["hardware"] = p.hardware;
   o["model"] = p.model;
   o["parallelism"] = {{"tp", p.parallelism.tp}, {"pp", p.parallelism.pp}, {"dp", p.parallelism.dp}};
+  if (p.parallelism.gpus_per_node != 8)
+    o["parallelism"]["gpus_per_node"] = p.parallelism.gpus_per_node;
   o["engine"] = {{"kind", p.engine.kind},
                  {"release", p.engine.release},
                  {"memory_profile", p.engine.memory_profile},

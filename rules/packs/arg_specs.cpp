@@ -131,6 +131,10 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
                 "vllm/config/scheduler.py SchedulerPolicy"),
       other_arg("async_scheduling", "bool", "null -> true unless an incompatible option",
                 "bool | None", "vllm/config/vllm.py VllmConfig.__post_init__"),
+      other_arg("enable_expert_parallel", "bool", "false",
+                "bool; only for MoE models (docs/parallelism.md)",
+                "vllm/config/parallel.py ParallelConfig.enable_expert_parallel; "
+                "vllm/model_executor/layers/fused_moe/config.py FusedMoEParallelConfig.make"),
       other_arg("scheduler_reserve_full_isl", "bool", "true", "bool",
                 "vllm/config/scheduler.py SchedulerConfig.scheduler_reserve_full_isl"),
       // lt=1.0: the largest double below 1 is the inclusive bound.

@@ -97,3 +97,25 @@ TEST(VllmConfig, RejectsWhatVllmRejects) {
 
 }  // namespace
 }  // namespace blis::vllm
+
+namespace blis::vllm {
+namespace {
+
+// vllm config/vllm.py VllmConfig.max_concurrent_batches.
+TEST(VllmConfigPipeline, TheBatchQueueFollowsThePipeline) {
+  VllmConfig c = ok();
+  EXPECT_EQ(c.max_concurrent_batches(), 2);  // async, pp 1
+  c.pipeline_parallel_size = 4;
+  EXPECT_EQ(c.max_concurrent_batches(), 4);  // V1 runner: pp
+  c.async_scheduling = false;
+  EXPECT_EQ(c.max_concurrent_batches(), 4);
+  c.pipeline_parallel_size = 1;
+  EXPECT_EQ(c.max_concurrent_batches(), 1);
+  c.async_scheduling = true;
+  c.use_v2_model_runner = true;
+  c.pipeline_parallel_size = 2;
+  EXPECT_EQ(c.max_concurrent_batches(), 3);  // V2 runner: pp + 1
+}
+
+}  // namespace
+}  // namespace blis::vllm

@@ -41,6 +41,8 @@ struct VllmConfig {
   bool scheduler_reserve_full_isl = true;
   double watermark = 0.0;
   bool use_v2_model_runner = false;
+  // ParallelConfig.pipeline_parallel_size: stages a batch crosses (the batch queue's depth).
+  std::int32_t pipeline_parallel_size = 1;
   // LoRA: max adapters per step; 0 = LoRA disabled (adapter ids only key the prefix cache).
   std::int32_t max_loras = 0;
   // Speculative decoding.
@@ -71,8 +73,17 @@ struct VllmConfig {
       return max_num_batched_tokens - max_num_new_slots_for_drafting() * max_num_seqs;
     return max_num_batched_tokens;
   }
-  // vllm executor max_concurrent_batches (uniproc): 2 with async scheduling, else 1.
-  std::int32_t max_concurrent_batches() const { return async_scheduling ? 2 : 1; }
+  // vllm config/vllm.py VllmConfig.max_concurrent_batches: "PP requires PP-size concurrent
+  // batches to fill the pipeline"; async scheduling needs 2 (pp + 1 with the V2 model runner;
+  // the V1 runner keeps pp under PP).
+  std::int32_t max_concurrent_batches() const {
+    const std::int32_t pp = pipeline_parallel_size < 1 ? 1 : pipeline_parallel_size;
+    if (async_scheduling) {
+      if (use_v2_model_runner) return pp + 1;
+      if (pp <= 1) return 2;
+    }
+    return pp;
+  }
   // vllm scheduler.py Scheduler.__init__ num_lookahead_tokens: k for eagle/mtp and the draft
   // model, 0 for the n-gram proposers.
   std::int32_t num_lookahead_tokens() const {
