@@ -144,6 +144,8 @@ Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Sce
   }
   // The decoder's mapping of engine.args to the kernel (scenario/pool_deployment.h), so a run
   // prices the deployment `blis validate` checked.
+  // One node size for the whole cluster: the network's (the P/D topology places on it too).
+  out->gpus_per_node = s.network.gpus_per_node;
   if (!scenario::apply_engine_args(pool, out)) {
     ds.push_back({ptr + "/engine/args/quantization",
                   quote_excerpt(pool.engine.args.quantization) +

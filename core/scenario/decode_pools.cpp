@@ -20,13 +20,11 @@ const std::vector<std::string> kEngineKinds = {"vllm"};
 
 Parallelism decode_parallelism(const json& v, const std::string& ptr, DecodeContext& c) {
   Parallelism p;
-  FieldReader r(v, ptr, c.diags, keys::kParallelism, "an object ({tp, pp, dp, gpus_per_node})");
+  FieldReader r(v, ptr, c.diags, keys::kParallelism, "an object ({tp, pp, dp})");
   if (!r.valid()) return p;
   p.tp = static_cast<std::int32_t>(r.integer("tp", 1, 1024, "an integer in [1, 1024]").value_or(1));
   p.pp = static_cast<std::int32_t>(r.integer("pp", 1, 1024, "an integer in [1, 1024]").value_or(1));
   p.dp = static_cast<std::int32_t>(r.integer("dp", 1, 1024, "an integer in [1, 1024]").value_or(1));
-  p.gpus_per_node = static_cast<std::int32_t>(
-      r.integer("gpus_per_node", 1, 1024, "an integer in [1, 1024]").value_or(8));
   r.report_unknown_keys();
   return p;
 }

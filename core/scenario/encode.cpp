@@ -199,8 +199,6 @@ ojson encode_pool(const Pool& p) {
   o["hardware"] = p.hardware;
   o["model"] = p.model;
   o["parallelism"] = {{"tp", p.parallelism.tp}, {"pp", p.parallelism.pp}, {"dp", p.parallelism.dp}};
-  if (p.parallelism.gpus_per_node != 8)
-    o["parallelism"]["gpus_per_node"] = p.parallelism.gpus_per_node;
   o["engine"] = {{"kind", p.engine.kind},
                  {"release", p.engine.release},
                  {"memory_profile", p.engine.memory_profile},

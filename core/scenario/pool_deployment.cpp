@@ -18,7 +18,6 @@ bool apply_engine_args(const Pool& pool, kernel::Deployment* d) {
   d->pp = pool.parallelism.pp;
   d->dp = pool.parallelism.dp;
   d->enable_expert_parallel = a.enable_expert_parallel;
-  d->gpus_per_node = pool.parallelism.gpus_per_node;
   d->kv_cache_dtype = a.kv_cache_dtype;
   d->block_size = a.block_size;
   d->gpu_memory_utilization = a.gpu_memory_utilization;

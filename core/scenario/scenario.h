@@ -141,10 +141,9 @@ struct EngineSpec {
 };
 
 struct Parallelism {
+  // Placed on the nodes of `network` (network.gpus_per_node; kernel/parallel_cost.h): tp within
+  // a node, pipeline stages and DP ranks across nodes.
   std::int32_t tp = 1, pp = 1, dp = 1;
-  // GPUs per node for placement (kernel/parallel_cost.h): tp within a node, pipeline stages
-  // and DP ranks across nodes. 8: an HGX/DGX-style 8-GPU baseboard (estimate).
-  std::int32_t gpus_per_node = 8;
 };
 
 struct Pool {
