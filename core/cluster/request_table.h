@@ -32,7 +32,9 @@ struct RequestRecord {
   std::int32_t output_tokens = 0;
   std::int32_t cached_tokens = 0;
   std::int32_t preemptions = 0;
-  bool engine_done = false;  // the engine reported a finish (or it was aborted)
+  bool engine_done = false;       // the engine reported a finish (or it was aborted)
+  std::int32_t epp_decode = -1;   // router epp in P/D: the decode endpoint picked at arrival
+  bool gateway_rejected = false;  // router epp: refused at admission (never reached an engine)
   bool live = false;
 };
 
