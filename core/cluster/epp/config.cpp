@@ -156,6 +156,10 @@ class Loader {
       }
       if (p.contains("parameters") && !p["parameters"].is_null())
         parameters(p["parameters"], ptr + "/parameters", spec);
+      if (spec.type == "concurrency-detector" &&
+          spec.text("concurrencyMode", "requests") != "requests")
+        error(ptr + "/parameters/concurrencyMode",
+              "only \"requests\" is simulated (token concurrency is not tracked)");
       by_name_[spec.name] = static_cast<std::int32_t>(out.plugins.size());
       out.plugins.push_back(std::move(spec));
     }

@@ -18,8 +18,10 @@ namespace blis::cluster::epp {
 
 class PreciseIndex {
  public:
-  PreciseIndex() = default;
+  // Listeners point back at the index: it stays where it was built.
   PreciseIndex(std::size_t instances, std::int32_t block_size);
+  PreciseIndex(const PreciseIndex&) = delete;
+  PreciseIndex& operator=(const PreciseIndex&) = delete;
   engine::KvEventListener* listener(std::size_t instance) { return listeners_[instance].get(); }
   // The request's full-block hashes, chained, as the engine computes them (at most
   // `max_blocks`).

@@ -35,7 +35,7 @@ Scheduler::Scheduler(EppConfig cfg, std::size_t instances, std::vector<std::int3
     const double mb = p.number("maxPrefixBlocksToMatch", kMaxPrefixBlocksToMatch);
     s.max_blocks = std::clamp(static_cast<std::int32_t>(mb), 1, kMaxPrefixBlocksToMatch);
     if (s.precise)
-      s.exact = PreciseIndex(instances, block_size);
+      s.exact = std::make_unique<PreciseIndex>(instances, block_size);
     else
       s.approx = PrefixIndex(instances, block_size, model_salt);
     s.matches.assign(instances, 0);
@@ -68,7 +68,7 @@ void Scheduler::set_endpoint(std::int32_t instance, Role role, std::int64_t gpu_
 
 engine::KvEventListener* Scheduler::kv_listener(std::int32_t instance) {
   for (PrefixState& s : prefix_)
-    if (s.precise) return s.exact.listener(static_cast<std::size_t>(instance));
+    if (s.precise) return s.exact->listener(static_cast<std::size_t>(instance));
   return nullptr;
 }
 
@@ -81,8 +81,8 @@ Scheduler::PrefixState* Scheduler::prefix_of(std::int32_t plugin) {
 void Scheduler::prepare_prefix(const Request& r) {
   for (PrefixState& s : prefix_) {
     if (s.precise) {
-      s.exact.hash_prompt(*r.prompt, r.lora, s.max_blocks, s.hashes, s.lo);
-      s.exact.match(s.hashes, s.lo, s.matches);
+      s.exact->hash_prompt(*r.prompt, r.lora, s.max_blocks, s.hashes, s.lo);
+      s.exact->match(s.hashes, s.lo, s.matches);
     } else {
       s.approx.hash_prompt(*r.prompt, s.hashes);
       if (static_cast<std::int32_t>(s.hashes.size()) > s.max_blocks)

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "cluster/epp/config.h"
@@ -84,7 +85,7 @@ class Scheduler {
     bool precise = false;
     std::int32_t max_blocks = kMaxPrefixBlocksToMatch;
     PrefixIndex approx;
-    PreciseIndex exact;
+    std::unique_ptr<PreciseIndex> exact;  // precise (address-stable: engines hold listeners)
     std::vector<std::uint64_t> hashes, lo;
     std::vector<std::int32_t> matches;  // per instance, for the current request
   };
