@@ -1,6 +1,9 @@
 #include "cluster/epp/config.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 #include <nlohmann/json.hpp>

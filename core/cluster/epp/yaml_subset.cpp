@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include "util/diagnostic.h"
