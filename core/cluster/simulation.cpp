@@ -360,8 +360,13 @@ void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome)
     results.on_unanswered(r, pool, outcome);
   }
   router_of(r.instance).on_finished(r.instance);
+  // EPP in P/D: a request that ends before its hand-off also leaves the decode endpoint
+  // picked for it at arrival (its in-flight count and adapter are held there).
+  const bool before_handoff = r.epp_decode >= 0 && r.epp_decode != r.instance;
+  if (before_handoff) router.on_finished(r.epp_decode);
   if (!r.gateway_rejected)
-    router.on_done(r.instance, epp_request(r), outcome == RequestOutcome::kFinished);
+    router.on_done(r.epp_decode >= 0 ? r.epp_decode : r.instance, epp_request(r),
+                   outcome == RequestOutcome::kFinished);
   workload->on_finished(r.gen, r.output_tokens, now);
   requests.release(RequestTable::slot_of(r.key));
   arm_arrival();
