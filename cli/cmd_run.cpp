@@ -27,6 +27,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kUsage =
     "usage: blis run SCENARIO [--out DIR] [--quiet] [--progress] [--read-anywhere]\n"
+    "                [--epp-config FILE]\n"
     "\n"
     "Runs the scenario and writes DIR/summary.json, DIR/timeseries.json, DIR/requests.csv\n"
     "and DIR/metrics/<pool>-<i>.prom (see docs/results.md).\n"
@@ -35,10 +36,12 @@ constexpr const char* kUsage =
     "  --quiet      print nothing but errors\n"
     "  --progress   show progress on stderr even when it is not a terminal\n"
     "  --read-anywhere  let the scenario name files outside its own folder\n"
+    "  --epp-config FILE  route with this llm-d EndpointPickerConfig (YAML or JSON): sets\n"
+    "               router.policy to epp and router.epp_config to the file's text\n"
     "Exit status: 0 done, 1 failure (missing file, not JSON, I/O), 2 invalid scenario or usage.";
 
 struct Options {
-  std::string scenario, out;
+  std::string scenario, out, epp_config;
   bool quiet = false, progress = false, anywhere = false;
 };
 
@@ -177,6 +180,12 @@ int run_run(const std::vector<std::string>& args) {
       o.progress = true;
     } else if (a == "--read-anywhere") {
       o.anywhere = true;
+    } else if (a == "--epp-config") {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "blis run: --epp-config needs a file\n%s\n", kUsage);
+        return 2;
+      }
+      o.epp_config = args[++i];
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "blis run: unknown option %s\n%s\n", quote_excerpt(a).c_str(), kUsage);
       return 2;
@@ -224,8 +233,21 @@ int run_run(const std::vector<std::string>& args) {
   if (decoded.malformed_json) return 1;
   if (failed || !decoded.scenario) return 2;
 
+  scenario::Scenario sc = *decoded.scenario;
+  if (!o.epp_config.empty()) {
+    // The user named this file on the command line (a scenario itself never reads one).
+    const auto epp = read_regular_file(o.epp_config, 256u << 10, &error);
+    if (!epp) {
+      std::fprintf(stderr, "blis run: cannot read %s: %s\n",
+                   quote_excerpt(o.epp_config, 200).c_str(), error.c_str());
+      return 1;
+    }
+    sc.router.policy = "epp";
+    sc.router.scorers.clear();
+    sc.router.epp_config = *epp;
+  }
   cluster::Simulation sim;
-  const Diagnostics ds = sim.load(*decoded.scenario);
+  const Diagnostics ds = sim.load(sc);
   for (const auto& d : ds) {
     if (d.severity == Severity::kError || !o.quiet) {
       std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());

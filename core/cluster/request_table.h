@@ -40,6 +40,8 @@ struct alignas(64) RequestRecord {
   GeneratedRequest gen;
   // P/D: the kv_transfer_params P returned with its finishing output (where D reads).
   std::optional<engine::KvTransferParams> pd_params;
+  std::int32_t epp_decode = -1;   // router epp in P/D: the decode endpoint picked at arrival
+  bool gateway_rejected = false;  // router epp: refused at admission (never reached an engine)
 };
 
 class RequestTable {

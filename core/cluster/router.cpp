@@ -17,6 +17,8 @@ bool parse_policy(const std::string& s, Router::Policy& out) {
     out = Router::Policy::kLeastLoaded;
   else if (s == "weighted")
     out = Router::Policy::kWeighted;
+  else if (s == "epp")
+    out = Router::Policy::kEpp;
   else
     return false;
   return true;
@@ -30,8 +32,19 @@ Diagnostics Router::validate(const scenario::Router& cfg) {
   if (!parse_policy(cfg.policy, p)) {
     ds.push_back(
         {"/router/policy", "unknown policy '" + cfg.policy +
-                               "' (expected round-robin, least-loaded, weighted or random)"});
+                               "' (expected round-robin, least-loaded, weighted, random or epp)"});
     return ds;
+  }
+  if (p == Policy::kEpp) {
+    if (cfg.epp_config.empty()) {
+      ds.push_back({"/router/epp_config", "policy epp needs an EndpointPickerConfig"});
+    } else {
+      epp::EppConfig parsed;
+      for (auto& d : epp::parse_epp_config(cfg.epp_config, "/router/epp_config", parsed))
+        ds.push_back(std::move(d));
+    }
+  } else if (!cfg.epp_config.empty()) {
+    ds.push_back({"/router/epp_config", "epp_config is used only by policy \"epp\""});
   }
   if (p == Policy::kWeighted && cfg.scorers.empty()) {
     ds.push_back({"/router/scorers", "the weighted policy needs at least one scorer"});
@@ -70,6 +83,13 @@ Router::Router(const scenario::Router& cfg, std::size_t instances,
       uses_prefix_ = uses_prefix_ || k == ScorerKind::kPrefixCache;
     }
   }
+  if (policy_ == Policy::kEpp) {
+    epp::EppConfig parsed;
+    if (has_errors(epp::parse_epp_config(cfg.epp_config, "/router/epp_config", parsed)))
+      throw std::invalid_argument("invalid router epp_config");
+    epp_ = std::make_unique<epp::Scheduler>(std::move(parsed), instances, candidates_, block_size,
+                                            model_salt, from_millis(cfg.signal_staleness_ms));
+  }
   if (uses_prefix_) prefix_ = PrefixIndex(instances, block_size, model_salt);
   totals_.resize(candidates_.size());
 }
@@ -104,6 +124,8 @@ std::int32_t Router::pick(const std::vector<std::int32_t>& prompt, SimTime now,
     case Policy::kWeighted:
       chosen = pick_weighted(prompt, now, board);
       break;
+    case Policy::kEpp:
+      throw std::logic_error("Router::pick: policy epp routes through route()");
   }
   ++outstanding_[static_cast<std::size_t>(chosen)];
   return chosen;
@@ -175,6 +197,29 @@ std::int32_t Router::pick_weighted(const std::vector<std::int32_t>& prompt, SimT
 void Router::on_finished(std::int32_t instance) {
   auto& o = outstanding_[static_cast<std::size_t>(instance)];
   if (o > 0) --o;
+  if (epp_) epp_->on_left(instance);
+}
+
+epp::Decision Router::route(const epp::Request& r, SimTime now, SignalBoard& board) {
+  if (!epp_) {
+    epp::Decision d;
+    d.target = pick(*r.prompt, now, board);
+    return d;
+  }
+  epp::Decision d = epp_->schedule(r, now, board, rng_);
+  if (d.rejected) {
+    // Accounted on the first endpoint (the pool the gateway fronts), so the finish balances.
+    d.target = candidates_.front();
+    d.prefill = -1;
+    epp_->count_in(d.target);
+  }
+  if (d.target >= 0) ++outstanding_[static_cast<std::size_t>(d.target)];
+  if (d.prefill >= 0) ++outstanding_[static_cast<std::size_t>(d.prefill)];
+  return d;
+}
+
+void Router::on_done(std::int32_t instance, const epp::Request& r, bool answered) {
+  if (epp_) epp_->on_done(instance, r, answered);
 }
 
 }  // namespace blis::cluster

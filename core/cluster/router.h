@@ -13,11 +13,16 @@
 //      prefix-cache    (EPP prefix-cache-scorer)  leading blocks believed cached / blocks
 //    Queue depth and KV usage are read through the SignalBoard, i.e. with the configured
 //    staleness; the prefix index is the router's own memory of what it routed.
+//  - epp: an llm-d EndpointPickerConfig (router.epp_config) run by epp::Scheduler: its
+//    filters, scorers, picker and profile handler (P/D: the decode endpoint and, when the
+//    handler disaggregates, a prefill endpoint), with saturation-based admission.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cluster/epp/scheduler.h"
 #include "cluster/prefix_index.h"
 #include "cluster/signal_board.h"
 #include "scenario/scenario.h"
@@ -28,7 +33,7 @@ namespace blis::cluster {
 
 class Router {
  public:
-  enum class Policy { kRoundRobin, kRandom, kLeastLoaded, kWeighted };
+  enum class Policy { kRoundRobin, kRandom, kLeastLoaded, kWeighted, kEpp };
 
   // Checks the router section; errors name /router/... pointers.
   static Diagnostics validate(const scenario::Router& cfg);
@@ -44,6 +49,13 @@ class Router {
   // Picks the instance for a request with this prompt, at `now`, and records the choice.
   std::int32_t pick(const std::vector<std::int32_t>& prompt, SimTime now, SignalBoard& board);
   void on_finished(std::int32_t instance);
+
+  // policy epp: the EPP scheduler (nullptr otherwise).
+  epp::Scheduler* epp() { return epp_.get(); }
+  // The whole routing decision for a request: EPP's (with admission and P/D), or pick()'s.
+  epp::Decision route(const epp::Request& r, SimTime now, SignalBoard& board);
+  // A request left `instance` for good (finished or failed): EPP's LoRA / session state.
+  void on_done(std::int32_t instance, const epp::Request& r, bool answered);
   std::int64_t outstanding(std::int32_t instance) const {
     return outstanding_[static_cast<std::size_t>(instance)];
   }
@@ -68,6 +80,7 @@ class Router {
   std::vector<std::int32_t> matches_;
   std::vector<double> totals_;
   std::vector<std::int32_t> ties_;
+  std::unique_ptr<epp::Scheduler> epp_;
 
   std::int32_t pick_weighted(const std::vector<std::int32_t>& prompt, SimTime now,
                              SignalBoard& board);

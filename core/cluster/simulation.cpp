@@ -147,13 +147,26 @@ void Simulation::State::on_arrival() {
     RequestRecord& rec = requests.allocate(scratch.seq);
     std::swap(rec.gen, scratch);
     rec.sent = now;
-    const std::int32_t target = router.pick(rec.gen.prompt_token_ids, now, board);
+    const epp::Decision d = router.route(epp_request(rec), now, board);
+    std::int32_t target = d.target;
+    if (router.epp() != nullptr && pd) {
+      // The EPP picked the decode endpoint; a prefill endpoint only when it disaggregates
+      // (else the decode instance prefills the request itself).
+      rec.epp_decode = d.target;
+      if (d.prefill >= 0) target = d.prefill;
+    }
     rec.instance = target;
-    if (pd) {
+    if (pd && (router.epp() == nullptr || d.prefill >= 0)) {
       rec.pd_stage = 1;
       rec.prefill_instance = target;
     }
     results.on_arrived(target);
+    if (d.rejected) {
+      // pkg/epp/requestcontrol/admission.go: refused at the gateway (HTTP 429 / 503).
+      rec.gateway_rejected = true;
+      finish_request(rec, RequestOutcome::kRejected);
+      continue;
+    }
     Instance& inst = *instances[static_cast<std::size_t>(target)];
     const SimTime at =
         inst.engine_arrival(now, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
@@ -347,6 +360,13 @@ void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome)
     results.on_unanswered(r, pool, outcome);
   }
   router_of(r.instance).on_finished(r.instance);
+  // EPP in P/D: a request that ends before its hand-off also leaves the decode endpoint
+  // picked for it at arrival (its in-flight count and adapter are held there).
+  const bool before_handoff = r.epp_decode >= 0 && r.epp_decode != r.instance;
+  if (before_handoff) router.on_finished(r.epp_decode);
+  if (!r.gateway_rejected)
+    router.on_done(r.epp_decode >= 0 ? r.epp_decode : r.instance, epp_request(r),
+                   outcome == RequestOutcome::kFinished);
   workload->on_finished(r.gen, r.output_tokens, now);
   requests.release(RequestTable::slot_of(r.key));
   arm_arrival();

@@ -151,15 +151,20 @@ void Simulation::State::build_routers() {
   const std::size_t n = instances.size();
   // P/D: the proxy routes to the prefill pool first, then to the decode pool.
   std::vector<std::int32_t> candidates, decode_candidates;
+  const bool epp = sc.router.policy == "epp";
   for (const auto& inst : instances) {
-    (pd && inst->pool() == decode_pool ? decode_candidates : candidates).push_back(inst->index());
+    // The EPP sees every endpoint; its filters split the pools by role.
+    (pd && !epp && inst->pool() == decode_pool ? decode_candidates : candidates)
+        .push_back(inst->index());
   }
   Digest model_salt;
   model_salt.add_string(sc.pools.front().model);
   const std::size_t first_pool = pd ? static_cast<std::size_t>(prefill_pool) : 0;
   router = Router(sc.router, n, candidates, sc.pools[first_pool].engine.args.block_size,
                   model_salt.value(), Rng::stream(sc.seed, "router"));
-  if (pd) {
+  if (epp) {
+    wire_epp();
+  } else if (pd) {
     const auto& dp = sc.pools[static_cast<std::size_t>(decode_pool)];
     Digest decode_salt;
     decode_salt.add_string(dp.model);
@@ -173,6 +178,31 @@ void Simulation::State::build_routers() {
       if (pd) decode_router.set_instance_blocks(pr.first_instance + i, pr.res.gpu_blocks);
     }
   }
+}
+
+// The EPP's view of each endpoint: its role label, KV blocks, LoRA slots and resident
+// adapters, and (precise prefix-cache scorer) the engine's KV events.
+void Simulation::State::wire_epp() {
+  epp::Scheduler& s = *router.epp();
+  for (std::size_t p = 0; p < pools.size(); ++p) {
+    const PoolRuntime& pr = pools[p];
+    const auto& pool = scenario->pools[p];
+    const epp::Role role = pr.role == "prefill"  ? epp::Role::kPrefill
+                           : pr.role == "decode" ? epp::Role::kDecode
+                                                 : epp::Role::kNone;
+    const std::int32_t max_loras = pool.engine.args.enable_lora ? pool.engine.args.max_loras : 0;
+    for (std::int32_t i = 0; i < pr.count; ++i) {
+      const std::int32_t inst = pr.first_instance + i;
+      s.set_endpoint(inst, role, pr.res.gpu_blocks, max_loras);
+      if (engine::KvEventListener* l = s.kv_listener(inst))
+        instances[static_cast<std::size_t>(inst)]->engine().set_kv_event_listener(l);
+    }
+  }
+  State* state = this;
+  s.set_lora_probe([state](std::int32_t inst) -> const std::vector<std::int32_t>* {
+    const LoraResidency* l = state->instances[static_cast<std::size_t>(inst)]->lora();
+    return l != nullptr ? &l->active() : nullptr;
+  });
 }
 
 }  // namespace blis::cluster

@@ -6,6 +6,7 @@
 namespace blis::cluster {
 
 Router& Simulation::State::router_of(std::int32_t instance) {
+  if (router.epp() != nullptr) return router;  // one EPP over both pools
   if (pd && instances[static_cast<std::size_t>(instance)]->pool() == decode_pool)
     return decode_router;
   return router;
@@ -16,7 +17,9 @@ void Simulation::State::hand_off_to_decode(RequestRecord& rec, SimTime at) {
   // request to a decode instance picked by the router within the decode pool.
   results.on_prefill_done(rec, prefill_pool, at);
   router.on_finished(rec.instance);
-  const std::int32_t target = decode_router.pick(rec.gen.prompt_token_ids, now, board);
+  const std::int32_t target = rec.epp_decode >= 0
+                                  ? rec.epp_decode
+                                  : decode_router.pick(rec.gen.prompt_token_ids, now, board);
   results.on_routed(target);
   rec.pd_stage = 2;
   rec.instance = target;
@@ -27,6 +30,15 @@ void Simulation::State::hand_off_to_decode(RequestRecord& rec, SimTime at) {
   const SimTime arrive =
       inst.engine_arrival(at, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
   queue.push(arrive, EventClass::kEngineArrival, static_cast<std::uint32_t>(target), rec.key);
+}
+
+epp::Request Simulation::State::epp_request(const RequestRecord& rec) const {
+  epp::Request r;
+  r.prompt = &rec.gen.prompt_token_ids;
+  r.lora = rec.gen.lora;
+  r.session = rec.gen.session;
+  r.priority = rec.gen.priority;
+  return r;
 }
 
 }  // namespace blis::cluster

@@ -115,6 +115,8 @@ struct Simulation::State {
   void finish_transfer(std::uint64_t slot);
   void hand_off_to_decode(RequestRecord& rec, SimTime at);
   Router& router_of(std::int32_t instance);
+  epp::Request epp_request(const RequestRecord& rec) const;
+  void wire_epp();
   void publish(Instance& inst);
   bool meets_slo(const RequestRecord& r) const;
   void finish_request(RequestRecord& r, RequestOutcome outcome);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/kv_events.h"
 #include "util/sim_time.h"
 
 namespace blis::engine {
@@ -198,6 +199,9 @@ class Engine {
   virtual void remote_heartbeat(RequestKey key, SimTime now) {}
   // Applies what fell due by `now` by itself (e.g. the NIXL lease of held blocks).
   virtual void poll(SimTime now) {}
+  // Sends the engine's KV-cache events (kv_events.h) to `l`; engines without a prefix cache
+  // ignore it. Observation only.
+  virtual void set_kv_event_listener(KvEventListener* l) {}
 
   // The earliest instant the engine needs to be called again by itself (a delayed free, a
   // remote KV load), or kSimTimeNever.

@@ -113,7 +113,7 @@ Router decode_router(const json& v, const std::string& ptr, DecodeContext& c) {
   FieldReader r(v, ptr, c.diags, keys::kRouter, "an object (router)");
   if (!r.valid()) return router;
   static const std::vector<std::string> kPolicies = {"round-robin", "least-loaded", "weighted",
-                                                     "random"};
+                                                     "random", "epp"};
   static const std::vector<std::string> kScorers = {"queue-depth", "kv-utilization",
                                                     "prefix-cache"};
   if (auto p = r.choice("policy", kPolicies, "is not a router policy")) router.policy = *p;
@@ -146,6 +146,24 @@ Router decode_router(const json& v, const std::string& ptr, DecodeContext& c) {
         router.scorers.push_back(sc);
       }
     }
+  }
+  if (const json* epp = r.raw("epp_config")) {
+    // An EndpointPickerConfig inline: an object (JSON) or a string (YAML, or JSON text). Kept
+    // as text; the cluster's router checks it against the EPP plugin registry.
+    if (router.policy != "epp") {
+      r.error("epp_config",
+              "epp_config is used only by policy \"epp\" (policy is \"" + router.policy + "\")");
+    } else if (epp->is_object()) {
+      router.epp_config = epp->dump();
+    } else if (epp->is_string() && epp->get<std::string>().size() <= 256 * 1024) {
+      router.epp_config = epp->get<std::string>();
+    } else {
+      r.error("epp_config", rules::show(*epp) + " is " + rules::describe_type(*epp) +
+                                ", expected an EndpointPickerConfig object or its YAML text "
+                                "(at most 256 KiB)");
+    }
+  } else if (router.policy == "epp") {
+    r.missing("epp_config", "an EndpointPickerConfig for policy \"epp\" (an object, or YAML text)");
   }
   if (router.policy == "weighted") {
     const bool any_positive = std::any_of(router.scorers.begin(), router.scorers.end(),

@@ -236,6 +236,11 @@ std::string encode_scenario(const Scenario& s) {
       scorers.push_back({{"name", sc.name}, {"weight", sc.weight}});
     router["scorers"] = scorers;
   }
+  if (s.router.policy == "epp") {
+    // Back as it came: an object when the text is a JSON object, else the YAML string.
+    const ojson parsed = ojson::parse(s.router.epp_config, nullptr, false);
+    router["epp_config"] = parsed.is_object() ? parsed : ojson(s.router.epp_config);
+  }
   router["signal_staleness_ms"] = s.router.signal_staleness_ms;
   o["router"] = router;
   o["fabric"] = str_or_null(s.fabric);

@@ -165,9 +165,12 @@ struct Scorer {
 };
 
 struct Router {
-  std::string policy = "round-robin";  // round-robin | least-loaded | weighted | random
+  std::string policy = "round-robin";  // round-robin | least-loaded | weighted | random | epp
   std::vector<Scorer> scorers;         // weighted
   double signal_staleness_ms = 0;
+  // epp: an llm-d EndpointPickerConfig as text (JSON, or YAML when it was given as a
+  // string); the cluster's router reads and checks it (core/cluster/epp/config.h).
+  std::string epp_config;
 };
 
 struct Slo {

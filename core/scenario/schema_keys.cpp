@@ -13,7 +13,7 @@ const std::vector<std::string> kPool = {"name",  "role",        "instances", "ha
                                         "model", "parallelism", "engine",    "cost_per_gpu_hour"};
 const std::vector<std::string> kParallelism = {"tp", "pp", "dp"};
 const std::vector<std::string> kEngine = {"kind", "release", "memory_profile", "args"};
-const std::vector<std::string> kRouter = {"policy", "scorers", "signal_staleness_ms"};
+const std::vector<std::string> kRouter = {"policy", "scorers", "signal_staleness_ms", "epp_config"};
 const std::vector<std::string> kScorer = {"name", "weight"};
 const std::vector<std::string> kWorkload = {"clients", "trace_csv"};
 const std::vector<std::string> kClient = {

@@ -47,6 +47,9 @@ class VllmEngine final : public engine::Engine {
   void remote_heartbeat(engine::RequestKey key, SimTime now) override;
   void poll(SimTime now) override;
   SimTime next_wake(SimTime now) const override;
+  void set_kv_event_listener(engine::KvEventListener* l) override {
+    core_.scheduler().set_kv_event_listener(l);
+  }
 
   // vllm scheduler.py Scheduler.reset_prefix_cache.
   bool reset_prefix_cache(bool reset_running_requests);

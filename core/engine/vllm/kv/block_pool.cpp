@@ -46,6 +46,8 @@ void BlockPool::cache_full_blocks(std::span<const BlockHash> hashes,
     b.block_hash = hashes[static_cast<std::size_t>(i)];
     b.has_hash = true;
     index_.insert(b.block_id);
+    // vllm block_pool.py cache_full_blocks: BlockStored when kv_cache_events are on.
+    if (events_ != nullptr) events_->block_stored(b.block_hash.hi, b.block_hash.lo);
   }
 }
 
@@ -55,6 +57,8 @@ bool BlockPool::maybe_evict_cached_block(std::int32_t id) {
   KVCacheBlock& b = blk(id);
   if (!b.has_hash) return false;
   index_.remove(id);
+  // vllm block_pool.py _maybe_evict_cached_block: BlockRemoved when kv_cache_events are on.
+  if (events_ != nullptr) events_->block_removed(b.block_hash.hi, b.block_hash.lo);
   b.has_hash = false;
   b.block_hash = BlockHash{};
   return true;
@@ -143,6 +147,9 @@ bool BlockPool::reset_prefix_cache() {
   if (num_gpu_blocks_ - get_num_free_blocks() != 1) return false;
   index_.clear();
   for (std::int32_t i = 0; i < num_gpu_blocks_; ++i) {
+    // vllm block_pool.py reset_prefix_cache: AllBlocksCleared (one removal per block here).
+    if (events_ != nullptr && blk(i).has_hash)
+      events_->block_removed(blk(i).block_hash.hi, blk(i).block_hash.lo);
     blk(i).has_hash = false;
     blk(i).block_hash = BlockHash{};
   }

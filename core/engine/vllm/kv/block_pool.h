@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/kv_events.h"
 #include "engine/vllm/kv/block_hash_index.h"
 #include "engine/vllm/kv/free_block_queue.h"
 #include "engine/vllm/kv/kv_cache_block.h"
@@ -51,6 +52,9 @@ class BlockPool {
   // 1 - free / (num_gpu_blocks - 1): the null block is not counted (block_pool.py get_usage).
   double get_usage() const;
 
+  // KV events (engine/kv_events.h) go to `l` (nullptr: none); observation only.
+  void set_event_listener(engine::KvEventListener* l) { events_ = l; }
+
   // For tests and invariant checks.
   const FreeBlockQueue& free_queue() const { return free_queue_; }
   const BlockHashIndex& hash_index() const { return index_; }
@@ -68,6 +72,7 @@ class BlockPool {
   BlockHashIndex index_;
   std::vector<std::int32_t> scratch_hashed_;
   std::vector<std::int32_t> scratch_unhashed_;
+  engine::KvEventListener* events_ = nullptr;
 };
 
 }  // namespace blis::vllm

@@ -99,6 +99,8 @@ class Scheduler {
   const RequestQueue& waiting_queue() const { return *waiting_; }
   const RequestQueue& skipped_waiting_queue() const { return *skipped_waiting_; }
   const KVCacheManager& kv_cache_manager() const { return kv_; }
+  // KV events of this scheduler's block pool (engine/kv_events.h); observation only.
+  void set_kv_event_listener(engine::KvEventListener* l) { kv_.block_pool().set_event_listener(l); }
   const VllmConfig& config() const { return cfg_; }
   std::uint64_t total_preemptions() const { return total_preemptions_; }
   bool has_connector() const { return connector_ != nullptr; }

@@ -1,0 +1,67 @@
+// blis epp-plugins [--update-docs DIR]: the llm-d EPP plugins the simulator knows, with their
+// parameters, status and upstream source (core/cluster/epp/plugins.h).
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cluster/epp/plugins.h"
+#include "command_registry.h"
+
+namespace blis::cli {
+namespace {
+
+namespace epp = cluster::epp;
+
+// Rewrites the generated block of DIR/docs/llm-d-parity.md.
+int update_parity_doc(const std::string& dir) {
+  const std::string path = dir + "/docs/llm-d-parity.md";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "blis epp-plugins: cannot read '%s'\n", path.c_str());
+    return 1;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string md = text.str();
+  const std::size_t begin = md.find(epp::kParityBegin);
+  const std::size_t end = md.find(epp::kParityEnd);
+  if (begin == std::string::npos || end == std::string::npos || end < begin) {
+    std::fprintf(stderr, "blis epp-plugins: '%s' has no generated-block markers\n", path.c_str());
+    return 1;
+  }
+  std::size_t stop = end + std::string(epp::kParityEnd).size();
+  if (stop < md.size() && md[stop] == '\n') ++stop;
+  md.replace(begin, stop - begin, epp::parity_markdown());
+  std::ofstream out(path, std::ios::binary);
+  out << md;
+  if (!out) {
+    std::fprintf(stderr, "blis epp-plugins: cannot write '%s'\n", path.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int run_epp_plugins(const std::vector<std::string>& args) {
+  if (args.size() == 2 && args[0] == "--update-docs") return update_parity_doc(args[1]);
+  if (!args.empty()) {
+    std::fprintf(stderr, "blis epp-plugins: unknown argument '%s'\n", args[0].c_str());
+    return 2;
+  }
+  const std::string text = epp::parity_markdown();
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+BLIS_REGISTER_COMMAND(
+    "epp-plugins", "list the llm-d EPP plugins router policy epp accepts, with their status",
+    "usage: blis epp-plugins [--update-docs DIR]\n"
+    "  Prints the llm-d EndpointPickerConfig plugin matrix (markdown): each plugin type with\n"
+    "  its parameters, whether the simulator supports, approximates, accepts without effect\n"
+    "  or refuses it, and the upstream file of its rule.\n"
+    "  --update-docs DIR rewrites the generated table of DIR/docs/llm-d-parity.md.",
+    run_epp_plugins);
+
+}  // namespace blis::cli

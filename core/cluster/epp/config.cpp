@@ -1,0 +1,497 @@
+#include "cluster/epp/config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cluster/epp/yaml_subset.h"
+#include "util/did_you_mean.h"
+#include "util/text.h"
+
+namespace blis::cluster::epp {
+namespace {
+
+using nlohmann::json;
+
+// apix/config/v1alpha1: the current group and the deprecated GIE one (configloader.go).
+const std::vector<std::string> kApiVersions = {"llm-d.ai/v1alpha1",
+                                               "inference.networking.x-k8s.io/v1alpha1"};
+const std::vector<std::string> kTopKeys = {
+    "apiVersion",         "kind",      "featureGates", "plugins", "schedulingProfiles",
+    "saturationDetector", "dataLayer", "flowControl",  "parser"};
+constexpr std::size_t kMaxPlugins = 64;
+constexpr std::size_t kMaxProfiles = 16;
+
+std::string hint(const std::string& got, const std::vector<std::string>& names) {
+  const auto near = closest(got, names, 3);
+  if (near.empty()) return "";
+  return " (did you mean " + quoted_list(near) + "?)";
+}
+
+class Loader {
+ public:
+  Loader(const std::string& base, bool yaml, std::map<std::string, YamlPos> pos, Diagnostics& ds)
+      : base_(base), yaml_(yaml), pos_(std::move(pos)), ds_(ds) {}
+
+  void error(const std::string& inner, const std::string& msg, Severity sev = Severity::kError) {
+    if (!yaml_) {
+      ds_.push_back({base_ + inner, msg, sev});
+      return;
+    }
+    std::string p = inner;
+    auto it = pos_.find(p);
+    while (it == pos_.end() && !p.empty()) {
+      p = p.substr(0, p.rfind('/'));
+      it = pos_.find(p);
+    }
+    std::string where = it == pos_.end() ? ""
+                                         : "line " + std::to_string(it->second.line) + ", column " +
+                                               std::to_string(it->second.column) + " ";
+    ds_.push_back({base_, where + "(" + (inner.empty() ? "/" : inner) + "): " + msg, sev});
+  }
+
+  void load(const json& doc, EppConfig& out) {
+    if (!doc.is_object()) {
+      error("", "an EndpointPickerConfig must be a mapping / object");
+      return;
+    }
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+      if (std::find(kTopKeys.begin(), kTopKeys.end(), it.key()) == kTopKeys.end())
+        error("/" + it.key(), "unknown key " + quote_excerpt(it.key()) + hint(it.key(), kTopKeys) +
+                                  " (expected " + quoted_list(kTopKeys) + ")");
+    }
+    if (doc.contains("apiVersion")) {
+      const json& v = doc["apiVersion"];
+      if (!v.is_string() || std::find(kApiVersions.begin(), kApiVersions.end(),
+                                      v.get<std::string>()) == kApiVersions.end())
+        error("/apiVersion", "expected " + quoted_list(kApiVersions));
+    }
+    if (doc.contains("kind") &&
+        !(doc["kind"].is_string() && doc["kind"].get<std::string>() == "EndpointPickerConfig"))
+      error("/kind", "expected \"EndpointPickerConfig\"");
+    if (doc.contains("flowControl"))
+      error("/flowControl",
+            "flow-control queueing is not simulated: admission uses the saturation detector's "
+            "legacy check (sheddable requests rejected when saturated)",
+            Severity::kWarning);
+    plugins(doc, out);
+    if (has_errors(ds_)) return;
+    profiles(doc, out);
+    if (has_errors(ds_)) return;
+    handler(out);
+    detector(doc, out);
+  }
+
+ private:
+  std::string base_;
+  bool yaml_;
+  std::map<std::string, YamlPos> pos_;
+  Diagnostics& ds_;
+  std::map<std::string, std::int32_t> by_name_;
+
+  std::vector<std::string> names() const {
+    std::vector<std::string> n;
+    for (const auto& [k, v] : by_name_) n.push_back(k);
+    return n;
+  }
+
+  void plugins(const json& doc, EppConfig& out) {
+    if (!doc.contains("plugins")) {
+      error("", "missing \"plugins\" (a list of {type, name, parameters})");
+      return;
+    }
+    const json& ps = doc["plugins"];
+    if (!ps.is_array()) {
+      error("/plugins", "expected a list of {type, name, parameters}");
+      return;
+    }
+    if (ps.size() > kMaxPlugins) {
+      error("/plugins", "more than 64 plugins");
+      return;
+    }
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      const std::string ptr = json_pointer_append("/plugins", i);
+      const json& p = ps[i];
+      if (!p.is_object()) {
+        error(ptr, "expected a mapping {type, name, parameters}");
+        continue;
+      }
+      for (auto it = p.begin(); it != p.end(); ++it) {
+        static const std::vector<std::string> keys = {"type", "name", "parameters"};
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+          error(json_pointer_append(ptr, it.key()),
+                "unknown key " + quote_excerpt(it.key()) + hint(it.key(), keys) +
+                    " (expected \"type\", \"name\" or \"parameters\")");
+      }
+      if (!p.contains("type") || !p["type"].is_string()) {
+        error(ptr + "/type", "missing plugin type (a string)");
+        continue;
+      }
+      PluginSpec spec;
+      spec.type = p["type"].get<std::string>();
+      spec.info = find_plugin(spec.type);
+      if (spec.info == nullptr) {
+        error(ptr + "/type", "unknown plugin type " + quote_excerpt(spec.type) +
+                                 hint(spec.type, plugin_types()) +
+                                 " (see docs/llm-d-parity.md for the plugins the simulator knows)");
+        continue;
+      }
+      if (spec.info->support == Support::kNotExpressible) {
+        error(ptr + "/type", "plugin type " + quote_excerpt(spec.type) +
+                                 " is not expressible in the simulator: " + spec.info->note);
+        continue;
+      }
+      spec.name = spec.type;
+      if (p.contains("name")) {
+        if (!p["name"].is_string() || p["name"].get<std::string>().empty()) {
+          error(ptr + "/name", "expected a non-empty string");
+          continue;
+        }
+        spec.name = p["name"].get<std::string>();
+      }
+      if (by_name_.count(spec.name) != 0) {
+        error(ptr + "/name", "plugin name " + quote_excerpt(spec.name) + " is used twice");
+        continue;
+      }
+      if (p.contains("parameters") && !p["parameters"].is_null())
+        parameters(p["parameters"], ptr + "/parameters", spec);
+      if (spec.type == "concurrency-detector" &&
+          spec.text("concurrencyMode", "requests") != "requests")
+        error(ptr + "/parameters/concurrencyMode",
+              "only \"requests\" is simulated (token concurrency is not tracked)");
+      by_name_[spec.name] = static_cast<std::int32_t>(out.plugins.size());
+      out.plugins.push_back(std::move(spec));
+    }
+  }
+
+  void parameters(const json& params, const std::string& ptr, PluginSpec& spec) {
+    if (!params.is_object()) {
+      error(ptr, "expected a mapping of parameters");
+      return;
+    }
+    std::vector<std::string> known;
+    for (const ParamInfo& q : spec.info->params) known.push_back(q.name);
+    for (auto it = params.begin(); it != params.end(); ++it) {
+      const std::string kp = json_pointer_append(ptr, it.key());
+      const ParamInfo* q = nullptr;
+      for (const ParamInfo& c : spec.info->params)
+        if (c.name == it.key()) q = &c;
+      if (q == nullptr) {
+        error(kp,
+              "unknown parameter " + quote_excerpt(it.key()) + " of " + quote_excerpt(spec.type) +
+                  hint(it.key(), known) +
+                  (known.empty() ? " (it takes none)" : " (expected " + quoted_list(known) + ")"));
+        continue;
+      }
+      param(*q, it.value(), kp, spec);
+    }
+  }
+
+  void param(const ParamInfo& q, const json& v, const std::string& kp, PluginSpec& spec) {
+    switch (q.type) {
+      case ParamType::kInt:
+        if (!v.is_number_integer() &&
+            !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))
+          return error(kp, "expected an integer");
+        spec.num[q.name] = v.get<double>();
+        return;
+      case ParamType::kNumber:
+        if (!v.is_number()) return error(kp, "expected a number");
+        spec.num[q.name] = v.get<double>();
+        return;
+      case ParamType::kBool:
+        if (!v.is_boolean()) return error(kp, "expected true or false");
+        spec.num[q.name] = v.get<bool>() ? 1.0 : 0.0;
+        return;
+      case ParamType::kString:
+        if (!v.is_string()) return error(kp, "expected a string");
+        spec.str[q.name] = v.get<std::string>();
+        return;
+      case ParamType::kDuration: {
+        double ms = 0;
+        if (!v.is_string() || !parse_go_duration_ms(v.get<std::string>(), ms))
+          return error(kp, "expected a duration such as \"200ms\" or \"1s\"");
+        spec.num[q.name] = ms;
+        return;
+      }
+      case ParamType::kObject:
+        if (!v.is_object()) return error(kp, "expected a mapping");
+        if (q.subkeys.empty()) return;  // accepted as a whole (no effect in the simulator)
+        for (auto it = v.begin(); it != v.end(); ++it) {
+          const std::string sp = json_pointer_append(kp, it.key());
+          if (std::find(q.subkeys.begin(), q.subkeys.end(), it.key()) == q.subkeys.end()) {
+            error(sp, "unknown key " + quote_excerpt(it.key()) + hint(it.key(), q.subkeys) +
+                          " (expected " + quoted_list(q.subkeys) + ")");
+          } else if (!it.value().is_string()) {
+            error(sp, "expected a string");
+          } else {
+            spec.obj[q.name][it.key()] = it.value().get<std::string>();
+          }
+        }
+        return;
+    }
+  }
+
+  void profiles(const json& doc, EppConfig& out) {
+    if (!doc.contains("schedulingProfiles") || doc["schedulingProfiles"].is_null() ||
+        (doc["schedulingProfiles"].is_array() && doc["schedulingProfiles"].empty())) {
+      // defaults.go ensureSchedulingLayer: one "default" profile with every filter, scorer
+      // and picker (in the order listed here; upstream iterates a map).
+      Profile p;
+      p.name = "default";
+      for (std::size_t i = 0; i < out.plugins.size(); ++i) add_to_profile(out, p, i, 1.0, "");
+      finish_profile(out, p);
+      out.profiles.push_back(p);
+      return;
+    }
+    const json& ps = doc["schedulingProfiles"];
+    if (!ps.is_array()) return error("/schedulingProfiles", "expected a list of {name, plugins}");
+    if (ps.size() > kMaxProfiles) return error("/schedulingProfiles", "more than 16 profiles");
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      const std::string ptr = json_pointer_append("/schedulingProfiles", i);
+      const json& pr = ps[i];
+      if (!pr.is_object() || !pr.contains("name") || !pr["name"].is_string()) {
+        error(ptr, "expected a mapping with a string \"name\" and \"plugins\"");
+        continue;
+      }
+      for (auto it = pr.begin(); it != pr.end(); ++it) {
+        if (it.key() != "name" && it.key() != "plugins")
+          error(json_pointer_append(ptr, it.key()),
+                "unknown key " + quote_excerpt(it.key()) + " (expected \"name\" or \"plugins\")");
+      }
+      Profile p;
+      p.name = pr["name"].get<std::string>();
+      if (!seen.insert(p.name).second) error(ptr + "/name", "profile name used twice");
+      const json empty = json::array();
+      const json& refs = pr.contains("plugins") ? pr["plugins"] : empty;
+      if (!refs.is_array()) {
+        error(ptr + "/plugins", "expected a list of {pluginRef, weight}");
+        continue;
+      }
+      for (std::size_t j = 0; j < refs.size(); ++j) {
+        const std::string rp = json_pointer_append(ptr + "/plugins", j);
+        const json& r = refs[j];
+        if (!r.is_object() || !r.contains("pluginRef") || !r["pluginRef"].is_string()) {
+          error(rp, "expected a mapping with a string \"pluginRef\"");
+          continue;
+        }
+        for (auto it = r.begin(); it != r.end(); ++it) {
+          if (it.key() != "pluginRef" && it.key() != "weight")
+            error(json_pointer_append(rp, it.key()), "unknown key " + quote_excerpt(it.key()) +
+                                                         " (expected \"pluginRef\" or \"weight\")");
+        }
+        const std::string ref = r["pluginRef"].get<std::string>();
+        const auto it = by_name_.find(ref);
+        if (it == by_name_.end()) {
+          error(rp + "/pluginRef", "no plugin named " + quote_excerpt(ref) + hint(ref, names()));
+          continue;
+        }
+        double w = 1.0;
+        if (r.contains("weight") && !r["weight"].is_null()) {
+          if (!r["weight"].is_number() || !(r["weight"].get<double>() >= 0)) {
+            error(rp + "/weight", "expected a number >= 0");
+            continue;
+          }
+          w = r["weight"].get<double>();
+        }
+        add_to_profile(out, p, static_cast<std::size_t>(it->second), w, rp);
+      }
+      finish_profile(out, p);
+      out.profiles.push_back(p);
+    }
+  }
+
+  void add_to_profile(const EppConfig& out, Profile& p, std::size_t i, double w,
+                      const std::string& rp) {
+    const PluginSpec& s = out.plugins[i];
+    const auto idx = static_cast<std::int32_t>(i);
+    switch (s.info->kind) {
+      case PluginKind::kFilter:
+      case PluginKind::kSaturationDetector:  // a detector is also a Filter (detector.go)
+        if (s.info->kind == PluginKind::kSaturationDetector && rp.empty()) return;
+        p.filters.push_back(idx);
+        return;
+      case PluginKind::kScorer:
+        p.scorers.push_back({idx, w});
+        return;
+      case PluginKind::kPicker:
+        if (p.picker >= 0 && !rp.empty()) {
+          error(rp + "/pluginRef", "a profile takes one picker; " +
+                                       quote_excerpt(out.plugins[p.picker].name) +
+                                       " is already its picker");
+          return;
+        }
+        if (p.picker < 0) p.picker = idx;
+        return;
+      default:
+        if (!rp.empty())
+          error(rp + "/pluginRef", quote_excerpt(s.name) + " is a " + kind_name(s.info->kind) +
+                                       ", not a filter, scorer or picker");
+    }
+  }
+
+  // defaults.go: a profile without a picker gets the config's first picker.
+  static void finish_profile(const EppConfig& out, Profile& p) {
+    if (p.picker >= 0) return;
+    for (std::size_t i = 0; i < out.plugins.size(); ++i) {
+      if (out.plugins[i].info->kind == PluginKind::kPicker) {
+        p.picker = static_cast<std::int32_t>(i);
+        return;
+      }
+    }
+  }
+
+  std::int32_t profile_index(const EppConfig& out, const std::string& name) const {
+    for (std::size_t i = 0; i < out.profiles.size(); ++i)
+      if (out.profiles[i].name == name) return static_cast<std::int32_t>(i);
+    return -1;
+  }
+
+  void handler(EppConfig& out) {
+    std::int32_t found = -1;
+    for (std::size_t i = 0; i < out.plugins.size(); ++i) {
+      if (out.plugins[i].info->kind != PluginKind::kProfileHandler) continue;
+      if (found >= 0) {
+        error(json_pointer_append("/plugins", i) + "/type",
+              "a config takes one profile handler; " + quote_excerpt(out.plugins[found].name) +
+                  " is already one");
+        return;
+      }
+      found = static_cast<std::int32_t>(i);
+    }
+    out.profile_handler = found;
+    const std::string hp = json_pointer_append("/plugins", static_cast<std::size_t>(found));
+    if (found < 0 || out.plugins[found].type == "single-profile-handler") {
+      if (out.profiles.size() != 1)
+        error(found < 0 ? "/schedulingProfiles" : hp,
+              "single-profile-handler (the default) runs exactly one scheduling profile; " +
+                  std::to_string(out.profiles.size()) + " are configured");
+      return;
+    }
+    const PluginSpec& h = out.plugins[found];
+    const auto sub = [&h](const std::string& obj, const std::string& key) -> std::string {
+      const auto o = h.obj.find(obj);
+      if (o == h.obj.end()) return "";
+      const auto k = o->second.find(key);
+      return k == o->second.end() ? "" : k->second;
+    };
+    // disagg_profile_handler.go HandlerFactory: nested profiles/deciders, or the deprecated
+    // flat parameters (mixing both is an error); pd-profile-handler takes the flat ones.
+    const bool nested = h.obj.count("profiles") != 0 || h.obj.count("deciders") != 0;
+    const bool flat = !h.str.empty();
+    if (nested && flat)
+      error(hp + "/parameters",
+            "cannot mix the deprecated flat parameters with profiles/deciders: use one format");
+    std::string decode = nested ? sub("profiles", "decode") : h.text("decodeProfile", "");
+    std::string prefill = nested ? sub("profiles", "prefill") : h.text("prefillProfile", "");
+    std::string decider = nested
+                              ? sub("deciders", "prefill")
+                              : h.text("prefillDeciderPluginName", h.text("deciderPluginName", ""));
+    if (decode.empty()) decode = "decode";
+    if (prefill.empty()) prefill = "prefill";
+    if (h.type == "pd-profile-handler" && decider.empty()) decider = "prefix-based-pd-decider";
+    out.decode_profile = profile_index(out, decode);
+    out.prefill_profile = profile_index(out, prefill);
+    if (out.decode_profile < 0)
+      error(hp + "/parameters",
+            "no scheduling profile named " + quote_excerpt(decode) + " (the decode profile)");
+    if (!decider.empty()) {
+      const auto it = by_name_.find(decider);
+      if (it == by_name_.end() || out.plugins[it->second].info->kind != PluginKind::kDecider) {
+        error(hp + "/parameters", "deciders.prefill " + quote_excerpt(decider) +
+                                      " names no P/D decider plugin" + hint(decider, names()));
+      } else {
+        out.prefill_decider = it->second;
+      }
+    }
+  }
+
+  void detector(const json& doc, EppConfig& out) {
+    if (!doc.contains("saturationDetector") || doc["saturationDetector"].is_null()) return;
+    const json& sd = doc["saturationDetector"];
+    if (!sd.is_object() || !sd.contains("pluginRef") || !sd["pluginRef"].is_string())
+      return error("/saturationDetector", "expected {pluginRef: <a saturation detector plugin>}");
+    const std::string ref = sd["pluginRef"].get<std::string>();
+    const auto it = by_name_.find(ref);
+    if (it == by_name_.end() ||
+        out.plugins[it->second].info->kind != PluginKind::kSaturationDetector)
+      return error("/saturationDetector/pluginRef", "no saturation detector plugin named " +
+                                                        quote_excerpt(ref) + hint(ref, names()));
+    out.saturation_detector = it->second;
+  }
+};
+
+}  // namespace
+
+bool parse_go_duration_ms(const std::string& s, double& ms) {
+  // time.ParseDuration: a sequence of decimal numbers, each with a unit.
+  if (s.empty() || s.size() > 64) return false;
+  std::size_t i = 0;
+  double total = 0;
+  if (s == "0") {
+    ms = 0;
+    return true;
+  }
+  while (i < s.size()) {
+    const std::size_t start = i;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+    if (i == start) return false;
+    const double v = std::strtod(s.substr(start, i - start).c_str(), nullptr);
+    std::size_t u = i;
+    while (u < s.size() && std::isalpha(static_cast<unsigned char>(s[u]))) ++u;
+    const std::string unit = s.substr(i, u - i);
+    i = u;
+    double scale = 0;
+    if (unit == "ns")
+      scale = 1e-6;
+    else if (unit == "us")
+      scale = 1e-3;
+    else if (unit == "ms")
+      scale = 1;
+    else if (unit == "s")
+      scale = 1e3;
+    else if (unit == "m")
+      scale = 60e3;
+    else if (unit == "h")
+      scale = 3600e3;
+    else
+      return false;
+    total += v * scale;
+  }
+  ms = total;
+  return true;
+}
+
+Diagnostics parse_epp_config(const std::string& text, const std::string& pointer, EppConfig& out) {
+  Diagnostics ds;
+  out = EppConfig{};
+  std::size_t first = 0;
+  while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first]))) ++first;
+  const bool is_json = first < text.size() && text[first] == '{';
+  json doc;
+  std::map<std::string, YamlPos> pos;
+  if (is_json) {
+    doc = json::parse(text, nullptr, false);
+    if (doc.is_discarded()) {
+      ds.push_back({pointer, "the EPP config is not valid JSON"});
+      return ds;
+    }
+  } else {
+    YamlResult y = parse_yaml_subset(text);
+    if (!y.ok) {
+      ds.push_back({pointer, "EPP config YAML: " + y.error});
+      return ds;
+    }
+    doc = std::move(y.value);
+    pos = std::move(y.positions);
+  }
+  Loader(pointer, !is_json, std::move(pos), ds).load(doc, out);
+  return ds;
+}
+
+}  // namespace blis::cluster::epp

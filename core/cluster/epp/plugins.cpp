@@ -1,0 +1,439 @@
+#include "cluster/epp/plugins.h"
+
+namespace blis::cluster::epp {
+namespace {
+
+using K = PluginKind;
+using S = Support;
+using T = ParamType;
+
+const std::string kSched = "pkg/epp/framework/plugins/scheduling/";
+const std::string kFlow = "pkg/epp/framework/plugins/flowcontrol/";
+
+std::vector<PluginInfo> build() {
+  const ParamInfo max_endpoints{"maxNumOfEndpoints", T::kInt, "1", false, {}};
+  return {
+      // ---- scorers
+      {"prefix-cache-scorer",
+       K::kScorer,
+       S::kApproximated,
+       {{"blockSizeTokens", T::kInt, "16", false, {}},
+        {"blockSize", T::kInt, "(deprecated blockSizeTokens)", false, {}},
+        {"autoTune", T::kBool, "true", true, {}},
+        {"maxPrefixBlocksToMatch", T::kInt, "256", true, {}},
+        {"maxPrefixTokensToMatch", T::kInt, "0", false, {}},
+        {"lruCapacityPerServer", T::kInt, "31250", true, {}}},
+       kSched + "scorer/prefix/plugin.go; "
+                "pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/",
+       "matched leading blocks / prompt blocks, from the router's own LRU of what it routed "
+       "(chained block hashes, per-server LRU)",
+       "hashes token ids in blocks of the engine's block size (upstream hashes 4 characters per "
+       "token); autoTune: LRU capacity = the instance's GPU KV blocks, else "
+       "lruCapacityPerServer; maxPrefixBlocksToMatch is capped at 256"},
+      {"precise-prefix-cache-scorer",
+       K::kScorer,
+       S::kSupported,
+       {{"tokenProcessorConfig", T::kObject, "", false, {}},
+        {"indexerConfig", T::kObject, "", false, {}},
+        {"kvEventsConfig", T::kObject, "", false, {}}},
+       kSched + "scorer/preciseprefixcache/precise_prefix_cache.go",
+       "matched leading blocks / prompt blocks, from an index fed by the engines' KV events "
+       "(BlockStored / BlockRemoved)",
+       "the engines publish BlockStored / BlockRemoved as their block pools cache and evict "
+       "blocks; events arrive without delay; block size and hashes are the engine's own"},
+      {"kv-cache-utilization-scorer",
+       K::kScorer,
+       S::kSupported,
+       {},
+       kSched + "scorer/kvcacheutilization/kvcache_utilization.go",
+       "1 - vllm:kv_cache_usage_perc",
+       "reads the signal board (router.signal_staleness_ms behind)"},
+      {"queue-scorer",
+       K::kScorer,
+       S::kSupported,
+       {},
+       kSched + "scorer/queuedepth/queue.go",
+       "(max_q - q) / (max_q - min_q) over the candidates, 1 when all equal; q = "
+       "vllm:num_requests_waiting",
+       "reads the signal board"},
+      {"running-requests-size-scorer",
+       K::kScorer,
+       S::kSupported,
+       {},
+       kSched + "scorer/runningrequests/runningrequest.go",
+       "(max_r - r) / (max_r - min_r), 1 when all equal; r = vllm:num_requests_running",
+       "reads the signal board"},
+      {"load-aware-scorer",
+       K::kScorer,
+       S::kSupported,
+       {{"threshold", T::kInt, "128", true, {}}},
+       kSched + "scorer/loadaware/load_aware.go",
+       "0.5 with an empty queue, else 0.5 * (1 - min(q, threshold) / threshold)",
+       "reads the signal board; threshold <= 0 falls back to 128 as upstream"},
+      {"active-request-scorer",
+       K::kScorer,
+       S::kSupported,
+       {{"requestTimeout", T::kDuration, "", false, {}},
+        {"idleThreshold", T::kInt, "0", true, {}},
+        {"maxBusyScore", T::kNumber, "1", true, {}}},
+       kSched + "scorer/activerequest/active_request.go",
+       "1 when in-flight <= idleThreshold, else (max - n) / max * maxBusyScore; n = requests "
+       "the EPP sent and that have not finished",
+       "in-flight counts are the router's own (exact, no staleness); requestTimeout is "
+       "deprecated upstream and ignored"},
+      {"lora-affinity-scorer",
+       K::kScorer,
+       S::kApproximated,
+       {},
+       kSched + "scorer/loraaffinity/lora_affinity.go",
+       "1 if the adapter is active, 0.8 if active + waiting adapters < max_lora, 0.6 if it is "
+       "waiting, else 0",
+       "active = adapters in the instance's GPU LoRA slots (vLLM's worker LRU), waiting = "
+       "adapters of requests routed there and not yet scheduled; max_lora = max_loras"},
+      {"session-affinity-scorer",
+       K::kScorer,
+       S::kSupported,
+       {},
+       kSched + "scorer/sessionaffinity/session_affinity.go",
+       "1 for the endpoint named by the request's x-session-token (set on the session's "
+       "previous response), else 0",
+       "a session is the workload's multi-turn / closed-loop user; its token is the instance "
+       "that served its last finished turn"},
+      {"no-hit-lru-scorer",
+       K::kScorer,
+       S::kSupported,
+       {{"prefixPluginType", T::kString, "prefix-cache-scorer", true, {}},
+        {"prefixPluginName", T::kString, "prefix-cache-scorer", true, {}},
+        {"lruSize", T::kInt, "1024", true, {}}},
+       kSched + "scorer/nohitlru/no_hit_lru.go",
+       "cold requests (no prefix hit anywhere): never-used endpoints first, then least "
+       "recently used; 0.5 for all when some endpoint has a hit",
+       "reads the named prefix plugin's match on the same request"},
+      {"token-load-scorer",
+       K::kScorer,
+       S::kNotExpressible,
+       {},
+       kSched + "scorer/tokenload/token_load.go",
+       "scores by in-flight tokens from the in-flight-load producer",
+       "not modelled yet"},
+      {"context-length-aware",
+       K::kScorer,
+       S::kNotExpressible,
+       {},
+       kSched + "scorer/contextlengthaware/context_length_aware.go",
+       "prefers endpoints labelled for the request's context-length range",
+       "pools carry no labels"},
+      {"latency-scorer",
+       K::kScorer,
+       S::kNotExpressible,
+       {},
+       kSched + "scorer/latency/plugin.go",
+       "scores by a trained latency predictor's TTFT / TPOT predictions",
+       "needs the external latency-predictor service"},
+      // ---- filters
+      {"decode-filter",
+       K::kFilter,
+       S::kSupported,
+       {},
+       kSched + "filter/bylabel/roles.go",
+       "keeps endpoints whose llm-d.ai/role is decode, prefill-decode, both or "
+       "encode-prefill-decode, and endpoints without the label",
+       "a pool's role is its label: decode -> decode, prefill -> prefill, unified -> no label"},
+      {"prefill-filter",
+       K::kFilter,
+       S::kSupported,
+       {},
+       kSched + "filter/bylabel/roles.go",
+       "keeps endpoints whose llm-d.ai/role is prefill, encode-prefill, prefill-decode, both or "
+       "encode-prefill-decode (unlabelled endpoints are dropped)",
+       "prefill pools pass, unified and decode pools do not"},
+      {"lora-affinity-filter",
+       K::kFilter,
+       S::kApproximated,
+       {{"threshold", T::kNumber, "0.999", true, {}}},
+       "kubernetes-sigs/gateway-api-inference-extension at 654199f3^ (removed there by "
+       "\"Deprecate legacy filters\", #1305): "
+       "pkg/epp/scheduling/framework/plugins/filter/lora_affinity_filter.go",
+       "affinity group = endpoints with the adapter active or waiting; available = endpoints "
+       "with a free adapter slot; both non-empty: the affinity group with probability "
+       "threshold, else the available group; else whichever is non-empty (none: no endpoint)",
+       "active / waiting / max_lora as for lora-affinity-scorer; the draw uses the router's "
+       "stream; no endpoint left rejects the request (upstream: 503)"},
+      {"encode-filter",
+       K::kFilter,
+       S::kNotExpressible,
+       {},
+       kSched + "filter/bylabel/roles.go",
+       "keeps encode endpoints (multimodal E/P/D)",
+       "the simulator has no encode (multimodal) pools"},
+      {"label-selector-filter",
+       K::kFilter,
+       S::kNotExpressible,
+       {{"matchLabels", T::kObject, "", false, {}},
+        {"matchExpressions", T::kObject, "", false, {}}},
+       kSched + "filter/bylabel/selector.go",
+       "keeps endpoints whose labels match a selector",
+       "pools carry no labels"},
+      {"prefix-cache-affinity-filter",
+       K::kFilter,
+       S::kNotExpressible,
+       {},
+       kSched + "filter/prefixcacheaffinity/plugin.go",
+       "keeps endpoints above a prefix-match / latency-headroom gate",
+       "depends on the latency predictor"},
+      // ---- pickers
+      {"max-score-picker",
+       K::kPicker,
+       S::kSupported,
+       {max_endpoints},
+       kSched + "picker/maxscore/picker.go",
+       "shuffle, then stable sort by score: the highest score wins, ties at random",
+       "the shuffle draws from the router's stream (seeded from the scenario seed); one "
+       "endpoint is used (maxNumOfEndpoints > 1 only adds fallbacks upstream)"},
+      {"random-picker",
+       K::kPicker,
+       S::kSupported,
+       {max_endpoints},
+       kSched + "picker/random/picker.go",
+       "a uniformly random candidate",
+       "draws from the router's stream"},
+      {"weighted-random-picker",
+       K::kPicker,
+       S::kSupported,
+       {max_endpoints},
+       kSched + "picker/weightedrandom/picker.go",
+       "A-Res weighted sampling: key = U^(1/score), highest key wins; all scores 0 -> random",
+       "draws from the router's stream"},
+      // ---- profile handlers and deciders
+      {"single-profile-handler",
+       K::kProfileHandler,
+       S::kSupported,
+       {},
+       kSched + "profilehandler/single/single_profile_handler.go",
+       "runs the one scheduling profile",
+       "the default when the config has one profile and no handler, as upstream"},
+      {"disagg-profile-handler",
+       K::kProfileHandler,
+       S::kSupported,
+       {{"profiles",
+         T::kObject,
+         "{decode: decode, prefill: prefill, encode: encode}",
+         true,
+         {"decode", "prefill", "encode"}},
+        {"deciders", T::kObject, "{}", true, {"prefill", "encode"}},
+        {"decodeProfile", T::kString, "decode", true, {}},
+        {"prefillProfile", T::kString, "prefill", true, {}},
+        {"encodeProfile", T::kString, "encode", false, {}},
+        {"deciderPluginName", T::kString, "", true, {}},
+        {"prefillDeciderPluginName", T::kString, "", true, {}},
+        {"encodeDeciderPluginName", T::kString, "", false, {}}},
+       kSched + "profilehandler/disagg/disagg_profile_handler.go",
+       "runs the decode profile; then, if its prefill decider says so for the chosen decode "
+       "endpoint, the prefill profile (no decider: never disaggregate)",
+       "with a prefill target the request goes P -> D over the P/D proxy; without, straight to "
+       "the decode instance, which prefills it itself"},
+      {"pd-profile-handler",
+       K::kProfileHandler,
+       S::kSupported,
+       {{"decodeProfile", T::kString, "decode", true, {}},
+        {"prefillProfile", T::kString, "prefill", true, {}},
+        {"prefixPluginType", T::kString, "prefix-cache-scorer", false, {}},
+        {"prefixPluginName", T::kString, "prefix-cache-scorer", false, {}},
+        {"primaryPort", T::kInt, "0", false, {}},
+        {"deciderPluginName", T::kString, "prefix-based-pd-decider", true, {}}},
+       kSched + "profilehandler/disagg/pd_profile_handler.go",
+       "deprecated alias of disagg-profile-handler with flat parameters",
+       "as disagg-profile-handler"},
+      {"data-parallel-profile-handler",
+       K::kProfileHandler,
+       S::kNotExpressible,
+       {},
+       kSched + "profilehandler/dataparallel/dp_profile_handler.go",
+       "routes to a vLLM data-parallel rank by port",
+       "the simulator's routers see instances, not DP ranks"},
+      {"prefix-based-pd-decider",
+       K::kDecider,
+       S::kSupported,
+       {{"nonCachedTokens", T::kInt, "0", true, {}}},
+       kSched + "profilehandler/disagg/prefix_based_pd_decider.go",
+       "disaggregate when nonCachedTokens > 0, the prompt has >= nonCachedTokens tokens and "
+       "prompt - (matched blocks x block size) >= nonCachedTokens on the decode endpoint",
+       "the prompt's token count is exact (upstream estimates 4 characters per token); the "
+       "match is the profile's prefix scorer's on the chosen decode instance"},
+      {"always-disagg-pd-decider",
+       K::kDecider,
+       S::kSupported,
+       {},
+       kSched + "profilehandler/disagg/always_disagg_pd_decider.go",
+       "always disaggregate",
+       ""},
+      // ---- saturation detection (admission)
+      {"utilization-detector",
+       K::kSaturationDetector,
+       S::kSupported,
+       {{"queueDepthThreshold", T::kInt, "5", true, {}},
+        {"kvCacheUtilThreshold", T::kNumber, "0.8", true, {}},
+        {"metricsStalenessThreshold", T::kDuration, "200ms", true, {}},
+        {"headroom", T::kNumber, "0", false, {}}},
+       kFlow + "saturationdetector/utilization/detector.go; pkg/epp/requestcontrol/admission.go",
+       "saturation = mean over endpoints of max(q / queueDepthThreshold, kv / "
+       "kvCacheUtilThreshold), 1 for an endpoint whose metrics are older than "
+       "metricsStalenessThreshold; a sheddable request (priority < 0) is rejected when "
+       "saturation >= 1 (LegacyAdmissionController)",
+       "the default detector, as upstream; staleness = router.signal_staleness_ms; rejected "
+       "requests count as rejected in the results (HTTP 429 upstream)"},
+      {"concurrency-detector",
+       K::kSaturationDetector,
+       S::kSupported,
+       {{"maxConcurrency", T::kInt, "100", true, {}},
+        {"headroom", T::kNumber, "0", false, {}},
+        {"concurrencyMode", T::kString, "requests", true, {}},
+        {"maxTokenConcurrency", T::kInt, "1000000", false, {}}},
+       kFlow + "saturationdetector/concurrency/detector.go",
+       "saturation = in-flight requests / (endpoints x maxConcurrency)",
+       "in-flight counts are the router's own; concurrencyMode tokens is refused"},
+      // ---- the data layer and request handling: the simulator is its own data layer
+      {"metrics-data-source",
+       K::kDataLayer,
+       S::kAccepted,
+       {},
+       "pkg/epp/framework/plugins/datalayer/source/metrics/datasource.go",
+       "scrapes the model servers' /metrics",
+       "the signal board"},
+      {"core-metrics-extractor",
+       K::kDataLayer,
+       S::kAccepted,
+       {},
+       "pkg/epp/framework/plugins/datalayer/extractor/metrics/extractor.go",
+       "maps vllm:* metrics onto endpoint attributes",
+       "the signal board"},
+      {"endpoint-notification-source",
+       K::kDataLayer,
+       S::kAccepted,
+       {},
+       "pkg/epp/framework/plugins/datalayer/source/notifications/endpoint_datasource.go",
+       "endpoint add / remove notifications",
+       "instances are fixed for a run"},
+      {"token-producer",
+       K::kDataLayer,
+       S::kAccepted,
+       {{"modelName", T::kString, "", false, {}}, {"vllm", T::kObject, "", false, {}}},
+       "pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go",
+       "tokenizes prompts for precise prefix scoring",
+       "requests carry token ids"},
+      {"inflight-load-producer",
+       K::kDataLayer,
+       S::kAccepted,
+       {},
+       "pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.go",
+       "counts requests and tokens in flight per endpoint",
+       "the router counts its own"},
+      {"openai-parser",
+       K::kDataLayer,
+       S::kAccepted,
+       {},
+       "pkg/epp/framework/plugins/requesthandling/parsers/openai/openai.go",
+       "parses OpenAI request bodies",
+       "requests are generated, not parsed"},
+  };
+}
+
+}  // namespace
+
+const std::vector<PluginInfo>& plugin_registry() {
+  static const std::vector<PluginInfo> r = build();
+  return r;
+}
+
+const PluginInfo* find_plugin(const std::string& type) {
+  for (const PluginInfo& p : plugin_registry())
+    if (p.type == type) return &p;
+  return nullptr;
+}
+
+std::vector<std::string> plugin_types() {
+  std::vector<std::string> out;
+  for (const PluginInfo& p : plugin_registry()) out.push_back(p.type);
+  return out;
+}
+
+const char* kind_name(PluginKind k) {
+  switch (k) {
+    case K::kFilter:
+      return "filter";
+    case K::kScorer:
+      return "scorer";
+    case K::kPicker:
+      return "picker";
+    case K::kProfileHandler:
+      return "profile handler";
+    case K::kDecider:
+      return "P/D decider";
+    case K::kSaturationDetector:
+      return "saturation detector";
+    case K::kDataLayer:
+      return "data layer";
+    case K::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+const char* support_name(Support s) {
+  switch (s) {
+    case S::kSupported:
+      return "supported";
+    case S::kApproximated:
+      return "approximated";
+    case S::kAccepted:
+      return "accepted, no effect";
+    case S::kNotExpressible:
+      return "not expressible";
+  }
+  return "";
+}
+
+namespace {
+
+std::string escape_cell(const std::string& s) {
+  std::string o;
+  for (const char c : s) {
+    if (c == '|')
+      o += "\\|";
+    else
+      o += c;
+  }
+  return o;
+}
+
+std::string params_cell(const PluginInfo& p) {
+  if (p.params.empty()) return "—";
+  std::string o;
+  for (const ParamInfo& q : p.params) {
+    if (!o.empty()) o += ", ";
+    o += "`" + q.name + "`";
+    if (!q.default_text.empty()) o += " (" + q.default_text + ")";
+    if (!q.used) o += " *ignored*";
+  }
+  return escape_cell(o);
+}
+
+}  // namespace
+
+std::string parity_markdown() {
+  std::string o = std::string(kParityBegin) + "\n";
+  o += "Upstream: `" + std::string(kUpstreamRepo) + "` at `" + kUpstreamCommit + "`.\n\n";
+  o += "| Plugin type | Kind | Status | Parameters (default) | Upstream rule | In the simulator | "
+       "Upstream source |\n";
+  o += "|---|---|---|---|---|---|---|\n";
+  for (const PluginInfo& p : plugin_registry()) {
+    o += "| `" + p.type + "` | " + kind_name(p.kind) + " | " + support_name(p.support) + " | " +
+         params_cell(p) + " | " + escape_cell(p.rule) + " | " +
+         escape_cell(p.note.empty() ? "as upstream" : p.note) + " | `" + escape_cell(p.source) +
+         "` |\n";
+  }
+  o += std::string(kParityEnd) + "\n";
+  return o;
+}
+
+}  // namespace blis::cluster::epp

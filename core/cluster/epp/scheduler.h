@@ -1,0 +1,113 @@
+#pragma once
+// Scheduler: llm-d's EPP scheduling cycle over the simulator's instances, configured by an
+// EppConfig (config.h). Per request: admission (the saturation detector; sheddable requests
+// are rejected when the pool is saturated, pkg/epp/requestcontrol/admission.go), then the
+// profile handler runs scheduling profiles (filters in order, weighted scorers summed, the
+// picker), then the PreRequest bookkeeping (the approximate prefix index, in-flight counts,
+// the no-hit LRU). Randomness comes from the router's stream (seeded from the scenario seed).
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "cluster/epp/config.h"
+#include "cluster/epp/precise_index.h"
+#include "cluster/prefix_index.h"
+#include "cluster/signal_board.h"
+#include "util/rng.h"
+#include "util/sim_time.h"
+
+namespace blis::cluster::epp {
+
+// An endpoint's llm-d.ai/role label, from its pool's role (unified pools are unlabelled).
+enum class Role { kNone, kPrefill, kDecode };
+
+struct Request {
+  const std::vector<std::int32_t>* prompt = nullptr;
+  std::int32_t lora = 0;      // 0: the base model
+  std::int64_t session = -1;  // -1: no session token
+  std::int32_t priority = 0;  // vLLM's scale: > 0 is less urgent (GIE: priority < 0, sheddable)
+};
+
+struct Decision {
+  std::int32_t target = -1;   // the primary (decode / only) endpoint; -1 with rejected
+  std::int32_t prefill = -1;  // P/D: the prefill endpoint when the handler disaggregates
+  bool rejected = false;      // admission refused it, or no endpoint passed the filters
+};
+
+// The adapters in an instance's GPU LoRA slots, or nullptr when it serves no LoRA.
+using LoraProbe = std::function<const std::vector<std::int32_t>*(std::int32_t instance)>;
+
+class Scheduler {
+ public:
+  Scheduler(EppConfig cfg, std::size_t instances, std::vector<std::int32_t> candidates,
+            std::int32_t block_size, std::uint64_t model_salt, SimTime metrics_age);
+
+  void set_endpoint(std::int32_t instance, Role role, std::int64_t gpu_blocks,
+                    std::int32_t max_loras);
+  void set_lora_probe(LoraProbe p) { lora_probe_ = std::move(p); }
+  // The KV-event listener of an instance (precise prefix-cache scorer), or nullptr.
+  engine::KvEventListener* kv_listener(std::int32_t instance);
+
+  Decision schedule(const Request& r, SimTime now, SignalBoard& board, Rng& rng);
+  // A request routed to `instance` left it (finished, failed or handed off).
+  void on_left(std::int32_t instance);
+  // Counts a request on `instance` without routing it there (a gateway rejection's record).
+  void count_in(std::int32_t instance) { ++inflight_[static_cast<std::size_t>(instance)]; }
+  // A request finished on `instance`: its adapter leaves, its session's token names it.
+  void on_done(std::int32_t instance, const Request& r, bool answered);
+
+  const EppConfig& config() const { return cfg_; }
+  std::int64_t in_flight(std::int32_t instance) const {
+    return inflight_[static_cast<std::size_t>(instance)];
+  }
+  // The pool's saturation as the configured detector computes it (for tests).
+  double saturation(SimTime now, SignalBoard& board);
+
+ private:
+  EppConfig cfg_;
+  std::vector<std::int32_t> candidates_;
+  std::vector<Role> roles_;
+  std::vector<std::int32_t> max_loras_;
+  std::vector<std::int64_t> inflight_;
+  std::vector<std::map<std::int32_t, std::int32_t>> lora_inflight_;  // adapter -> requests
+  std::map<std::int64_t, std::int32_t> session_last_;                // session -> instance
+  std::vector<std::int32_t> no_hit_lru_;                             // most recent first
+  LoraProbe lora_probe_;
+  SimTime metrics_age_ = 0;
+  std::int32_t block_size_ = 16;
+
+  // One prefix index per prefix plugin (plugin index -> state).
+  struct PrefixState {
+    std::int32_t plugin = -1;
+    bool precise = false;
+    std::int32_t max_blocks = kMaxPrefixBlocksToMatch;
+    PrefixIndex approx;
+    std::unique_ptr<PreciseIndex> exact;  // precise (address-stable: engines hold listeners)
+    std::vector<std::uint64_t> hashes, lo;
+    std::vector<std::int32_t> matches;  // per instance, for the current request
+  };
+  std::vector<PrefixState> prefix_;
+  std::int32_t decider_prefix_ = -1;  // index into prefix_ the decider reads
+  bool last_cold_ = false;
+
+  // Scratch.
+  std::vector<std::int32_t> pass_, next_;
+  std::vector<double> totals_, scores_;
+
+  PrefixState* prefix_of(std::int32_t plugin);
+  void prepare_prefix(const Request& r);
+  std::int32_t run_profile(const Profile& p, const Request& r, SimTime now, SignalBoard& board,
+                           Rng& rng);
+  void filter(const PluginSpec& f, const Request& r, SimTime now, SignalBoard& board, Rng& rng);
+  void score(std::int32_t plugin, const Request& r, SimTime now, SignalBoard& board);
+  std::int32_t pick(const PluginSpec* picker, Rng& rng);
+  bool disaggregate(const Request& r, std::int32_t decode) const;
+  void lora_state(std::int32_t inst, std::int32_t lora, bool& active, bool& waiting,
+                  bool& has_slot) const;
+  void pre_request(const Request& r, const Decision& d);
+};
+
+}  // namespace blis::cluster::epp
