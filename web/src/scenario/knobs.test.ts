@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from './presets';
 import { getAt, KNOBS, parseKnobInput, setAt, type Json } from './knobs';
@@ -56,6 +57,11 @@ describe('presets', () => {
   it('are at least six, uniquely named, and parse as JSON with the v1 schema', () => {
     expect(PRESETS.length).toBeGreaterThanOrEqual(6);
     expect(new Set(PRESETS.map((p) => p.name)).size).toBe(PRESETS.length);
+    // docs/playground.md's URL table names every preset.
+    const row = readFileSync(new URL('../../../docs/playground.md', import.meta.url), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('| `preset=NAME`'));
+    for (const p of PRESETS) expect(row, p.name).toContain('`' + p.name + '`');
     for (const p of PRESETS) {
       for (const text of [p.scenario, p.compare?.scenario].filter((t): t is string => !!t)) {
         const d = JSON.parse(text) as { schema: string; name: string };

@@ -22,6 +22,14 @@ import cpuOffloadBaseline from '../../../examples/cpu-offload-baseline.json?raw'
 import multiLora from '../../../examples/multi-lora.json?raw';
 import specDecode from '../../../examples/spec-decode.json?raw';
 import specDecodeBaseline from '../../../examples/spec-decode-baseline.json?raw';
+// Scale-out what-ifs (docs/parallelism.md, docs/networking.md, docs/llm-d-parity.md).
+import dataParallel from '../../../examples/data-parallel.json?raw';
+import dataParallelBaseline from '../../../examples/data-parallel-baseline.json?raw';
+import pipelineTwoNodes from '../../../examples/pipeline-two-nodes.json?raw';
+import pipelineBaseline from '../../../examples/pipeline-baseline.json?raw';
+import pdContention from '../../../examples/pd-contention.json?raw';
+import eppPdThreshold from '../../../examples/epp-pd-threshold.json?raw';
+import eppLoraAffinity from '../../../examples/epp-lora-affinity.json?raw';
 
 /** Client-side measurements of a real vLLM run (seconds in the source; ms here). */
 export interface Measured {
@@ -112,6 +120,40 @@ export const PRESETS: readonly Preset[] = [
     blurb: 'N-gram drafts (k = 3) for a code-editing client beside plain chat on one H100. B decodes without drafts.',
     scenario: specDecode,
     compare: { label: 'no speculative decoding', scenario: specDecodeBaseline },
+  },
+  {
+    name: 'data-parallel',
+    title: 'Data parallelism (MoE)',
+    blurb:
+      "Qwen3-30B-A3B as one instance of 4 DP ranks with expert parallelism, behind vLLM's DP load balancer. B: the same 4 GPUs as 4 instances.",
+    scenario: dataParallel,
+    compare: { label: '4 independent instances', scenario: dataParallelBaseline },
+  },
+  {
+    name: 'pipeline-two-nodes',
+    title: 'Pipeline parallelism across two nodes',
+    blurb: 'Llama-3.1-70B at tp 4 × pp 2 over two 4-GPU nodes on InfiniBand. B: tp 8 in one node.',
+    scenario: pipelineTwoNodes,
+    compare: { label: 'tp 8, one node', scenario: pipelineBaseline },
+  },
+  {
+    name: 'pd-contention',
+    title: 'P/D hand-offs contending for a NIC',
+    blurb: "Six prefill H100s push long prompts' KV to one decode H100 over its one NIC: TTFT grows with concurrent hand-offs.",
+    scenario: pdContention,
+  },
+  {
+    name: 'epp-pd-threshold',
+    title: 'llm-d P/D profile handler',
+    blurb: "llm-d's own EPP config: disaggregate only when ≥ 256 prompt tokens are not cached on the decode instance.",
+    scenario: eppPdThreshold,
+  },
+  {
+    name: 'epp-lora-affinity',
+    title: 'llm-d LoRA affinity',
+    blurb:
+      'Three adapters over two instances with one LoRA slot each; the EPP lora-affinity scorer keeps each adapter where it is resident.',
+    scenario: eppLoraAffinity,
   },
   {
     name: 'h100-llama2-7b-general',
