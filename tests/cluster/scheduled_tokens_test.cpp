@@ -47,7 +47,7 @@ struct BudgetRun {
   std::string digest;
 };
 
-BudgetRun run(const std::string& text) {
+BudgetRun run_budget(const std::string& text) {
   Simulation sim;
   testing::load_and_run(sim, text);
   return {json::parse(sim.summary_json(0)), sim.digest()};
@@ -63,8 +63,8 @@ TEST(ScheduledTokens, DecodesIntoThePoolsEngineArgs) {
 }
 
 TEST(ScheduledTokens, ASmallerBudgetChunksPrefillsInAClusterRun) {
-  const BudgetRun wide = run(scenario_text(nullptr));
-  const BudgetRun narrow = run(scenario_text(256));
+  const BudgetRun wide = run_budget(scenario_text(nullptr));
+  const BudgetRun narrow = run_budget(scenario_text(256));
   // Every request still finishes (the run drains) ...
   ASSERT_TRUE(wide.summary["requests"].contains("finished"));
   EXPECT_GT(wide.summary["requests"]["finished"].get<double>(), 0);
@@ -80,7 +80,7 @@ TEST(ScheduledTokens, ASmallerBudgetChunksPrefillsInAClusterRun) {
 
 TEST(ScheduledTokens, TheBudgetEqualToTheBatchIsTheDefault) {
   // Without speculative decoding the unset budget is max_num_batched_tokens.
-  EXPECT_EQ(run(scenario_text(8192)).digest, run(scenario_text(nullptr)).digest);
+  EXPECT_EQ(run_budget(scenario_text(8192)).digest, run_budget(scenario_text(nullptr)).digest);
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ struct SpecRun {
   std::string digest, csv, metrics;
 };
 
-SpecRun run(const std::string& text) {
+SpecRun run_spec(const std::string& text) {
   Simulation sim;
   testing::load_and_run(sim, text);
   return {json::parse(sim.summary_json(0)), sim.digest(), sim.requests_csv(), sim.metrics_text(0)};
@@ -209,39 +209,39 @@ TEST(SpecDecode, VerificationAndDraftersCostMorePerStep) {
 }
 
 TEST(SpecDecode, ZeroAcceptanceGivesTheSameTokensButCostsMore) {
-  const SpecRun off = run(scenario_text(nullptr, nullptr));
-  const SpecRun zero = run(scenario_text(ngram(0.0), nullptr));
+  const SpecRun off = run_spec(scenario_text(nullptr, nullptr));
+  const SpecRun zero = run_spec(scenario_text(ngram(0.0), nullptr));
   EXPECT_EQ(output_tokens(off.csv), output_tokens(zero.csv));
   EXPECT_EQ(off.summary["requests"]["finished"], zero.summary["requests"]["finished"]);
   EXPECT_GT(itl_mean(zero), itl_mean(off));  // k + 1 tokens verified, none kept, plus drafting
 }
 
 TEST(SpecDecode, HigherAcceptanceLowersItlAndIsDeterministic) {
-  const SpecRun off = run(scenario_text(nullptr, nullptr));
-  const SpecRun low = run(scenario_text(ngram(0.3), nullptr));
-  const SpecRun high = run(scenario_text(ngram(0.8), nullptr));
+  const SpecRun off = run_spec(scenario_text(nullptr, nullptr));
+  const SpecRun low = run_spec(scenario_text(ngram(0.3), nullptr));
+  const SpecRun high = run_spec(scenario_text(ngram(0.8), nullptr));
   EXPECT_LT(itl_mean(high), itl_mean(low));
   EXPECT_LT(itl_mean(high), itl_mean(off));
   // 1 + accepted tokens per verification: the same tokens in fewer engine steps.
   EXPECT_LT(high.summary["sim"]["steps"].get<std::int64_t>(),
             off.summary["sim"]["steps"].get<std::int64_t>());
   EXPECT_EQ(output_tokens(off.csv), output_tokens(high.csv));
-  EXPECT_EQ(run(scenario_text(ngram(0.8), nullptr)).digest, high.digest);
+  EXPECT_EQ(run_spec(scenario_text(ngram(0.8), nullptr)).digest, high.digest);
   // A client's model overrides the pool's rate.
-  const SpecRun client = run(scenario_text(ngram(0.3), {{"per_position", {0.9, 0.8, 0.7}}}));
+  const SpecRun client = run_spec(scenario_text(ngram(0.3), {{"per_position", {0.9, 0.8, 0.7}}}));
   EXPECT_LT(itl_mean(client), itl_mean(low));
-  EXPECT_EQ(run(scenario_text(ngram(0.3), {{"per_position", {0.9, 0.8, 0.7}}})).digest,
+  EXPECT_EQ(run_spec(scenario_text(ngram(0.3), {{"per_position", {0.9, 0.8, 0.7}}})).digest,
             client.digest);
 }
 
 TEST(SpecDecode, MetricsReportDraftsAndAcceptance) {
-  const SpecRun r = run(scenario_text(ngram(0.6), nullptr));
+  const SpecRun r = run_spec(scenario_text(ngram(0.6), nullptr));
   for (const char* family :
        {"vllm:spec_decode_num_drafts_total{", "vllm:spec_decode_num_draft_tokens_total{",
         "vllm:spec_decode_num_accepted_tokens_total{", "position=\"0\"", "position=\"2\""}) {
     EXPECT_NE(r.metrics.find(family), std::string::npos) << family;
   }
-  const SpecRun off = run(scenario_text(nullptr, nullptr));
+  const SpecRun off = run_spec(scenario_text(nullptr, nullptr));
   EXPECT_EQ(off.metrics.find("vllm:spec_decode_num_drafts_total{"), std::string::npos);
 }
 
