@@ -51,14 +51,14 @@ TEST(LoraAdapters, DecodeGivesIdsByFirstUse) {
   EXPECT_EQ(r.scenario->pools[0].engine.args.max_cpu_loras, 2);  // unset -> max_loras
 }
 
-struct Bad {
+struct BadAdapter {
   std::string a, b, args, pointer, message;
 };
 
 TEST(LoraAdapters, BadValuesNameTheirPointer) {
   const std::string on = R"({"enable_lora": true, "max_loras": 2})";
   const std::string ok = R"([{"name": "x", "rank": 8, "share": 0.1}])";
-  const std::vector<Bad> cases = {
+  const std::vector<BadAdapter> cases = {
       {R"([{"name": "sql", "rank": 32, "share": 0.5}])", ok, on,
        "/workload/clients/0/adapters/0/rank", "32 is above max_lora_rank 16 of pool"},
       {R"([{"name": "a", "rank": 8, "share": 0.7}, {"name": "b", "rank": 8, "share": 0.4}])", ok,

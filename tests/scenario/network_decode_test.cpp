@@ -76,14 +76,14 @@ TEST(NetworkDecode, PackingFillsNodesAndSpansLargeInstances) {
   EXPECT_EQ(p[1][1].node, 4);
 }
 
-struct Bad {
+struct BadNetwork {
   const char* patch;
   const char* pointer;
   const char* message;
 };
 
 TEST(NetworkDecode, ErrorsNameTheirPointer) {
-  const Bad cases[] = {
+  const BadNetwork cases[] = {
       {R"([{"op": "add", "path": "/network", "value": 3}])", "/network", "expected an object"},
       {R"([{"op": "add", "path": "/network", "value": {"gpus_per_nodes": 8}}])",
        "/network/gpus_per_nodes", "unknown key"},
@@ -111,7 +111,7 @@ TEST(NetworkDecode, ErrorsNameTheirPointer) {
             "placement": {"p": [0]}}}])",
        "/network/placement/p/0", "spans 8192 nodes"},
   };
-  for (const Bad& c : cases) {
+  for (const BadNetwork& c : cases) {
     const DecodeResult r = decode_patched(c.patch);
     EXPECT_FALSE(r.scenario) << c.patch;
     EXPECT_TRUE(has(r, c.pointer, c.message))
