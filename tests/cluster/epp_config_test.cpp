@@ -8,16 +8,12 @@
 #include "cluster/epp/config.h"
 #include "cluster/epp/plugins.h"
 #include "cluster/epp/yaml_subset.h"
+#include "test_files.h"
 
 namespace blis::cluster::epp {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using blis::test::read_file;
 
 std::string data(const std::string& name) {
   return read_file(std::string(BLIS_SOURCE_DIR) + "/tests/cluster/data/epp/" + name);

@@ -11,16 +11,12 @@
 
 #include "cluster/simulation.h"
 #include "scenario/scenario_decode.h"
+#include "test_files.h"
 
 namespace blis::cluster {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using blis::test::read_file;
 
 // 1 prefill + 1 decode instance; one client with constant prompts of `prompt` tokens.
 nlohmann::json pd_scenario(int prompt, const nlohmann::json& epp_config) {
