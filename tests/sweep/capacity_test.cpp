@@ -41,7 +41,7 @@ TEST(SloParse, EchoesTheBoundEscaped) {
   EXPECT_EQ(a->text, "\\x1b[31mttft_ms.p99<=500");
   EXPECT_FALSE(parse_slo("\x1b[2Jttft<500", &why));
   EXPECT_EQ(why.find('\x1b'), std::string::npos) << why;
-  EXPECT_FALSE(parse_slo("ttft<=\n5", &why));
+  EXPECT_FALSE(parse_slo("ttft<=5\n", &why));
   EXPECT_EQ(why.find('\n'), std::string::npos) << why;
 }
 
