@@ -61,7 +61,9 @@ std::optional<std::size_t> too_deep(const std::string& text, std::size_t max_dep
 
 // nlohmann's message without its "[json.exception...] parse error at line L, column C: "
 // prefix (we compute the position ourselves, counting characters).
-// Long tokens (a 10000-digit number, a megabyte string) are cut so the message stays a line.
+// Long tokens (a 10000-digit number, a megabyte string) are cut so the message stays a line,
+// and escaped: nlohmann quotes the bytes it last read raw (a control byte, half a UTF-8
+// character), and the CLI prints this message as it is.
 std::string detail_of(const std::string& what) {
   std::string d = what;
   const auto col = what.find("column ");
@@ -72,8 +74,7 @@ std::string detail_of(const std::string& what) {
     d = what.substr(bracket + 2);
   }
   constexpr std::size_t kMax = 160;
-  if (d.size() > kMax) d = d.substr(0, kMax) + "...";
-  return d;
+  return sanitize_line(d, kMax);
 }
 
 // A DOM builder that records the first error instead of throwing: nlohmann reports

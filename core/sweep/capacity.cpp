@@ -4,6 +4,7 @@
 
 #include "cluster/simulation.h"
 #include "sweep/summary_value.h"
+#include "util/text.h"
 
 namespace blis::sweep {
 
@@ -132,7 +133,9 @@ void search_instances(const json& base, const CapacityQuery& q, const scenario::
 
 std::optional<SloBound> parse_slo(const std::string& text, std::string* why) {
   SloBound b;
-  b.text = text;
+  // Echoed in every probe line and error: escaped, so a control character or an ANSI escape
+  // on the command line never reaches the terminal raw (docs/reliability.md "Text").
+  b.text = escape_excerpt(text, 200);
   std::size_t op = text.find("<=");
   b.upper = true;
   if (op == std::string::npos) {
@@ -140,7 +143,7 @@ std::optional<SloBound> parse_slo(const std::string& text, std::string* why) {
     b.upper = false;
   }
   if (op == std::string::npos || op == 0) {
-    *why = "'" + text + "' is not METRIC<=VALUE or METRIC>=VALUE (e.g. ttft_ms.p99<=500)";
+    *why = "'" + b.text + "' is not METRIC<=VALUE or METRIC>=VALUE (e.g. ttft_ms.p99<=500)";
     return std::nullopt;
   }
   std::string m = text.substr(0, op);
@@ -154,7 +157,7 @@ std::optional<SloBound> parse_slo(const std::string& text, std::string* why) {
   char* end = nullptr;
   b.value = std::strtod(v.c_str(), &end);
   if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(b.value)) {
-    *why = "'" + v + "' in '" + text + "' is not a number";
+    *why = "'" + escape_excerpt(v) + "' in '" + b.text + "' is not a number";
     return std::nullopt;
   }
   return b;

@@ -22,7 +22,7 @@ struct SloBound {
   std::string metric;  // JSON pointer into summary.json
   bool upper = true;   // <= (else >=)
   double value = 0;
-  std::string text;  // as given
+  std::string text;  // as given, escaped (escape_excerpt) for echoing
 };
 std::optional<SloBound> parse_slo(const std::string& text, std::string* why);
 

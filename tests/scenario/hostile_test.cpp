@@ -127,6 +127,22 @@ TEST(Hostile, BytesAfterTheDocumentAreErrors) {
   EXPECT_TRUE(decode_scenario(base + "\n\t ").scenario);  // trailing whitespace is fine
 }
 
+// The hostile corpus (tests/hostile, not-a-document-12): the CLI prints a malformed-JSON
+// message as it is (`blis validate: FILE: MESSAGE`), and nlohmann's "last read: '...'" quoted
+// half a UTF-8 character (the text "\xc3\xbf\xc3\xbe{}") or a control byte raw.
+TEST(Hostile, MalformedJsonMessagesAreEscapedAtTheSource) {
+  for (const std::string& text :
+       {std::string("\xc3\xbf\xc3\xbe{}"), std::string("{\"a\":\x1b[31m}"), std::string("\xff"),
+        std::string("[1,\x7f]")}) {
+    const DecodeResult r = decode_scenario(text);
+    ASSERT_TRUE(r.malformed_json) << text;
+    for (const auto& d : r.diagnostics) {
+      EXPECT_EQ(d.message.find_first_of("\x1b\x7f\xc3\xff"), std::string::npos) << d.message;
+      EXPECT_NE(d.message.find("malformed JSON"), std::string::npos) << d.message;
+    }
+  }
+}
+
 TEST(Hostile, DiagnosticsAreCapped) {
   // 1000 unknown keys: 50 reported, then one "... and N more".
   json doc = testing::base_unified();

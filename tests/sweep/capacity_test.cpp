@@ -32,6 +32,19 @@ TEST(SloParse, DottedAndPointerForms) {
   EXPECT_FALSE(parse_slo("ttft_ms.p99<=fast", &why));
 }
 
+// The hostile corpus (tests/hostile, capacity-ansi-slo): a --slo with an ANSI escape was echoed
+// raw in every probe line.
+TEST(SloParse, EchoesTheBoundEscaped) {
+  std::string why;
+  const auto a = parse_slo("\x1b[31mttft_ms.p99<=500", &why);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->text, "\\x1b[31mttft_ms.p99<=500");
+  EXPECT_FALSE(parse_slo("\x1b[2Jttft<500", &why));
+  EXPECT_EQ(why.find('\x1b'), std::string::npos) << why;
+  EXPECT_FALSE(parse_slo("ttft<=5\n", &why));
+  EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+}
+
 TEST(Capacity, RateBisectionConvergesWithinTolerance) {
   CapacityQuery q;
   q.vary = Vary::kRate;
