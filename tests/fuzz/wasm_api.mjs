@@ -199,8 +199,19 @@ const replayed = replayDir(path.join(here, 'corpus/wasm_api'));
 const r = rng(seed);
 const start = performance.now();
 let programs = 0;
+let lastReport = start;
+// The program being run is kept in OUT_DIR/in-progress.json: a WASM call cannot be interrupted
+// from this thread, so a program that never returns is found by this file (and the progress
+// lines stop), then replayed alone with --replay.
+mkdirSync(outDir, { recursive: true });
+const inProgress = path.join(outDir, 'in-progress.json');
 while (performance.now() - start < seconds * 1000) {
   const program = makeProgram(r);
+  writeFileSync(inProgress, JSON.stringify(program));
+  if (performance.now() - lastReport > 60000) {
+    lastReport = performance.now();
+    console.log(`wasm_api: ${programs} programs after ${Math.round((lastReport - start) / 1000)} s`);
+  }
   try {
     runChecked(program);
   } catch (e) {
