@@ -18,6 +18,9 @@ std::string version() {
   return BLIS_VERSION;
 }
 
+// The determinism check's size: 10^6 draws take about a second.
+constexpr int kMaxSamplerDraws = 1000000;
+
 // The digest as 16 hex digits: JS gets it as a string, so no BigInt sign issue (gotcha 7).
 std::string sampler_digest_hex(double seed, int draws) {
   return guard([&] {
@@ -26,6 +29,12 @@ std::string sampler_digest_hex(double seed, int draws) {
       throw std::invalid_argument("seed must be an integer in [0, 2^53)");
     }
     if (draws < 0) throw std::invalid_argument("draws must be >= 0, got " + std::to_string(draws));
+    // Bounded work per call: eight samplers per draw, so 2^31 draws would run for hours in a
+    // page that asked for a determinism check (found by the wasm_api fuzzer).
+    if (draws > kMaxSamplerDraws) {
+      throw std::invalid_argument("draws must be at most " + std::to_string(kMaxSamplerDraws) +
+                                  ", got " + std::to_string(draws));
+    }
     const std::uint64_t v = sampler_digest(static_cast<std::uint64_t>(seed), draws);
     static const char kHex[] = "0123456789abcdef";
     std::string out(16, '0');

@@ -13,6 +13,7 @@
 // Every program in tests/fuzz/corpus/wasm_api is replayed first (the regression set).
 // The module is build/wasm/wasm/blis_node.cjs (or BLIS_NODE_MODULE).
 import { createRequire } from 'node:module';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,11 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '../..');
 const modulePath = process.env.BLIS_NODE_MODULE ?? path.join(root, 'build/wasm/wasm/blis_node.cjs');
-const blis = await createRequire(import.meta.url)(modulePath)();
+// A WASM call cannot be interrupted from its own thread: the random programs run in a worker,
+// and this (main) thread is a watchdog that turns a program taking longer than
+// WASM_API_PROGRAM_LIMIT_S (default 120 s) into a finding (unbounded work in one call).
+const watchdog = isMainThread && process.argv[2] !== '--replay';
+const blis = watchdog ? null : await createRequire(import.meta.url)(modulePath)();
 const baseScenario = readFileSync(path.join(root, 'wasm/tests/fixtures/small.json'), 'utf8');
 
 // xorshift32: the same SEED gives the same programs (no Math.random).
@@ -180,7 +185,9 @@ function replayDir(dir) {
   let files = [];
   try { files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort(); } catch { return 0; }
   for (const f of files) {
-    runChecked(JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
+    const text = readFileSync(path.join(dir, f), 'utf8');
+    parentPort?.postMessage({ program: text, index: `corpus ${f}` });
+    runChecked(JSON.parse(text));
     n++;
   }
   return n;
@@ -195,6 +202,25 @@ if (argv[0] === '--replay') {
 const seconds = Number(argv[0] ?? 10);
 const seed = Number(argv[1] ?? 1);
 const outDir = argv[2] ?? path.join(root, 'build/fuzz/wasm_api');
+if (watchdog) {
+  const limitMs = Number(process.env.WASM_API_PROGRAM_LIMIT_S ?? 120) * 1000;
+  const worker = new Worker(fileURLToPath(import.meta.url), { argv });
+  let current = null;
+  let since = performance.now();
+  worker.on('message', (m) => {
+    if (m.program) { current = m; since = performance.now(); }
+  });
+  worker.on('exit', (code) => { clearInterval(timer); process.exit(code); });
+  worker.on('error', (e) => { console.error(`wasm_api: the fuzz thread failed: ${e.message}`); process.exit(1); });
+  const timer = setInterval(() => {
+    if (current === null || performance.now() - since < limitMs) return;
+    mkdirSync(outDir, { recursive: true });
+    const file = path.join(outDir, `slow-${seed}-${String(current.index).replace(/[^\w.-]+/g, '_')}.json`);
+    writeFileSync(file, current.program);
+    console.error(`wasm_api: FINDING after ${current.index} programs: one program ran over ${limitMs / 1000} s\n  program: ${file}`);
+    worker.terminate().then(() => process.exit(1));
+  }, 1000);
+} else {
 const replayed = replayDir(path.join(here, 'corpus/wasm_api'));
 const r = rng(seed);
 const start = performance.now();
@@ -207,7 +233,9 @@ mkdirSync(outDir, { recursive: true });
 const inProgress = path.join(outDir, 'in-progress.json');
 while (performance.now() - start < seconds * 1000) {
   const program = makeProgram(r);
-  writeFileSync(inProgress, JSON.stringify(program));
+  const text = JSON.stringify(program);
+  writeFileSync(inProgress, text);
+  parentPort?.postMessage({ program: text, index: programs });
   if (performance.now() - lastReport > 60000) {
     lastReport = performance.now();
     console.log(`wasm_api: ${programs} programs after ${Math.round((lastReport - start) / 1000)} s`);
@@ -224,3 +252,4 @@ while (performance.now() - start < seconds * 1000) {
   programs++;
 }
 console.log(`wasm_api: ${replayed} corpus programs replayed, ${programs} random programs in ${seconds} s (seed ${seed}), no finding`);
+}

@@ -16,5 +16,6 @@ test('sampler digest equals the native one', () => {
 
 test('a C++ exception reaches JS as an Error with its message', () => {
   assert.throws(() => blis.samplerDigestHex(1, -3), (e) => e instanceof Error && e.message === 'draws must be >= 0, got -3');
+  assert.throws(() => blis.samplerDigestHex(1, 2 ** 31 - 1), (e) => e instanceof Error && e.message === 'draws must be at most 1000000, got 2147483647');
   assert.throws(() => blis.samplerDigestHex(1.5, 3), /seed must be an integer/);
 });
