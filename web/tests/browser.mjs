@@ -1156,12 +1156,12 @@ test('capacity search on the scenario: probes as they finish, the answer, open t
   );
   await waitValid(p.page);
   check(JSON.parse(await editorText(p.page)).pools[0].instances === Number(m[1]), 'the found point is not the scenario');
-  // Cancel: a long rate search stops once its first probe is in.
+  // Cancel: a long rate search stops where it is. Cancel is clicked as soon as the search has
+  // started (on a quiet machine the whole search can end before a first probe is awaited).
   await p.page.selectOption(tid('capacity-vary'), 'rate');
   await p.page.fill(tid('capacity-slo'), 'ttft_ms.p99<=100000');
   await p.page.click(tid('capacity-run'));
-  await p.page.waitForSelector(`${tid('capacity-probes')} li`, { timeout: 60000 });
-  await p.page.click(tid('capacity-cancel'));
+  await p.page.click(tid('capacity-cancel'), { timeout: 10000 });
   await p.page.waitForFunction(
     (sel) => /^cancelled after \d+ probes?$/.test(document.querySelector(sel)?.textContent ?? ''),
     tid('capacity-status'),
