@@ -2,11 +2,10 @@
 // parameters, status and upstream source (core/cluster/epp/plugins.h).
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "cluster/epp/plugins.h"
 #include "command_registry.h"
+#include "generated_block.h"
 
 namespace blis::cli {
 namespace {
@@ -15,31 +14,11 @@ namespace epp = cluster::epp;
 
 // Rewrites the generated block of DIR/docs/llm-d-parity.md.
 int update_parity_doc(const std::string& dir) {
+  const char* cmd = "blis epp-plugins";
   const std::string path = dir + "/docs/llm-d-parity.md";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "blis epp-plugins: cannot read '%s'\n", path.c_str());
-    return 1;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string md = text.str();
-  const std::size_t begin = md.find(epp::kParityBegin);
-  const std::size_t end = md.find(epp::kParityEnd);
-  if (begin == std::string::npos || end == std::string::npos || end < begin) {
-    std::fprintf(stderr, "blis epp-plugins: '%s' has no generated-block markers\n", path.c_str());
-    return 1;
-  }
-  std::size_t stop = end + std::string(epp::kParityEnd).size();
-  if (stop < md.size() && md[stop] == '\n') ++stop;
-  md.replace(begin, stop - begin, epp::parity_markdown());
-  std::ofstream out(path, std::ios::binary);
-  out << md;
-  if (!out) {
-    std::fprintf(stderr, "blis epp-plugins: cannot write '%s'\n", path.c_str());
-    return 1;
-  }
-  return 0;
+  const auto md = replace_generated_block(cmd, path, epp::kParityBegin, epp::kParityEnd,
+                                          epp::parity_markdown());
+  return md && write_generated_file(cmd, path, *md) ? 0 : 1;
 }
 
 int run_epp_plugins(const std::vector<std::string>& args) {

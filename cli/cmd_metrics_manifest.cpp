@@ -3,49 +3,27 @@
 // (core/engine/vllm/metrics/manifest.h).
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "command_registry.h"
 #include "engine/vllm/metrics/manifest.h"
+#include "generated_block.h"
 
 namespace blis::cli {
 namespace {
 
 namespace m = vllm::metrics;
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
-}
-
 // Rewrites docs/metrics-manifest.json and the generated block of docs/metrics.md under `dir`.
 int update_docs(const std::string& dir) {
-  const std::string json_path = dir + "/docs/metrics-manifest.json";
+  const char* cmd = "blis metrics-manifest";
   const std::string md_path = dir + "/docs/metrics.md";
-  std::ifstream in(md_path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "blis metrics-manifest: cannot read '%s'\n", md_path.c_str());
-    return 1;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string md = text.str();
-  const std::size_t begin = md.find(m::kManifestBegin);
-  const std::size_t end = md.find(m::kManifestEnd);
-  if (begin == std::string::npos || end == std::string::npos || end < begin) {
-    std::fprintf(stderr, "blis metrics-manifest: '%s' has no manifest markers\n", md_path.c_str());
-    return 1;
-  }
-  std::size_t stop = end + std::string(m::kManifestEnd).size();
-  if (stop < md.size() && md[stop] == '\n') ++stop;
-  md.replace(begin, stop - begin, m::manifest_markdown());
-  if (!write_file(json_path, m::manifest_json()) || !write_file(md_path, md)) {
-    std::fprintf(stderr, "blis metrics-manifest: cannot write under '%s'\n", dir.c_str());
-    return 1;
-  }
-  return 0;
+  const auto md = replace_generated_block(cmd, md_path, m::kManifestBegin, m::kManifestEnd,
+                                          m::manifest_markdown());
+  if (!md) return 1;
+  return write_generated_file(cmd, dir + "/docs/metrics-manifest.json", m::manifest_json()) &&
+                 write_generated_file(cmd, md_path, *md)
+             ? 0
+             : 1;
 }
 
 int run_metrics_manifest(const std::vector<std::string>& args) {
@@ -73,11 +51,7 @@ int run_metrics_manifest(const std::vector<std::string>& args) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
   }
-  if (!write_file(out_path, text)) {
-    std::fprintf(stderr, "blis metrics-manifest: cannot write '%s'\n", out_path.c_str());
-    return 1;
-  }
-  return 0;
+  return write_generated_file("blis metrics-manifest", out_path, text) ? 0 : 1;
 }
 
 }  // namespace
