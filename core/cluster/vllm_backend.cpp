@@ -1,6 +1,7 @@
 #include "cluster/vllm_backend.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "cluster/dp_engine.h"
@@ -187,6 +188,18 @@ Diagnostics VllmBackend::load_catalog(const scenario::Scenario& s) {
 
 namespace {
 
+// A GPU's link as priced: its fabric's catalog entry (latency, efficiency) with the bandwidth
+// capped at what the GPU declares on that link; nothing when the fabric is unknown.
+std::optional<catalog::Fabric> gpu_link(const catalog::Catalog& cat, const catalog::Link& link) {
+  const catalog::Fabric* f = cat.find_fabric(link.fabric);
+  if (f == nullptr) return std::nullopt;
+  catalog::Fabric capped = *f;
+  if (link.bandwidth_bytes_per_s > 0)
+    capped.bandwidth_bytes_per_s =
+        std::min(capped.bandwidth_bytes_per_s, link.bandwidth_bytes_per_s);
+  return capped;
+}
+
 // The drafter a speculative_config runs (kernel/drafter_cost.h): the CPU n-gram search for
 // the prompt-lookup methods, the draft model's own passes for draft_model (at the target's
 // tensor parallelism: vllm config/speculative.py _verify_and_get_draft_tp defaults
@@ -254,22 +267,10 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
     out.kv_fabric = *f;
   }
   // The host link: the GPU's own fabric entry (latency, efficiency), capped at the GPU's
-  // declared bandwidth on it (an H100 SXM: pcie-gen5 at 64 GB/s per direction).
-  if (const catalog::Fabric* h = catalog_->find_fabric(d.gpu.host_link.fabric)) {
-    catalog::Fabric host = *h;
-    if (d.gpu.host_link.bandwidth_bytes_per_s > 0)
-      host.bandwidth_bytes_per_s =
-          std::min(host.bandwidth_bytes_per_s, d.gpu.host_link.bandwidth_bytes_per_s);
-    out.host_fabric = host;
-  }
-  // The scale-up link the same way: its fabric entry capped at the GPU's own bandwidth on it.
-  if (const catalog::Fabric* u = catalog_->find_fabric(d.gpu.scale_up.fabric)) {
-    catalog::Fabric local = *u;
-    if (d.gpu.scale_up.bandwidth_bytes_per_s > 0)
-      local.bandwidth_bytes_per_s =
-          std::min(local.bandwidth_bytes_per_s, d.gpu.scale_up.bandwidth_bytes_per_s);
-    out.local_fabric = local;
-  }
+  // declared bandwidth on it (an H100 SXM: pcie-gen5 at 64 GB/s per direction); the scale-up
+  // link the same way.
+  if (auto host = gpu_link(*catalog_, d.gpu.host_link)) out.host_fabric = *host;
+  if (auto local = gpu_link(*catalog_, d.gpu.scale_up)) out.local_fabric = *local;
   auto pricer = std::make_shared<KernelStepCost>(d);
   if (pool.engine.args.speculative_config)
     pricer->set_drafter(drafter_for(*catalog_, *pool.engine.args.speculative_config, d,
