@@ -70,29 +70,6 @@ vllm::VllmConfig engine_config(const scenario::Pool& pool, std::int64_t num_gpu_
   return c;
 }
 
-// What the data-parallel model covers: unified MoE pools without a KV connector.
-Diagnostics data_parallel_checks(const scenario::Pool& pool, const catalog::Model& model,
-                                 const std::string& ptr) {
-  Diagnostics ds;
-  const std::string at = ptr + "/parallelism/dp";
-  if (model.moe.num_experts <= 0) {
-    // vllm/v1/engine/core.py run_engine_core: "Non-MoE DP ranks are completely independent,
-    // so treat like DP=1".
-    ds.push_back({at,
-                  "dp > 1 on a dense model: vLLM runs its DP ranks as independent "
-                  "engines (v1/engine/core.py run_engine_core), which BLIS Playground "
-                  "models as separate instances: set instances to instances x dp and dp "
-                  "to 1"});
-  } else if (pool.role != "unified") {
-    ds.push_back(
-        {at, "data parallelism is modelled for unified pools only (role '" + pool.role + "')"});
-  } else if (pool.engine.args.kv_transfer_config) {
-    ds.push_back({at, "data parallelism is not modelled with a KV connector (" +
-                          pool.engine.args.kv_transfer_config->kv_connector + ")"});
-  }
-  return ds;
-}
-
 // Placement (kernel/parallel_cost.h): the links inside a node (the GPU's scale_up fabric)
 // and between nodes (the scenario's fabric when it is a scale-out one, else ib-ndr, an
 // estimate that is reported).
@@ -140,7 +117,8 @@ Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Sce
          ptr);
   if (has_errors(ds)) return ds;
   if (pool.parallelism.dp != 1) {
-    for (auto& d : data_parallel_checks(pool, out->model, ptr)) ds.push_back(std::move(d));
+    for (auto& d : scenario::data_parallel_checks(pool, out->model, ptr))
+      ds.push_back(std::move(d));
     if (has_errors(ds)) return ds;
   }
   // The decoder's mapping of engine.args to the kernel (scenario/pool_deployment.h), so a run

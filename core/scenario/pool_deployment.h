@@ -3,8 +3,11 @@
 // used by the decoder's fit checks (catalog_bridge.cpp) and by the cluster's engines
 // (cluster/vllm_backend.cpp), so `blis validate` and `blis run` price the same deployment.
 
+#include <string>
+
 #include "kernel/deployment.h"
 #include "scenario/scenario.h"
+#include "util/diagnostic.h"
 
 namespace blis::scenario {
 
@@ -14,5 +17,11 @@ namespace blis::scenario {
 // checkpoint's own (or its _marlin kernel), "fp8" for vLLM's online FP8 methods on an
 // unquantized checkpoint. False when the kernel does not model the pool's quantization.
 bool apply_engine_args(const Pool& pool, kernel::Deployment* d);
+
+// What the data-parallel model covers (dp > 1): unified MoE pools without a KV connector.
+// Errors at `pool_pointer`/parallelism/dp; run by the decoder and by the cluster alike, so
+// validate and run refuse the same pools.
+Diagnostics data_parallel_checks(const Pool& pool, const catalog::Model& model,
+                                 const std::string& pool_pointer);
 
 }  // namespace blis::scenario

@@ -47,6 +47,18 @@ TEST(ValidateRunAgree, EdgeDocumentsDecodeIffTheyLoad) {
     d["pools"][0]["engine"]["args"]["kv_cache_memory_bytes"] = bytes;
     docs.push_back(d);
   }
+  // Data parallelism on a dense model: the cluster's data-parallel checks used to run at load
+  // only, so validate accepted what run refused (found by the wasm_api fuzzer).
+  {
+    json d = base();
+    d["pools"][0]["parallelism"] = {{"dp", 2}};
+    docs.push_back(d);
+    const scenario::DecodeResult r = scenario::decode_scenario(d.dump());
+    EXPECT_FALSE(r.scenario.has_value());
+    bool at_dp = false;
+    for (const auto& x : r.diagnostics) at_dp |= x.pointer == "/pools/0/parallelism/dp";
+    EXPECT_TRUE(at_dp) << all_diagnostics(r.diagnostics);
+  }
   std::size_t loaded = 0;
   for (const auto& d : docs) {
     const scenario::DecodeResult r = scenario::decode_scenario(d.dump());
