@@ -6,9 +6,9 @@
 // module's shadow-stack pointer (only the invoke_* wrappers at C++ try sites do), so every
 // error thrown to JS used to leave the stack lower by the frames it passed: after some 5,000
 // errors the stack ran into the heap and the module died with "memory access out of bounds"
-// (found by the wasm_api fuzzer). guard() therefore notes the stack pointer on entry, ends the
-// C++ catch (freeing the exception), and throws the Error from JS after putting the stack
-// pointer back where it was.
+// (found by the wasm_api fuzzer). guard() therefore ends the C++ catch (freeing the exception)
+// and throws the Error from JS after putting the stack pointer back where it was when JS
+// called in (the stack's base for a call straight from JS).
 
 #include <emscripten/em_asm.h>
 #include <emscripten/stack.h>
@@ -40,18 +40,37 @@ inline std::string& pending_js_error() {
   return text;
 }
 
+// How many guard() calls are active: 0 means the next one is entered straight from JS, with no
+// WASM frame under it, so the stack pointer to restore is the stack's base. A nested entry (JS
+// called back from C++ calling into the module again) restores its own entry point instead.
+inline int& guard_depth() {
+  static int depth = 0;
+  return depth;
+}
+
+struct GuardScope {
+  GuardScope() { ++guard_depth(); }
+  ~GuardScope() { --guard_depth(); }
+  GuardScope(const GuardScope&) = delete;
+  GuardScope& operator=(const GuardScope&) = delete;
+};
+
 template <typename Fn>
 auto guard(Fn&& fn) -> decltype(fn()) {
-  const std::uintptr_t stack_at_entry = emscripten_stack_get_current();
+  const std::uintptr_t restore_to =
+      guard_depth() == 0 ? emscripten_stack_get_base() : emscripten_stack_get_current();
   std::string& message = pending_js_error();
-  try {
-    return std::forward<Fn>(fn)();
-  } catch (const std::exception& e) {
-    message.assign(e.what());
-  } catch (...) {
-    message.assign("unknown C++ exception");
+  {
+    GuardScope scope;
+    try {
+      return std::forward<Fn>(fn)();
+    } catch (const std::exception& e) {
+      message.assign(e.what());
+    } catch (...) {
+      message.assign("unknown C++ exception");
+    }
   }
-  throw_js_error(message.c_str(), stack_at_entry);
+  throw_js_error(message.c_str(), restore_to);
 }
 
 }  // namespace blis::wasm
