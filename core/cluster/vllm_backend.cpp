@@ -73,8 +73,9 @@ vllm::VllmConfig engine_config(const scenario::Pool& pool, std::int64_t num_gpu_
 // Placement (kernel/parallel_cost.h): the links inside a node (the GPU's scale_up fabric)
 // and between nodes (the scenario's fabric when it is a scale-out one, else ib-ndr, an
 // estimate that is reported).
-void place(const catalog::Catalog& cat, const scenario::Scenario& s, const scenario::Pool& pool,
-           const std::string& ptr, kernel::Deployment* d, Diagnostics& ds) {
+// The warnings about a placement are the decoder's (scenario::placement_warnings), so validate
+// and run report the same.
+void place(const catalog::Catalog& cat, const scenario::Scenario& s, kernel::Deployment* d) {
   if (const catalog::Fabric* f = cat.find_fabric(d->gpu.scale_up.fabric)) d->intra_node_link = *f;
   if (kernel::instance_nodes(*d) <= 1) return;
   const catalog::Fabric* f = s.fabric.empty() ? nullptr : cat.find_fabric(s.fabric);
@@ -82,19 +83,6 @@ void place(const catalog::Catalog& cat, const scenario::Scenario& s, const scena
     d->inter_node_link = *f;
   } else if (const catalog::Fabric* ib = cat.find_fabric("ib-ndr")) {
     d->inter_node_link = *ib;
-    ds.push_back({ptr + "/parallelism",
-                  "the instance's " + std::to_string(kernel::instance_gpus(*d)) + " GPUs span " +
-                      std::to_string(kernel::instance_nodes(*d)) + " nodes of " +
-                      std::to_string(d->gpus_per_node) +
-                      " and the scenario names no scale-out fabric: the hand-offs between "
-                      "nodes are priced on ib-ndr (an estimate; set /fabric)",
-                  Severity::kWarning});
-  }
-  if (pool.parallelism.tp > d->gpus_per_node) {
-    ds.push_back({ptr + "/parallelism/tp",
-                  "tensor parallelism across nodes: its all-reduces are priced on the "
-                  "intra-node link (not modelled across nodes)",
-                  Severity::kWarning});
   }
 }
 
@@ -132,7 +120,7 @@ Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Sce
     return ds;
   }
   append(ds, kernel::validate_deployment(*out), ptr);
-  place(catalog, s, pool, ptr, out, ds);
+  place(catalog, s, out);
   return ds;
 }
 

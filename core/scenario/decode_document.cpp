@@ -5,6 +5,7 @@
 #include "scenario/catalog_bridge.h"
 #include "scenario/decode_internal.h"
 #include "scenario/json_text.h"
+#include "scenario/pool_deployment.h"
 #include "scenario/schema_keys.h"
 
 namespace blis::scenario {
@@ -85,6 +86,9 @@ void decode_root(const json& doc, Scenario& s, DecodeContext& c) {
   detail::check_network(s, c);
   // The budget multiplies what the sections decoded: only for a document without errors.
   if (!has_errors(c.diags)) detail::check_budget(s, c);
+  if (!has_errors(c.diags)) {
+    for (auto& d : placement_warnings(*c.catalog, s)) c.diags.push_back(std::move(d));
+  }
 }
 
 // At most kMaxDiagnostics are reported, then one line saying how many more there were: a

@@ -1,5 +1,7 @@
 #include "scenario/pool_deployment.h"
 
+#include <algorithm>
+
 namespace blis::scenario {
 namespace {
 
@@ -61,6 +63,36 @@ Diagnostics data_parallel_checks(const Pool& pool, const catalog::Model& model,
   } else if (pool.engine.args.kv_transfer_config) {
     ds.push_back({at, "data parallelism is not modelled with a KV connector (" +
                           pool.engine.args.kv_transfer_config->kv_connector + ")"});
+  }
+  return ds;
+}
+
+Diagnostics placement_warnings(const catalog::Catalog& catalog, const Scenario& s) {
+  Diagnostics ds;
+  const std::int64_t per_node = std::max<std::int32_t>(1, s.network.gpus_per_node);
+  const catalog::Fabric* f = s.fabric.empty() ? nullptr : catalog.find_fabric(s.fabric);
+  const bool scale_out = f != nullptr && f->scope == "scale-out";
+  for (std::size_t i = 0; i < s.pools.size(); ++i) {
+    const Parallelism& p = s.pools[i].parallelism;
+    const std::int64_t gpus =
+        std::int64_t{std::max(1, p.tp)} * std::max(1, p.pp) * std::max(1, p.dp);
+    const std::int64_t nodes = (gpus + per_node - 1) / per_node;
+    if (nodes <= 1) continue;
+    const std::string ptr = "/pools/" + std::to_string(i);
+    if (!scale_out && catalog.find_fabric("ib-ndr") != nullptr) {
+      ds.push_back({ptr + "/parallelism",
+                    "the instance's " + std::to_string(gpus) + " GPUs span " +
+                        std::to_string(nodes) + " nodes of " + std::to_string(per_node) +
+                        " and the scenario names no scale-out fabric: the hand-offs between "
+                        "nodes are priced on ib-ndr (an estimate; set /fabric)",
+                    Severity::kWarning});
+    }
+    if (p.tp > per_node) {
+      ds.push_back({ptr + "/parallelism/tp",
+                    "tensor parallelism across nodes: its all-reduces are priced on the "
+                    "intra-node link (not modelled across nodes)",
+                    Severity::kWarning});
+    }
   }
   return ds;
 }

@@ -72,5 +72,22 @@ TEST(ValidateRunAgree, EdgeDocumentsDecodeIffTheyLoad) {
   EXPECT_GE(loaded, 4u);  // the edges that fit (513 blocks, 4 GiB offload, 70G, 1G) do run
 }
 
+// The same diagnostics, warnings included, from validate and from load: an instance over two
+// nodes with no scale-out fabric used to be warned about at load only (wasm_api fuzzer).
+TEST(ValidateRunAgree, PlacementWarningsComeFromTheDecoder) {
+  json d = base();
+  d["pools"][0]["model"] = "meta-llama/Llama-3.1-70B-Instruct";
+  d["pools"][0]["parallelism"] = {{"tp", 8}, {"pp", 2}};
+  const std::string text = d.dump();
+  const scenario::DecodeResult r = scenario::decode_scenario(text);
+  ASSERT_TRUE(r.scenario.has_value()) << all_diagnostics(r.diagnostics);
+  bool warned = false;
+  for (const auto& x : r.diagnostics) warned |= x.pointer == "/pools/0/parallelism";
+  EXPECT_TRUE(warned) << all_diagnostics(r.diagnostics);
+  Simulation sim;
+  const Diagnostics loaded = sim.load(text, scenario::DecodeOptions{});
+  EXPECT_EQ(all_diagnostics(loaded), all_diagnostics(r.diagnostics));
+}
+
 }  // namespace
 }  // namespace blis::cluster
