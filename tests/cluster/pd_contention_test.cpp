@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
+#include "cluster/run_summary.h"
 #include "cluster/simulation.h"
 #include "kernel/transfer.h"
 #include "scenario/scenario_decode.h"
@@ -36,13 +37,8 @@ double burst_ttft_ms(int n, int decode_node = 1) {
   auto& client = doc["workload"]["clients"][0];
   client["load"] = {{"concurrency", n}, {"think_time_s", 1000}};
   client["prompt_tokens"] = {{"dist", "constant"}, {"value", kPromptTokens}};
-  Simulation sim;
-  const Diagnostics ds = sim.load(doc.dump(), scenario::DecodeOptions{});
-  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
-  if (has_errors(ds)) return 0;
-  sim.run();
-  EXPECT_TRUE(sim.done());
-  const auto s = nlohmann::json::parse(sim.summary_json(0));
+  const nlohmann::json s = test::run_summary(doc.dump());
+  if (s.is_null()) return 0;
   EXPECT_EQ(s["requests"]["finished"].get<int>(), n);
   return s["ttft_ms"]["mean"].get<double>();
 }
@@ -79,13 +75,9 @@ double poisson_ttft_ms(double rate, int decode_node) {
   doc["horizon"]["duration_s"] = 20;
   doc["network"]["placement"]["decode"] = {decode_node};
   doc["workload"]["clients"][0]["load"]["rate"] = rate;
-  Simulation sim;
-  const Diagnostics ds = sim.load(doc.dump(), scenario::DecodeOptions{});
-  EXPECT_FALSE(has_errors(ds)) << (ds.empty() ? "" : format_diagnostic(ds.front()));
-  if (has_errors(ds)) return 0;
-  sim.run();
-  EXPECT_TRUE(sim.done());
-  return nlohmann::json::parse(sim.summary_json(0))["ttft_ms"]["mean"].get<double>();
+  const nlohmann::json s = test::run_summary(doc.dump());
+  if (s.is_null()) return 0;
+  return s["ttft_ms"]["mean"].get<double>();
 }
 
 TEST(PdContention, TheNicsShareOfTtftRisesWithLoad) {
