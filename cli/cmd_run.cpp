@@ -164,14 +164,14 @@ bool write_outputs(const cluster::Simulation& sim, const fs::path& out, bool per
   return ok;
 }
 
-int run_run(const std::vector<std::string>& args) {
-  Options o;
+// Reads the command line into `o`; false (after printing why) on a usage error.
+bool parse_run_options(const std::vector<std::string>& args, Options& o) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--out") {
       if (i + 1 >= args.size()) {
         std::fprintf(stderr, "blis run: --out needs a directory\n%s\n", kUsage);
-        return 2;
+        return false;
       }
       o.out = args[++i];
     } else if (a == "--quiet") {
@@ -183,23 +183,23 @@ int run_run(const std::vector<std::string>& args) {
     } else if (a == "--epp-config") {
       if (i + 1 >= args.size()) {
         std::fprintf(stderr, "blis run: --epp-config needs a file\n%s\n", kUsage);
-        return 2;
+        return false;
       }
       o.epp_config = args[++i];
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "blis run: unknown option %s\n%s\n", quote_excerpt(a).c_str(), kUsage);
-      return 2;
+      return false;
     } else if (o.scenario.empty()) {
       o.scenario = a;
     } else {
       std::fprintf(stderr, "blis run: more than one scenario given (%s)\n%s\n",
                    quote_excerpt(a).c_str(), kUsage);
-      return 2;
+      return false;
     }
   }
   if (o.scenario.empty()) {
     std::fprintf(stderr, "blis run: a scenario is required\n%s\n", kUsage);
-    return 2;
+    return false;
   }
   if (o.out.empty()) {
     // Default: a folder named after the scenario file, in the current directory (only a
@@ -208,10 +208,17 @@ int run_run(const std::vector<std::string>& args) {
     if (const auto problem = file_name_problem(stem, 200)) {
       std::fprintf(stderr, "blis run: give --out DIR (the default %s is not a safe name: %s)\n",
                    quote_excerpt(stem).c_str(), problem->c_str());
-      return 2;
+      return false;
     }
     o.out = stem;
   }
+
+  return true;
+}
+
+int run_run(const std::vector<std::string>& args) {
+  Options o;
+  if (!parse_run_options(args, o)) return 2;
 
   const fs::path scenario_path(o.scenario);
   std::string error;

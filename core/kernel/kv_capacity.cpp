@@ -111,6 +111,91 @@ std::int64_t kv_bytes_per_token(const Deployment& d) {
   return s.kv_bytes_per_token_per_layer * s.layers / std::max(1, d.pp);
 }
 
+namespace {
+
+// Why the deployment would not start, in vLLM's order: loading the weights, then
+// check_enough_kv_cache_memory; "" when it starts.
+std::string start_failure(const KvCapacity& k, const Deployment& d) {
+  if (k.weights_bytes > k.total_memory_bytes) {
+    return "model weights need " + gib(k.weights_bytes) +
+           " GiB per GPU at tp=" + std::to_string(d.tp) + ", more than the " +
+           gib(k.total_memory_bytes) + " GiB the " + d.gpu.id +
+           " reports (vLLM fails to load the model: CUDA out of memory); use a larger "
+           "tensor-parallel size or a quantized checkpoint";
+  } else if (k.available_kv_bytes <= 0) {
+    return "no memory left for the KV cache: " + gib(k.requested_memory_bytes) +
+           " GiB requested (gpu_memory_utilization " +
+           [&] {
+             char b[16];
+             std::snprintf(b, sizeof b, "%g", d.gpu_memory_utilization);
+             return std::string(b);
+           }() +
+           ") - weights " + gib(k.weights_bytes) + " - activations " +
+           gib(k.activation_peak_bytes) + " - non-torch " + gib(k.non_torch_bytes) +
+           " - CUDA graphs " + gib(k.cuda_graph_bytes) +
+           " GiB. vLLM: No available memory for the cache blocks. Try increasing "
+           "`gpu_memory_utilization` when initializing the engine.";
+  } else if (k.kv_bytes_for_max_model_len > k.available_kv_bytes) {
+    // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory
+    return "To serve at least one request with the models's max seq len (" +
+           std::to_string(k.max_model_len) + "), (" + gib(k.kv_bytes_for_max_model_len) +
+           " GiB KV cache is needed, which is larger than the available KV cache memory (" +
+           gib(k.available_kv_bytes) +
+           " GiB). Based on the available memory, the estimated maximum model length is " +
+           std::to_string(k.estimated_max_model_len) +
+           ". Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+           "initializing the engine.";
+  }
+  return "";
+}
+
+// vllm/v1/core/kv_cache_utils.py estimate_max_model_len: the longest request whose KV fits
+// in `available` bytes, by bisection.
+std::int64_t estimate_max_model_len(const Grouping& g, std::int64_t max_model_len,
+                                    const Deployment& d, std::int32_t window,
+                                    std::int64_t page_bytes, std::int64_t available) {
+  std::int64_t lo = 0, hi = max_model_len;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (request_usage(g, mid, d, window, page_bytes) <= available) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+// The counts vLLM logs from the pool (k.pool_blocks) and the grouping, and zeros for a
+// deployment that would not start (k.reason set).
+void derive_counts(KvCapacity& k) {
+  // get_max_concurrency_for_kv_cache_config: pool blocks over the pool blocks one
+  // max_model_len request takes in all its groups; update_kv_cache_capacity logs
+  // "GPU KV cache size" = int(max_concurrency * max_model_len) tokens.
+  k.max_concurrency =
+      k.pool_blocks_per_request > 0
+          ? static_cast<double>(k.pool_blocks) / static_cast<double>(k.pool_blocks_per_request)
+          : 0.0;
+  k.kv_cache_tokens = static_cast<std::int64_t>(
+      std::floor(k.max_concurrency * static_cast<double>(k.max_model_len)));
+  // The blocks of one full-attention block table (what the single-group engine schedules
+  // with): the pool for one group; for hybrid models the pool scaled by one group's share of
+  // a max_model_len request, i.e. "GPU KV cache size" in blocks (vLLM 0.15 logged
+  // num_blocks // num_groups, the same when the windows cover max_model_len).
+  k.num_gpu_blocks = k.kv_cache_groups == 1 || k.pool_blocks_per_request == 0
+                         ? k.pool_blocks
+                         : k.pool_blocks * k.full_blocks_per_request / k.pool_blocks_per_request;
+  k.fits = k.reason.empty();
+  if (!k.fits) {
+    k.num_gpu_blocks = 0;
+    k.pool_blocks = 0;
+    k.kv_cache_tokens = 0;
+    k.max_concurrency = 0;
+  }
+}
+
+}  // namespace
+
 KvCapacity kv_capacity(const Deployment& d) {
   KvCapacity k;
   k.block_size = d.block_size;
@@ -199,78 +284,16 @@ KvCapacity kv_capacity(const Deployment& d) {
       k.full_blocks_per_request = cdiv(k.max_model_len, d.block_size);
       k.pool_blocks_per_request = request_blocks(g, k.max_model_len, d, s.window);
       k.kv_bytes_for_max_model_len = request_usage(g, k.max_model_len, d, s.window, k.page_bytes);
-      // estimate_max_model_len: the longest request whose KV fits, by bisection.
-      std::int64_t lo = 0, hi = k.max_model_len;
-      while (lo < hi) {
-        const std::int64_t mid = lo + (hi - lo + 1) / 2;
-        if (request_usage(g, mid, d, s.window, k.page_bytes) <= available) {
-          lo = mid;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      k.estimated_max_model_len = lo;
+      k.estimated_max_model_len =
+          estimate_max_model_len(g, k.max_model_len, d, s.window, k.page_bytes, available);
     }
   }
   k.pool_blocks = best_blocks;
 
-  // Why it would not start, in vLLM's order: loading the weights, then
-  // check_enough_kv_cache_memory.
-  if (k.weights_bytes > k.total_memory_bytes) {
-    k.reason = "model weights need " + gib(k.weights_bytes) +
-               " GiB per GPU at tp=" + std::to_string(d.tp) + ", more than the " +
-               gib(k.total_memory_bytes) + " GiB the " + d.gpu.id +
-               " reports (vLLM fails to load the model: CUDA out of memory); use a larger "
-               "tensor-parallel size or a quantized checkpoint";
-  } else if (k.available_kv_bytes <= 0) {
-    k.reason = "no memory left for the KV cache: " + gib(k.requested_memory_bytes) +
-               " GiB requested (gpu_memory_utilization " +
-               [&] {
-                 char b[16];
-                 std::snprintf(b, sizeof b, "%g", d.gpu_memory_utilization);
-                 return std::string(b);
-               }() +
-               ") - weights " + gib(k.weights_bytes) + " - activations " +
-               gib(k.activation_peak_bytes) + " - non-torch " + gib(k.non_torch_bytes) +
-               " - CUDA graphs " + gib(k.cuda_graph_bytes) +
-               " GiB. vLLM: No available memory for the cache blocks. Try increasing "
-               "`gpu_memory_utilization` when initializing the engine.";
-  } else if (k.kv_bytes_for_max_model_len > k.available_kv_bytes) {
-    // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory
-    k.reason = "To serve at least one request with the models's max seq len (" +
-               std::to_string(k.max_model_len) + "), (" + gib(k.kv_bytes_for_max_model_len) +
-               " GiB KV cache is needed, which is larger than the available KV cache memory (" +
-               gib(k.available_kv_bytes) +
-               " GiB). Based on the available memory, the estimated maximum model length is " +
-               std::to_string(k.estimated_max_model_len) +
-               ". Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
-               "initializing the engine.";
-  }
+  k.reason = start_failure(k, d);
   // kv_cache_utils.py get_num_blocks: num_gpu_blocks_override replaces the computed count.
   if (d.num_gpu_blocks_override) k.pool_blocks = *d.num_gpu_blocks_override;
-  // get_max_concurrency_for_kv_cache_config: pool blocks over the pool blocks one
-  // max_model_len request takes in all its groups; update_kv_cache_capacity logs
-  // "GPU KV cache size" = int(max_concurrency * max_model_len) tokens.
-  k.max_concurrency =
-      k.pool_blocks_per_request > 0
-          ? static_cast<double>(k.pool_blocks) / static_cast<double>(k.pool_blocks_per_request)
-          : 0.0;
-  k.kv_cache_tokens = static_cast<std::int64_t>(
-      std::floor(k.max_concurrency * static_cast<double>(k.max_model_len)));
-  // The blocks of one full-attention block table (what the single-group engine schedules
-  // with): the pool for one group; for hybrid models the pool scaled by one group's share of
-  // a max_model_len request, i.e. "GPU KV cache size" in blocks (vLLM 0.15 logged
-  // num_blocks // num_groups, the same when the windows cover max_model_len).
-  k.num_gpu_blocks = k.kv_cache_groups == 1 || k.pool_blocks_per_request == 0
-                         ? k.pool_blocks
-                         : k.pool_blocks * k.full_blocks_per_request / k.pool_blocks_per_request;
-  k.fits = k.reason.empty();
-  if (!k.fits) {
-    k.num_gpu_blocks = 0;
-    k.pool_blocks = 0;
-    k.kv_cache_tokens = 0;
-    k.max_concurrency = 0;
-  }
+  derive_counts(k);
   return k;
 }
 

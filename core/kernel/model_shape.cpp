@@ -41,6 +41,57 @@ double model_dtype_bytes(const Deployment& d) {
   return t == "float32" ? 4.0 : 2.0;
 }
 
+namespace {
+
+// The MoE layers: routed experts (split over tp x dp ranks, or whole experts per rank with
+// expert parallelism), the router and any shared experts.
+void add_moe_layers(const Deployment& d, double wb, ModelShape& s) {
+  const catalog::Model& m = d.model;
+  const std::int32_t tp = std::max(1, d.tp);
+  const std::int64_t hd = m.hidden_size;
+  const auto& moe = m.moe;
+  const Storage ex = storage_for(d, "experts", wb);
+  s.experts = moe.num_experts;
+  s.top_k = moe.experts_per_token;
+  // vllm fused_moe/config.py FusedMoEParallelConfig.make: the MoE layers' tensor-parallel
+  // group is flattened across the DP ranks (tp x dp); with enable_expert_parallel (and more
+  // than one such rank) each rank owns E / (tp x dp) experts whole instead (ep_size = that
+  // flattened size, tp_size 1; determine_expert_map gives the remainder to the first ranks).
+  const std::int32_t moe_ranks = tp * std::max(1, d.dp);
+  const bool use_ep = d.enable_expert_parallel && moe_ranks > 1;
+  s.ep_size = use_ep ? moe_ranks : 1;
+  s.local_experts = use_ep ? (moe.num_experts + moe_ranks - 1) / moe_ranks : moe.num_experts;
+  const std::int32_t expert_tp = use_ep ? 1 : moe_ranks;
+  // vllm quantization/mxfp4.py pads the per-rank intermediate size (Hopper: multiple of 256).
+  s.expert_intermediate =
+      round_up(moe.expert_intermediate_size / expert_tp,
+               m.quantization.method.empty() ? 0 : m.quantization.pad_intermediate_to);
+  s.expert_weight_bytes = ex.bytes;
+  s.expert_fp8_compute = ex.fp8_compute;
+  const double expert_params =
+      static_cast<double>(s.local_experts) * 3.0 * hd * s.expert_intermediate;
+  s.weights.experts += bytes(expert_params * s.moe_layers, ex.bytes);
+  if (m.attention_bias) {
+    // gpt-oss experts carry biases on gate_up and down (bf16).
+    s.weights.experts += bytes(
+        static_cast<double>(s.moe_layers) * s.local_experts * (2 * s.expert_intermediate + hd), wb);
+  }
+  // Router: replicated d x E in the model dtype.
+  s.gemms.push_back({"router", hd, moe.num_experts, wb, false, s.moe_layers, GemmTerm::kMoe});
+  s.weights.router += bytes(static_cast<double>(hd) * moe.num_experts * s.moe_layers, wb);
+  if (moe.num_shared_experts > 0) {
+    const Storage sh = storage_for(d, "shared_experts", wb);
+    const std::int64_t fs = moe.shared_expert_intermediate_size * moe.num_shared_experts / tp;
+    s.gemms.push_back(
+        {"shared_gate_up", hd, 2 * fs, sh.bytes, sh.fp8_compute, s.moe_layers, GemmTerm::kMoe});
+    s.gemms.push_back(
+        {"shared_down", fs, hd, sh.bytes, sh.fp8_compute, s.moe_layers, GemmTerm::kMoe});
+    s.weights.shared_experts += bytes(static_cast<double>(hd) * 3 * fs * s.moe_layers, sh.bytes);
+  }
+}
+
+}  // namespace
+
 ModelShape build_model_shape(const Deployment& d) {
   const catalog::Model& m = d.model;
   const std::int32_t tp = std::max(1, d.tp);
@@ -136,48 +187,7 @@ ModelShape build_model_shape(const Deployment& d) {
     s.gemms.push_back(up);
     s.gemms.push_back(down);
   }
-  if (s.moe_layers > 0) {
-    const auto& moe = m.moe;
-    const Storage ex = storage_for(d, "experts", wb);
-    s.experts = moe.num_experts;
-    s.top_k = moe.experts_per_token;
-    // vllm fused_moe/config.py FusedMoEParallelConfig.make: the MoE layers' tensor-parallel
-    // group is flattened across the DP ranks (tp x dp); with enable_expert_parallel (and more
-    // than one such rank) each rank owns E / (tp x dp) experts whole instead (ep_size = that
-    // flattened size, tp_size 1; determine_expert_map gives the remainder to the first ranks).
-    const std::int32_t moe_ranks = tp * std::max(1, d.dp);
-    const bool use_ep = d.enable_expert_parallel && moe_ranks > 1;
-    s.ep_size = use_ep ? moe_ranks : 1;
-    s.local_experts = use_ep ? (moe.num_experts + moe_ranks - 1) / moe_ranks : moe.num_experts;
-    const std::int32_t expert_tp = use_ep ? 1 : moe_ranks;
-    // vllm quantization/mxfp4.py pads the per-rank intermediate size (Hopper: multiple of 256).
-    s.expert_intermediate =
-        round_up(moe.expert_intermediate_size / expert_tp,
-                 m.quantization.method.empty() ? 0 : m.quantization.pad_intermediate_to);
-    s.expert_weight_bytes = ex.bytes;
-    s.expert_fp8_compute = ex.fp8_compute;
-    const double expert_params =
-        static_cast<double>(s.local_experts) * 3.0 * hd * s.expert_intermediate;
-    s.weights.experts += bytes(expert_params * s.moe_layers, ex.bytes);
-    if (m.attention_bias) {
-      // gpt-oss experts carry biases on gate_up and down (bf16).
-      s.weights.experts += bytes(
-          static_cast<double>(s.moe_layers) * s.local_experts * (2 * s.expert_intermediate + hd),
-          wb);
-    }
-    // Router: replicated d x E in the model dtype.
-    s.gemms.push_back({"router", hd, moe.num_experts, wb, false, s.moe_layers, GemmTerm::kMoe});
-    s.weights.router += bytes(static_cast<double>(hd) * moe.num_experts * s.moe_layers, wb);
-    if (moe.num_shared_experts > 0) {
-      const Storage sh = storage_for(d, "shared_experts", wb);
-      const std::int64_t fs = moe.shared_expert_intermediate_size * moe.num_shared_experts / tp;
-      s.gemms.push_back(
-          {"shared_gate_up", hd, 2 * fs, sh.bytes, sh.fp8_compute, s.moe_layers, GemmTerm::kMoe});
-      s.gemms.push_back(
-          {"shared_down", fs, hd, sh.bytes, sh.fp8_compute, s.moe_layers, GemmTerm::kMoe});
-      s.weights.shared_experts += bytes(static_cast<double>(hd) * 3 * fs * s.moe_layers, sh.bytes);
-    }
-  }
+  if (s.moe_layers > 0) add_moe_layers(d, wb, s);
 
   // Embedding and LM head: VocabParallelEmbedding pads the vocabulary to a multiple of 64 and
   // splits it across ranks; a tied LM head shares the embedding's weight.
