@@ -3,12 +3,10 @@
 // (`*_total` columns) are shown as per-second rates over each tumbling window; a window in
 // which a ratio has no denominator (no prefix-cache query) is a gap, not 0.
 
-import uPlot from 'uplot';
 import { perInstance, TIME_COLUMN } from '../lib/columns';
-import { decimate } from '../lib/series_store';
 import { fmtMs } from '../ui/format';
 import type { ChartSpec, SeriesSpec } from './chart_panel';
-import { withGaps, type ChartView, type RunData } from './views';
+import { assemble, type ChartView, type RunData } from './views';
 
 const RUN_DASH: (number[] | undefined)[] = [undefined, [7, 4]];
 const timeAxis = { label: 'simulated time (s)', format: (v: number) => `${+v.toFixed(1)}` };
@@ -69,20 +67,6 @@ function constant(n: number, v: number): Float64Array {
   return new Float64Array(n).fill(v);
 }
 
-type Table = [Float64Array, Float64Array[]];
-
-function assemble(tables: Table[], maxPoints: number): uPlot.AlignedData {
-  const dec = tables.map(([x, ys]) => {
-    const [dx, dys] = decimate(x, ys, maxPoints);
-    return [dx, ...dys.map(withGaps)] as uPlot.AlignedData;
-  });
-  if (dec.length === 1) return dec[0]!;
-  return uPlot.join(
-    dec,
-    dec.map((t) => t.map(() => 1)),
-  );
-}
-
 /** Builds a panel: `series(run)` returns [label, color, values, gaps?] per line of a run. */
 function panel(
   runs: RunData[],
@@ -91,7 +75,7 @@ function panel(
   lines: (run: RunData) => [string, string, Float64Array, boolean?][],
 ): ChartView {
   const series: SeriesSpec[] = [];
-  const tables: Table[] = [];
+  const tables: [Float64Array, Float64Array[]][] = [];
   runs.forEach((run, r) => {
     const ls = lines(run);
     for (const [label, color, , gaps] of ls) {

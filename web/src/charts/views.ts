@@ -74,7 +74,7 @@ export function withGaps(v: Float64Array): (number | null)[] | Float64Array {
 }
 
 /** Decimates each run's table, then joins them on x (compare) or returns it (single). */
-function assemble(tables: [Float64Array, Float64Array[]][], maxPoints: number): uPlot.AlignedData {
+export function assemble(tables: [Float64Array, Float64Array[]][], maxPoints: number): uPlot.AlignedData {
   const dec = tables.map(([x, ys]) => {
     const [dx, dys] = decimate(x, ys, maxPoints);
     return [dx, ...dys.map(withGaps)] as uPlot.AlignedData;

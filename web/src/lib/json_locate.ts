@@ -100,18 +100,19 @@ class Scanner {
         }
         node.range.to = this.pos;
       }
-      this.skipWs();
-      const c = this.text[this.pos];
-      if (c === ',') {
-        this.pos++;
-        continue;
-      }
-      if (c === '}') {
-        this.pos++;
-        return;
-      }
-      this.fail("expected ',' or '}'");
+      if (this.afterItem('}')) return;
     }
+  }
+
+  /** After a member or element: true at the closing bracket, false after a comma. */
+  private afterItem(close: '}' | ']'): boolean {
+    this.skipWs();
+    const c = this.text[this.pos];
+    if (c === ',' || c === close) {
+      this.pos++;
+      return c === close;
+    }
+    return this.fail(`expected ',' or '${close}'`);
   }
 
   array(node: Node): void {
@@ -130,17 +131,7 @@ class Scanner {
         if (holder.node) node.children.set(String(i), holder.node);
         node.range.to = this.pos;
       }
-      this.skipWs();
-      const c = this.text[this.pos];
-      if (c === ',') {
-        this.pos++;
-        continue;
-      }
-      if (c === ']') {
-        this.pos++;
-        return;
-      }
-      this.fail("expected ',' or ']'");
+      if (this.afterItem(']')) return;
     }
   }
 
