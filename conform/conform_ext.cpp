@@ -269,7 +269,7 @@ ojson ExtDriver::finished_json(const metrics::IterationStats& it) const {
     const auto k = slot_keys_.find(f.request);
     out.push_back(
         {{"request_id", k != slot_keys_.end() ? ojson(c_.requests[k->second].id) : ojson(nullptr)},
-         {"finish_reason", metrics::finish_reason_string(f.finish_reason)},
+         {"finish_reason", finish_reason_string(f.finish_reason)},
          {"e2e_latency", f.e2e_latency},
          {"num_prompt_tokens", f.num_prompt_tokens},
          {"num_generation_tokens", f.num_generation_tokens},

@@ -2,26 +2,43 @@
 
 namespace blis::vllm {
 
-engine::FinishReason finish_reason_of(RequestStatus s) {
+FinishReason finish_reason(RequestStatus s) {
   switch (s) {
     case RequestStatus::kFinishedStopped:
-    case RequestStatus::kFinishedRepetition:
-      return engine::FinishReason::kStop;
+      return FinishReason::kStop;
     case RequestStatus::kFinishedLengthCapped:
     case RequestStatus::kFinishedIgnored:
-      return engine::FinishReason::kLength;
+      return FinishReason::kLength;
     case RequestStatus::kFinishedAborted:
-      return engine::FinishReason::kAbort;
+      return FinishReason::kAbort;
     case RequestStatus::kFinishedError:
-      return engine::FinishReason::kError;
+      return FinishReason::kError;
+    case RequestStatus::kFinishedRepetition:
+      return FinishReason::kRepetition;
     default:
-      return engine::FinishReason::kNone;
+      return FinishReason::kNone;
   }
 }
 
+engine::FinishReason finish_reason_of(RequestStatus s) {
+  switch (finish_reason(s)) {
+    case FinishReason::kStop:
+    case FinishReason::kRepetition:
+      return engine::FinishReason::kStop;
+    case FinishReason::kLength:
+      return engine::FinishReason::kLength;
+    case FinishReason::kAbort:
+      return engine::FinishReason::kAbort;
+    case FinishReason::kError:
+      return engine::FinishReason::kError;
+    case FinishReason::kNone:
+      break;
+  }
+  return engine::FinishReason::kNone;
+}
+
 const char* finish_reason_name(RequestStatus s) {
-  if (s == RequestStatus::kFinishedRepetition) return "repetition";
-  return engine::to_string(finish_reason_of(s));
+  return finish_reason_string(finish_reason(s));
 }
 
 BlockExtraKeys Request::extra_keys_for_block(std::int32_t block_index) const {

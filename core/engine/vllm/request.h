@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/vllm/finish_reason.h"
 #include "engine/vllm/kv/block_hash.h"
 
 namespace blis::vllm {
@@ -32,6 +33,10 @@ inline bool is_finished(RequestStatus s) {
   return s > RequestStatus::kPreempted;
 }
 // vllm v1/request.py _FINISHED_REASON_MAP.
+// vllm/v1/request.py _FINISHED_REASON_MAP (FINISHED_IGNORED counts as length; kNone while
+// the request is not finished).
+FinishReason finish_reason(RequestStatus s);
+// The engine API's reason (which has no repetition: it counts as a stop).
 engine::FinishReason finish_reason_of(RequestStatus s);
 const char* finish_reason_name(RequestStatus s);  // "stop", "length", "abort", ...
 

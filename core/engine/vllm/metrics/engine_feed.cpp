@@ -8,25 +8,6 @@
 namespace blis::vllm::metrics {
 namespace {
 
-FinishReason finish_reason(RequestStatus status) {
-  // vllm v1/request.py _FINISHED_REASON_MAP (FINISHED_IGNORED counts as length).
-  switch (status) {
-    case RequestStatus::kFinishedStopped:
-      return FinishReason::kStop;
-    case RequestStatus::kFinishedLengthCapped:
-    case RequestStatus::kFinishedIgnored:
-      return FinishReason::kLength;
-    case RequestStatus::kFinishedAborted:
-      return FinishReason::kAbort;
-    case RequestStatus::kFinishedError:
-      return FinishReason::kError;
-    case RequestStatus::kFinishedRepetition:
-      return FinishReason::kRepetition;
-    default:
-      return FinishReason::kNone;
-  }
-}
-
 // The scheduler's prefix-cache counters (local or connector) into the metrics' copy of them
 // (vllm v1/metrics/stats.py PrefixCacheStats: same fields on both sides).
 template <class Dst, class Src>

@@ -2,25 +2,6 @@
 
 namespace blis::vllm::metrics {
 
-// vllm/v1/engine/__init__.py FINISH_REASON_STRINGS, indexed by FinishReason's value.
-const char* finish_reason_string(FinishReason reason) {
-  switch (reason) {
-    case FinishReason::kStop:
-      return "stop";
-    case FinishReason::kLength:
-      return "length";
-    case FinishReason::kAbort:
-      return "abort";
-    case FinishReason::kError:
-      return "error";
-    case FinishReason::kRepetition:
-      return "repetition";
-    case FinishReason::kNone:
-      break;
-  }
-  return "";
-}
-
 // stats.py PrefixCacheStats.record: a request that was preempted before is counted in the
 // preempted_* fields, so re-admissions after preemption do not inflate the hit rate.
 void PrefixCacheStats::record(std::int64_t num_tokens, std::int64_t num_hits, bool preempted) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/vllm/finish_reason.h"
 #include "engine/vllm/metrics/connector_stats.h"
 #include "util/sim_time.h"
 
@@ -20,19 +21,6 @@ namespace blis::vllm::metrics {
 // Index of a request in the engine's request table; the recorder keeps per-request state
 // in a vector indexed by it. Handles may be reused after the request finished.
 using RequestHandle = std::int32_t;
-
-// vllm/v1/engine/__init__.py FinishReason; str() gives FINISH_REASON_STRINGS[value].
-enum class FinishReason : std::uint8_t {
-  kStop = 0,
-  kLength = 1,
-  kAbort = 2,
-  kError = 3,
-  kRepetition = 4,
-  kNone = 255,  // not finished
-};
-inline constexpr int kNumFinishReasons = 5;
-// "stop", "length", "abort", "error", "repetition".
-const char* finish_reason_string(FinishReason reason);
 
 // stats.py BaseCacheStats / PrefixCacheStats: token lookups of one step. Requests that
 // were preempted before are counted apart (PrefixCacheStats.record(..., preempted)).
