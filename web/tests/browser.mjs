@@ -284,7 +284,7 @@ test('a bad edit in the JSON editor shows its error at the right pointer', async
   await p.done();
 });
 
-test('the form on a minimal scenario: every knob enabled, defaults shown and marked, an edit writes the key', async (browser) => {
+test('the form on a minimal scenario: knobs enabled (but those waiting for another), defaults shown and marked, an edit writes the key', async (browser) => {
   const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
   await waitValid(p.page);
   // Defaults arrive with the validation (the resolved document from the WASM API).
