@@ -6,7 +6,7 @@ import createBlisModule from './wasm/blis.mjs';
 
 describe('worker protocol', () => {
   it('describes a ready module by its version', () => {
-    expect(describeResponse({ kind: 'ready', version: '1.2.3', catalog: { gpus: [], models: [] } })).toBe('1.2.3');
+    expect(describeResponse({ kind: 'ready', version: '1.2.3', catalog: { gpus: [], models: [], fabrics: [] } })).toBe('1.2.3');
     expect(describeResponse({ kind: 'error', message: 'boom' })).toBe('error: boom');
   });
 });

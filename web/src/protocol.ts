@@ -59,7 +59,7 @@ export interface Progress {
 }
 
 export type WorkerResponse =
-  | { kind: 'ready'; version: string; catalog: { gpus: string[]; models: string[] } }
+  | { kind: 'ready'; version: string; catalog: { gpus: string[]; models: string[]; fabrics: string[] } }
   | { kind: 'validated'; id: number; diagnostics: Diagnostic[]; effective: string }
   | { kind: 'imported'; id: number; entry: string; diagnostics: Diagnostic[] }
   | { kind: 'loaded'; slot: SlotId; gen: number; diagnostics: Diagnostic[]; ok: boolean; columns: string[]; instances: string[] }

@@ -284,7 +284,7 @@ test('a bad edit in the JSON editor shows its error at the right pointer', async
   await p.done();
 });
 
-test('the form on a minimal scenario: every knob enabled, defaults shown and marked, an edit writes the key', async (browser) => {
+test('the form on a minimal scenario: knobs enabled (but those waiting for another), defaults shown and marked, an edit writes the key', async (browser) => {
   const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
   await waitValid(p.page);
   // Defaults arrive with the validation (the resolved document from the WASM API).
@@ -298,12 +298,29 @@ test('the form on a minimal scenario: every knob enabled, defaults shown and mar
       disabled: e.disabled,
       value: e.type === 'checkbox' ? String(e.checked) : e.value,
       source: e.closest('.knob').dataset.source,
+      needs: e.closest('.knob').dataset.needs,
+      placeholder: e.placeholder ?? '',
     })),
   );
-  check(knobs.length >= 12, `only ${knobs.length} knobs`);
+  check(knobs.length >= 30, `only ${knobs.length} knobs`);
   for (const k of knobs) {
-    check(!k.disabled, `${k.id} is disabled on a minimal scenario`);
-    check(k.value !== '', `${k.id} is blank on a minimal scenario`);
+    // Only a knob that waits for another (draft tokens for a speculative method) is disabled,
+    // and it says why.
+    check(!k.disabled || !!k.needs, `${k.id} is disabled on a minimal scenario`);
+    if (k.disabled) continue;
+    // Blank only where unset means something the field's placeholder says (no adapters).
+    check(k.value !== '' || k.placeholder !== '', `${k.id} is blank on a minimal scenario`);
+  }
+  for (const [id, want] of [
+    ['knob-pp', '1'],
+    ['knob-dp', '1'],
+    ['knob-enable_expert_parallel', 'false'],
+    ['knob-gpus_per_node', '8'],
+    ['knob-nic', 'per_gpu'],
+    ['knob-spec_method', 'off'],
+  ]) {
+    const k = knobs.find((x) => x.id === id);
+    check(k?.value === want && k.source === 'default', `${id} shows ${k?.value} (${k?.source}), expected the default ${want}`);
   }
   const pc = knobs.find((k) => k.id === 'knob-enable_prefix_caching');
   check(
@@ -353,6 +370,61 @@ test('a bad form edit: the message next to the field and a banner in the main pa
   await p.page.fill(tid('knob-max_num_seqs'), '64');
   await p.page.waitForSelector(`${tid('error-banner')}[hidden]`, { state: 'attached' });
   await waitValid(p.page);
+  await p.done();
+});
+
+// Runs the page's scenario to the end at full speed and returns its summary.json (the export).
+async function runToEnd(page) {
+  await waitStatus(page, ['ready']);
+  await setSpeed(page, 'Infinity');
+  await page.click(tid('play'));
+  await waitStatus(page, ['done'], 60000);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(tid('export-summary'))]);
+  return JSON.parse(readFileSync(await dl.path(), 'utf8'));
+}
+
+test('scale-out from the form: pp 2 runs and changes the result; dp and EPP errors show at their fields', async (browser) => {
+  const p = await openPage(browser, `?s=${encodeScenario(MINIMAL)}`);
+  await waitValid(p.page);
+  const one = await runToEnd(p.page);
+  // The group is folded on a scenario that sets none of its keys; the defaults are there.
+  check(!(await p.page.getAttribute(tid('knob-group-scale'), 'open')), 'the scale-out group is open on a minimal scenario');
+  await p.page.click(`${tid('knob-group-scale')} > summary`);
+  await p.page.fill(tid('knob-pp'), '2');
+  await p.page.waitForFunction(() =>
+    /"pp": 2/.test(
+      [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n'),
+    ),
+  );
+  await waitValid(p.page);
+  const two = await runToEnd(p.page);
+  check(two.cost?.gpus === 2 * one.cost?.gpus, `pp 2: ${two.cost?.gpus} GPUs, expected twice ${one.cost?.gpus}`);
+  check(two.digest !== one.digest, 'pp 2 gave the same run as pp 1');
+  check(two.itl_ms?.mean !== one.itl_ms?.mean, `pp 2 left the mean ITL at ${one.itl_ms?.mean} ms`);
+  // dp 2 on a dense model: the decoder's message next to the field, with its pointer in the list.
+  await p.page.fill(tid('knob-dp'), '2');
+  await p.page.waitForSelector(`${tid('knob-error-dp')}:not([hidden])`, { timeout: 10000 });
+  check(/dense model/.test((await p.page.textContent(tid('knob-error-dp'))) ?? ''), 'dp 2: no dense-model message');
+  await p.page.waitForSelector(`${tid('validation-errors')} li[data-pointer="/pools/0/parallelism/dp"]`);
+  await p.page.fill(tid('knob-dp'), '1');
+  await waitValid(p.page);
+  // The selects list what the decoder accepts (epp among the router policies).
+  const opts = async (id) => p.page.$$eval(`${tid(id)} option`, (os) => os.map((o) => o.value));
+  check((await opts('knob-nic')).join() === 'per_gpu,per_node', `nic options ${await opts('knob-nic')}`);
+  check((await opts('knob-router')).includes('epp'), `router options ${await opts('knob-router')}`);
+  check((await opts('knob-spec_method')).includes('ngram'), 'no ngram among the speculative methods');
+  // An example EPP config: it fills the field, selects policy epp and runs.
+  await p.page.click(`${tid('knob-group-router')} > summary`);
+  await p.page.selectOption(tid('epp-example'), 'epp-config.json');
+  await p.page.waitForFunction((sel) => document.querySelector(sel)?.value === 'epp', tid('knob-router'));
+  check(/"plugins"/.test(await p.page.inputValue(tid('knob-epp_config'))), 'the EPP field does not show the example');
+  await waitValid(p.page);
+  await waitStatus(p.page, ['ready']);
+  // Broken YAML: the decoder's message (line and column) under the field.
+  await p.page.fill(tid('knob-epp_config'), 'plugins: [');
+  await p.page.waitForSelector(`${tid('knob-error-epp_config')}:not([hidden])`, { timeout: 10000 });
+  check(/line 1/.test((await p.page.textContent(tid('knob-error-epp_config'))) ?? ''), 'no YAML position in the message');
+  await p.page.locator(tid('scenario-form')).screenshot({ path: path.join(artifacts, 'form-scale-out.png') });
   await p.done();
 });
 

@@ -11,7 +11,8 @@ import { ScenarioForm } from '../editor/scenario_form';
 import { syntaxDiagnostics } from '../lib/syntax';
 import { readUrlState, type UrlState } from '../lib/url_state';
 import type { SlotId } from '../protocol';
-import type { Json } from '../scenario/knobs';
+import { choiceProbe, readChoices } from '../scenario/choices';
+import { getAt, KNOBS, type Json } from '../scenario/knobs';
 import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/presets';
 import { mountSweepView } from '../sweep/mount';
 import { PresetGallery } from '../ui/preset_gallery';
@@ -43,6 +44,9 @@ export class App {
   private lastCardsAt = 0;
   private applyTimer?: number;
   private exportFills: (() => void)[] = [];
+  /** The vLLM release the form's select options were read for (undefined: not yet). */
+  private choicesRelease?: string;
+  private moduleReady = false;
 
   private editor?: JsonEditor; // not loaded in embed mode (CodeMirror is most of the bundle)
   private readonly form: ScenarioForm;
@@ -118,6 +122,7 @@ export class App {
     if (version === undefined) return;
     $('module-version').textContent = version;
     this.form.setSuggestions(this.client.catalog);
+    this.moduleReady = true;
     this.renderCompare();
     this.showEditing();
     requestAnimationFrame((t) => this.frame(t));
@@ -302,8 +307,21 @@ export class App {
    *  (while typing) or disables the form (`disableOnError`, when switching documents). */
   private renderForm(disableOnError = false): void {
     const doc = this.docs.parsed(this.docs.editing);
-    if (doc !== undefined) this.form.render(doc, this.docs.effective[this.docs.editing]);
-    else if (disableOnError) this.form.render(undefined);
+    if (doc !== undefined) {
+      this.form.render(doc, this.docs.effective[this.docs.editing]);
+      this.readChoices(doc);
+    } else if (disableOnError) this.form.render(undefined);
+  }
+
+  /** The form's select options, from the decoder (choices.ts); read again when the edited
+   *  document's vLLM release changes (the speculative methods are the release's). */
+  private readChoices(doc: Json): void {
+    const release = JSON.stringify(getAt(doc, '/pools/0/engine/release') ?? null);
+    if (!this.moduleReady || release === this.choicesRelease) return;
+    this.choicesRelease = release;
+    void this.client.validate(choiceProbe(doc, KNOBS)).then(({ diagnostics }) => {
+      if (this.choicesRelease === release) this.form.setChoices(readChoices(diagnostics, KNOBS));
+    });
   }
 
   private renderWindow(): void {

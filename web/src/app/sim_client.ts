@@ -7,8 +7,8 @@ type RunResponse = Extract<WorkerResponse, { slot: SlotId }> | Extract<WorkerRes
 
 export class SimClient {
   readonly ready: Promise<string>;
-  /** The built-in catalog's GPU and model ids (known once ready). */
-  catalog: { gpus: string[]; models: string[] } = { gpus: [], models: [] };
+  /** The built-in catalog's GPU, model and fabric ids (known once ready). */
+  catalog: { gpus: string[]; models: string[]; fabrics: string[] } = { gpus: [], models: [], fabrics: [] };
   private nextId = 1;
   private readonly pending = new Map<number, (v: Validation) => void>();
   private readonly imports = new Map<number, (v: Imported) => void>();

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from './presets';
-import { getAt, KNOBS, parseKnobInput, setAt, type Json } from './knobs';
+import { choiceProbe, readChoices } from './choices';
+import { EPP_EXAMPLES } from './epp_examples';
+import { deleteAt, getAt, KNOBS, knobState, parseKnobInput, setAt, type Json } from './knobs';
 
 const knob = (id: string) => KNOBS.find((k) => k.id === id)!;
 
@@ -9,7 +11,7 @@ describe('scenario knobs', () => {
   const doc = JSON.parse(PRESETS[0]!.scenario) as Json;
 
   it('read every main knob of the default preset', () => {
-    for (const k of KNOBS) expect(k.get(doc), k.id).not.toBeUndefined();
+    for (const k of KNOBS.filter((x) => (x.group ?? 'main') === 'main')) expect(k.get(doc), k.id).not.toBeUndefined();
     expect(knob('instances').get(doc)).toBe(1);
     expect(knob('router').get(doc)).toBe('round-robin');
     expect(knob('prompt_tokens').get(doc)).toBe(1200);
@@ -50,6 +52,114 @@ describe('scenario knobs', () => {
     expect(parseKnobInput(knob('rate'), '')).toBeUndefined();
     expect(parseKnobInput(knob('enable_prefix_caching'), false)).toBe(false);
     expect(parseKnobInput(knob('model'), '  m  ')).toBe('m');
+  });
+});
+
+// Each group knob: the pointer it writes, and the value it reads back from there.
+describe('the scale-out, adapter and router knobs', () => {
+  const base = JSON.parse(PRESETS[0]!.scenario) as Json;
+  const cases: [id: string, input: string | boolean, pointer: string, stored: Json][] = [
+    ['pp', '2', '/pools/0/parallelism/pp', 2],
+    ['dp', '4', '/pools/0/parallelism/dp', 4],
+    ['enable_expert_parallel', true, '/pools/0/engine/args/enable_expert_parallel', true],
+    ['gpus_per_node', '4', '/network/gpus_per_node', 4],
+    ['nic', 'per_node', '/network/nic', 'per_node'],
+    ['switch_hops', '2', '/network/switch_hops', 2],
+    ['fabric', 'ib-ndr', '/fabric', 'ib-ndr'],
+    ['placement', '{"main": [0, 1]}', '/network/placement', { main: [0, 1] }],
+    ['enable_lora', true, '/pools/0/engine/args/enable_lora', true],
+    ['max_loras', '2', '/pools/0/engine/args/max_loras', 2],
+    ['max_lora_rank', '32', '/pools/0/engine/args/max_lora_rank', 32],
+    ['max_cpu_loras', '4', '/pools/0/engine/args/max_cpu_loras', 4],
+    ['lora', '1', '/workload/clients/0/lora', 1],
+    [
+      'adapters',
+      '[{"name": "a", "rank": 8, "share": 0.5}]',
+      '/workload/clients/0/adapters',
+      [{ name: 'a', rank: 8, share: 0.5 }],
+    ],
+    ['spec_method', 'ngram', '/pools/0/engine/args/speculative_config', { method: 'ngram' }],
+    ['signal_staleness_ms', '50', '/router/signal_staleness_ms', 50],
+  ];
+  for (const [id, input, pointer, stored] of cases) {
+    it(`${id} → ${pointer}`, () => {
+      const k = knob(id);
+      const v = parseKnobInput(k, input);
+      expect(v, id).not.toBeUndefined();
+      const next = k.set(base, v!);
+      expect(getAt(next, pointer)).toEqual(stored);
+      // A json knob reads back as compact JSON of the same value.
+      if (k.kind === 'json') expect(JSON.parse(String(k.get(next)))).toEqual(stored);
+      else expect(k.get(next)).toBe(v);
+      expect(knobState(k, next, null).source).toBe('document');
+    });
+  }
+
+  it('speculative decoding: off is null; a method keeps the other keys; drafts need a method', () => {
+    const on = setAt(base, '/pools/0/engine/args/speculative_config', { method: 'ngram', num_speculative_tokens: 3 });
+    const spec = '/pools/0/engine/args/speculative_config';
+    expect(getAt(knob('spec_method').set(on, 'suffix'), spec)).toEqual({ method: 'suffix', num_speculative_tokens: 3 });
+    expect(getAt(knob('spec_method').set(on, 'off'), spec)).toBeNull();
+    expect(getAt(knob('num_speculative_tokens').set(on, 5), `${spec}/num_speculative_tokens`)).toBe(5);
+    // Off in the resolved document (vLLM's default null): the method shows "off" as a
+    // default, the draft knobs wait for a method.
+    const resolvedOff = setAt(base, spec, null);
+    expect(knobState(knob('spec_method'), base, resolvedOff)).toEqual({ value: 'off', source: 'default' });
+    expect(knobState(knob('num_speculative_tokens'), base, resolvedOff).disabledBecause).toMatch(/method first/);
+    expect(knobState(knob('num_speculative_tokens'), on, on)).toEqual({ value: 3, source: 'document' });
+    // A client's acceptance rate defaults to its pool's.
+    const resolvedOn = setAt(on, `${spec}/acceptance_rate`, 0.7);
+    expect(knobState(knob('client_acceptance_rate'), on, resolvedOn)).toEqual({ value: 0.7, source: 'default' });
+    const own = knob('client_acceptance_rate').set(on, 0.4);
+    expect(getAt(own, '/workload/clients/0/spec_acceptance')).toEqual({ acceptance_rate: 0.4 });
+  });
+
+  it('a key the resolved document writes only when set shows its absence as the default', () => {
+    expect(knobState(knob('enable_expert_parallel'), base, base)).toEqual({ value: false, source: 'default' });
+    // Unset with no such value: shown empty, its placeholder saying what that means.
+    expect(knobState(knob('adapters'), base, base)).toEqual({ value: undefined, source: 'none' });
+    expect(knob('adapters').placeholder).toMatch(/base model/);
+  });
+
+  it('an empty json or optional text knob removes its key; text that is not JSON is no value', () => {
+    const placed = knob('placement').set(base, '{"main": [0]}');
+    expect(getAt(knob('placement').set(placed, ''), '/network/placement')).toBeUndefined();
+    expect(parseKnobInput(knob('placement'), '{"main": [0')).toBeUndefined();
+    expect(getAt(knob('fabric').set(knob('fabric').set(base, 'ib-ndr'), ''), '/fabric')).toBeUndefined();
+    expect(deleteAt({ a: { b: 1, c: 2 } }, '/a/b')).toEqual({ a: { c: 2 } });
+    expect(deleteAt({ a: 1 }, '/x/y')).toEqual({ a: 1 });
+  });
+
+  it('the EPP config: JSON becomes an object, other text stays YAML; either selects policy epp', () => {
+    const epp = knob('epp_config');
+    const asJson = epp.set(base, '{"plugins": []}');
+    expect(getAt(asJson, '/router')).toMatchObject({ policy: 'epp', epp_config: { plugins: [] } });
+    const asYaml = epp.set(base, 'plugins:\n- type: queue-scorer\n');
+    expect(getAt(asYaml, '/router/epp_config')).toBe('plugins:\n- type: queue-scorer\n');
+    expect(epp.get(asYaml)).toBe('plugins:\n- type: queue-scorer\n');
+    expect(getAt(epp.set(asJson, ''), '/router/epp_config')).toBeUndefined();
+  });
+
+  it("the EPP examples are the example scenarios' configs", () => {
+    expect(EPP_EXAMPLES.map((e) => e.file)).toEqual(['epp-config.json', 'epp-pd-threshold.json', 'epp-lora-affinity.json']);
+    for (const e of EPP_EXAMPLES) expect(e.text.length, e.file).toBeGreaterThan(20);
+    // An object config is shown as JSON, a YAML one as its text.
+    expect(JSON.parse(EPP_EXAMPLES[0]!.text)).toHaveProperty('plugins');
+  });
+
+  it("read a select's options from the decoder's message", () => {
+    const probe = JSON.parse(choiceProbe(base, KNOBS)) as Json;
+    expect(getAt(probe, '/router/policy')).toBe(0);
+    expect(getAt(probe, '/network/nic')).toBe(0);
+    expect(getAt(probe, '/pools/0/engine/args/speculative_config/method')).toBe(0);
+    const choices = readChoices(
+      [
+        { pointer: '/network/nic', message: '0 is an integer, expected one of: "per_gpu", "per_node"', severity: 'error' },
+        { pointer: '/router/policy', message: 'something else', severity: 'error' },
+      ],
+      KNOBS,
+    );
+    expect(choices).toEqual({ nic: ['per_gpu', 'per_node'] });
   });
 });
 

@@ -1,147 +1,15 @@
 // The scenario form's knobs: each reads and writes one place of the scenario document (the
 // first pool and the first client, which is what the form edits; everything else stays in
 // the JSON editor). Pure functions over the parsed document, so the form and the JSON text
-// stay in sync through the document alone.
+// stay in sync through the document alone. The main knobs are here; the scale-out, adapter
+// and router groups are in knob_groups.ts.
 
-import { parsePointer } from '../lib/json_locate';
+import { GROUP_KNOBS } from './knob_groups';
+import { ARGS, CLIENT, getAt, lengthKnob, POOL, scalarKnob, traceWorkload, type Knob } from './knob_base';
 
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type JsonObject = { [k: string]: Json };
+export * from './knob_base';
 
-export type KnobKind = 'int' | 'number' | 'bool' | 'select' | 'text';
-
-export interface Knob {
-  id: string;
-  label: string;
-  /** Where the value lives (for length knobs: the distribution object). */
-  pointer: string;
-  kind: KnobKind;
-  unit?: string;
-  min?: number;
-  step?: number;
-  options?: readonly string[];
-  help: string;
-  /** Reads the knob; undefined when the document has another shape there (e.g. stages). */
-  get(doc: Json): string | number | boolean | undefined;
-  /** Writes the knob into a copy of the document. */
-  set(doc: Json, value: string | number | boolean): Json;
-  /** True when the document sets this place another way (the knob cannot write it). */
-  blocked?(doc: Json): boolean;
-}
-
-export function getAt(doc: Json, pointer: string): Json | undefined {
-  let cur: Json | undefined = doc;
-  for (const t of parsePointer(pointer)) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = Array.isArray(cur) ? cur[Number(t)] : cur[t];
-  }
-  return cur;
-}
-
-/** Returns a deep copy of `doc` with `value` at `pointer`, creating missing objects. */
-export function setAt(doc: Json, pointer: string, value: Json): Json {
-  const tokens = parsePointer(pointer);
-  const copy = structuredClone(doc);
-  if (tokens.length === 0) return value;
-  let cur: Json = copy;
-  tokens.forEach((t, i) => {
-    if (cur === null || typeof cur !== 'object') return; // unreachable: scalars are replaced below
-    const last = i === tokens.length - 1;
-    if (Array.isArray(cur)) {
-      const idx = Number(t);
-      if (last) cur[idx] = value;
-      else {
-        if (cur[idx] === undefined || cur[idx] === null || typeof cur[idx] !== 'object') cur[idx] = {};
-        cur = cur[idx]!;
-      }
-    } else {
-      if (last) cur[t] = value;
-      else {
-        const next: Json | undefined = cur[t];
-        if (next === undefined || next === null || typeof next !== 'object') cur[t] = {};
-        cur = cur[t]!;
-      }
-    }
-  });
-  return copy;
-}
-
-function scalarKnob(k: Omit<Knob, 'get' | 'set'>): Knob {
-  return {
-    ...k,
-    get(doc) {
-      const v = getAt(doc, k.pointer);
-      if (k.kind === 'bool') return typeof v === 'boolean' ? v : undefined;
-      if (k.kind === 'int' || k.kind === 'number') return typeof v === 'number' ? v : undefined;
-      return typeof v === 'string' ? v : undefined;
-    },
-    set(doc, value) {
-      return setAt(doc, k.pointer, value);
-    },
-  };
-}
-
-/** A token-length distribution knob: edits `value` of a constant or `mean` of the others. */
-function lengthKnob(id: string, label: string, pointer: string, help: string): Knob {
-  return {
-    id,
-    label,
-    pointer,
-    kind: 'int',
-    unit: 'tokens',
-    min: 1,
-    step: 1,
-    help,
-    get(doc) {
-      const d = getAt(doc, pointer);
-      if (!d || typeof d !== 'object' || Array.isArray(d)) return undefined;
-      if (d['dist'] === 'constant' && typeof d['value'] === 'number') return d['value'];
-      if (typeof d['mean'] === 'number') return d['mean'];
-      if (d['dist'] === 'uniform' && typeof d['min'] === 'number' && typeof d['max'] === 'number') {
-        return Math.round((d['min'] + d['max']) / 2);
-      }
-      return undefined;
-    },
-    set(doc, value) {
-      const d = getAt(doc, pointer);
-      if (d && typeof d === 'object' && !Array.isArray(d) && d['dist'] !== 'constant' && typeof d['mean'] === 'number') {
-        const old = d['mean'];
-        const next: JsonObject = { ...d, mean: value as number };
-        // Keep the shape: scale the spread with the mean.
-        if (typeof d['std'] === 'number' && old > 0) next['std'] = Math.round(((d['std'] as number) * (value as number)) / old);
-        return setAt(doc, pointer, next);
-      }
-      if (
-        d &&
-        typeof d === 'object' &&
-        !Array.isArray(d) &&
-        d['dist'] === 'uniform' &&
-        typeof d['min'] === 'number' &&
-        typeof d['max'] === 'number'
-      ) {
-        // Keep the width: move the range so its midpoint is the new mean.
-        const half = Math.floor((d['max'] - d['min']) / 2);
-        const min = Math.max(1, (value as number) - half);
-        return setAt(doc, pointer, { ...d, min, max: min + 2 * half });
-      }
-      return setAt(doc, pointer, { dist: 'constant', value: value as number });
-    },
-    blocked: traceWorkload,
-  };
-}
-
-/** A trace workload has no clients for the client knobs to edit. */
-function traceWorkload(doc: Json): boolean {
-  return getAt(doc, '/workload/trace_csv') !== undefined;
-}
-
-const POOL = '/pools/0';
-const ARGS = `${POOL}/engine/args`;
-const CLIENT = '/workload/clients/0';
-
-export const ROUTER_POLICIES = ['round-robin', 'least-loaded', 'weighted', 'random'] as const;
-
-export const KNOBS: readonly Knob[] = [
+const MAIN_KNOBS: readonly Knob[] = [
   scalarKnob({
     id: 'instances',
     label: 'Instances',
@@ -199,8 +67,7 @@ export const KNOBS: readonly Knob[] = [
     label: 'Router',
     pointer: '/router/policy',
     kind: 'select',
-    options: ROUTER_POLICIES,
-    help: 'how requests are spread over instances',
+    help: 'how requests are spread over instances (epp: the llm-d router, set its config below)',
   }),
   {
     ...scalarKnob({
@@ -231,11 +98,5 @@ export const KNOBS: readonly Knob[] = [
   }),
 ];
 
-/** Parses a form input's text into the knob's value type; undefined when it is not one. */
-export function parseKnobInput(knob: Knob, raw: string | boolean): string | number | boolean | undefined {
-  if (knob.kind === 'bool') return typeof raw === 'boolean' ? raw : raw === 'true';
-  const text = String(raw).trim();
-  if (knob.kind === 'int') return /^-?\d+$/.test(text) ? Number(text) : undefined;
-  if (knob.kind === 'number') return text !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined;
-  return text;
-}
+/** Every knob of the form, the main ones first. */
+export const KNOBS: readonly Knob[] = [...MAIN_KNOBS, ...GROUP_KNOBS];

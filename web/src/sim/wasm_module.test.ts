@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { locateJson } from '../lib/json_locate';
-import { KNOBS, type Json } from '../scenario/knobs';
+import { choiceProbe, readChoices } from '../scenario/choices';
+import { EPP_EXAMPLES } from '../scenario/epp_examples';
+import { getAt, KNOBS, knobState, type Json } from '../scenario/knobs';
 import { PRESETS } from '../scenario/presets';
 import createBlisModule, { type BlisModule } from '../wasm/blis.mjs';
 
@@ -67,7 +69,14 @@ describe('the form on a minimal scenario', () => {
     const eff = JSON.parse(blis.effectiveScenario(MINIMAL)) as Json;
     for (const k of KNOBS) {
       expect(k.blocked?.(doc) ?? false, k.id).toBe(false);
-      expect(k.get(doc) ?? k.get(eff), k.id).not.toBeUndefined();
+      const st = knobState(k, doc, eff);
+      if (st.disabledBecause !== undefined) {
+        expect(k.needs, `${k.id}: ${st.disabledBecause}`).toBeDefined(); // waits for another knob
+      } else if (st.value === undefined) {
+        expect(k.placeholder, k.id).toBeDefined(); // unset has a meaning of its own, said in the field
+      } else {
+        expect(st.source, k.id).toBe(k.get(doc) === undefined ? 'default' : 'document');
+      }
     }
     // vLLM's default, not an unchecked box: prefix caching is on unless the args say otherwise.
     expect(KNOBS.find((k) => k.id === 'enable_prefix_caching')!.get(eff)).toBe(true);
@@ -77,11 +86,77 @@ describe('the form on a minimal scenario', () => {
     let doc = JSON.parse(MINIMAL) as Json;
     for (const k of KNOBS) {
       const eff = JSON.parse(blis.effectiveScenario(JSON.stringify(doc))) as Json;
-      const v = k.get(doc) ?? k.get(eff)!;
+      const v = knobState(k, doc, eff).value;
+      if (v === undefined) continue; // unset, or waiting for another knob
       doc = k.set(doc, v);
       expect(k.get(doc), k.id).toBe(v);
     }
     expect(blis.validateScenario(JSON.stringify(doc)).filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('the scale-out and router knobs against the decoder', () => {
+  const knob = (id: string) => KNOBS.find((k) => k.id === id)!;
+  const errorsOf = (doc: Json) => blis.validateScenario(JSON.stringify(doc)).filter((d) => d.severity === 'error');
+
+  it("lists each select's options as the decoder accepts them", () => {
+    const doc = JSON.parse(MINIMAL) as Json;
+    const choices = readChoices(blis.validateScenario(choiceProbe(doc, KNOBS)), KNOBS);
+    expect(choices['router']).toEqual(expect.arrayContaining(['round-robin', 'epp']));
+    expect(choices['nic']).toEqual(['per_gpu', 'per_node']);
+    expect(choices['spec_method']).toEqual(expect.arrayContaining(['ngram', 'eagle', 'draft_model']));
+    for (const k of KNOBS.filter((x) => x.kind === 'select')) expect(choices[k.id], k.id).toBeDefined();
+  });
+
+  it('pp 2 from the form is valid and changes the run', () => {
+    const doc = JSON.parse(MINIMAL) as Json;
+    const pp2 = knob('pp').set(doc, 2);
+    expect(errorsOf(pp2)).toEqual([]);
+    const digest = (d: Json) => {
+      const sim = new blis.Simulation();
+      sim.load(JSON.stringify(d));
+      sim.advance(3e6, 1e6);
+      const out = sim.digest();
+      sim.delete();
+      return out;
+    };
+    expect(digest(pp2)).not.toBe(digest(doc));
+  });
+
+  it("shows the decoder's error for dp 2 on a dense model at the dp knob's pointer", () => {
+    const dp2 = knob('dp').set(JSON.parse(MINIMAL) as Json, 2);
+    const e = errorsOf(dp2);
+    expect(e.map((d) => d.pointer)).toEqual([knob('dp').pointer]);
+    expect(e[0]!.message).toMatch(/dense model/);
+  });
+
+  it('a speculative method needs its draft tokens: the error names the draft-token knob', () => {
+    const doc = knob('spec_method').set(JSON.parse(MINIMAL) as Json, 'ngram');
+    expect(errorsOf(doc).map((d) => d.pointer)).toEqual([knob('num_speculative_tokens').pointer]);
+    expect(errorsOf(knob('num_speculative_tokens').set(doc, 3))).toEqual([]);
+  });
+
+  it('every example EPP config from the picker, on a scenario it fits, is valid', () => {
+    for (const e of EPP_EXAMPLES) {
+      const raw = readFileSync(fileURLToPath(new URL(`../../../examples/${e.file}`, import.meta.url)), 'utf8');
+      const doc = knob('epp_config').set(knob('epp_config').set(JSON.parse(raw) as Json, ''), e.text);
+      expect(getAt(doc, '/router/policy'), e.file).toBe('epp');
+      expect(errorsOf(doc), e.file).toEqual([]);
+      const sim = new blis.Simulation();
+      expect(
+        sim.load(JSON.stringify(doc)).filter((d) => d.severity === 'error'),
+        e.file,
+      ).toEqual([]);
+      sim.delete();
+    }
+    // A broken YAML config: the error is at /router/epp_config, which the EPP field shows.
+    // validateScenario does not read the config (blis validate neither); loading the run
+    // does, and the app shows a failed load's diagnostics like the validator's.
+    const bad = JSON.stringify(knob('epp_config').set(JSON.parse(MINIMAL) as Json, 'plugins: ['));
+    const sim = new blis.Simulation();
+    const diags = sim.load(bad);
+    sim.delete();
+    expect(diags.find((d) => d.severity === 'error')).toMatchObject({ pointer: '/router/epp_config', message: /line 1/ });
   });
 });
 

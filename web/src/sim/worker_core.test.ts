@@ -100,7 +100,7 @@ describe('WorkerCore', () => {
   it('answers hello and validate', () => {
     const { core } = makeCore();
     expect(core.handle({ kind: 'hello' })).toEqual([
-      { kind: 'ready', version: '9.9.9', catalog: { gpus: ['G1'], models: ['m/1'] } },
+      { kind: 'ready', version: '9.9.9', catalog: { gpus: ['G1'], models: ['m/1'], fabrics: [] } },
     ]);
     expect(core.handle({ kind: 'validate', id: 4, json: '{"bad": 1}' })).toEqual([
       { kind: 'validated', id: 4, diagnostics: [{ pointer: '/bad', message: 'is bad', severity: 'error' }], effective: '' },

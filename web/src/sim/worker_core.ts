@@ -36,7 +36,13 @@ export class WorkerCore {
     switch (req.kind) {
       case 'hello': {
         const ids = this.module.catalogIds();
-        return [{ kind: 'ready', version: this.module.version(), catalog: { gpus: ids.gpus, models: ids.models } }];
+        return [
+          {
+            kind: 'ready',
+            version: this.module.version(),
+            catalog: { gpus: ids.gpus, models: ids.models, fabrics: ids.fabrics },
+          },
+        ];
       }
       case 'validate': {
         const diagnostics = this.module.validate(req.json);
