@@ -114,7 +114,14 @@ export function scalarKnob(k: Omit<Knob, 'get' | 'set'>): Knob {
 }
 
 /** A token-length distribution knob: edits `value` of a constant or `mean` of the others. */
-export function lengthKnob(id: string, label: string, pointer: string, help: string): Knob {
+/** A client's length knob. A shared_prefix client (inference-perf's shape) has no length
+ *  distribution: the knob edits its integer `sharedField` there instead. */
+export function lengthKnob(id: string, label: string, pointer: string, help: string, sharedField: string): Knob {
+  const shared = `${CLIENT}/shared_prefix`;
+  const sharedPrefix = (doc: Json) => {
+    const sp = getAt(doc, shared);
+    return sp && typeof sp === 'object' && !Array.isArray(sp) ? sp : undefined;
+  };
   return {
     id,
     label,
@@ -125,6 +132,8 @@ export function lengthKnob(id: string, label: string, pointer: string, help: str
     step: 1,
     help,
     get(doc) {
+      const sp = sharedPrefix(doc);
+      if (sp) return typeof sp[sharedField] === 'number' ? sp[sharedField] : undefined;
       const d = getAt(doc, pointer);
       if (!d || typeof d !== 'object' || Array.isArray(d)) return undefined;
       if (d['dist'] === 'constant' && typeof d['value'] === 'number') return d['value'];
@@ -135,6 +144,7 @@ export function lengthKnob(id: string, label: string, pointer: string, help: str
       return undefined;
     },
     set(doc, value) {
+      if (sharedPrefix(doc)) return setAt(doc, `${shared}/${sharedField}`, value as number);
       const d = getAt(doc, pointer);
       if (d && typeof d === 'object' && !Array.isArray(d) && d['dist'] !== 'constant' && typeof d['mean'] === 'number') {
         const old = d['mean'];

@@ -34,6 +34,16 @@ describe('scenario knobs', () => {
     expect(getAt(knob('output_tokens').set(d, 20), '/workload/clients/0/output_tokens')).toEqual({ dist: 'constant', value: 20 });
   });
 
+  it("edit a shared_prefix client's question and output tokens", () => {
+    const sp = JSON.parse(PRESETS.find((p) => p.name === 'prefix-cache')!.scenario) as Json;
+    expect(knob('prompt_tokens').get(sp)).toBe(300);
+    expect(knob('output_tokens').get(sp)).toBe(200);
+    const next = knob('output_tokens').set(knob('prompt_tokens').set(sp, 450), 120);
+    expect(getAt(next, '/workload/clients/0/shared_prefix/question_tokens')).toBe(450);
+    expect(getAt(next, '/workload/clients/0/shared_prefix/output_tokens')).toBe(120);
+    expect(getAt(next, '/workload/clients/0/prompt_tokens')).toBeUndefined();
+  });
+
   it('report a knob the document does not have in that shape', () => {
     const staged = JSON.parse(PRESETS.find((p) => p.name === 'overload')!.scenario) as Json;
     expect(knob('rate').get(staged)).toBeUndefined();

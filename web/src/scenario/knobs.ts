@@ -84,8 +84,14 @@ const MAIN_KNOBS: readonly Knob[] = [
     blocked: (doc) =>
       traceWorkload(doc) || ['stages', 'concurrency'].some((k) => getAt(doc, `${CLIENT}/load/${k}`) !== undefined),
   },
-  lengthKnob('prompt_tokens', 'Prompt length', `${CLIENT}/prompt_tokens`, 'mean prompt tokens'),
-  lengthKnob('output_tokens', 'Output length', `${CLIENT}/output_tokens`, 'mean output tokens'),
+  lengthKnob(
+    'prompt_tokens',
+    'Prompt length',
+    `${CLIENT}/prompt_tokens`,
+    'mean prompt tokens (a shared_prefix client: the question after its system prompt)',
+    'question_tokens',
+  ),
+  lengthKnob('output_tokens', 'Output length', `${CLIENT}/output_tokens`, 'mean output tokens', 'output_tokens'),
   scalarKnob({
     id: 'duration_s',
     label: 'Duration',

@@ -34,7 +34,21 @@ test('loads: module version, default preset, valid scenario, charts waiting', as
   await p.done();
 });
 
-test('every preset loads and validates', async (browser) => {
+// What a new user would trip over in the form: a knob disabled without saying what it waits
+// for, or one left blank where unset means nothing its placeholder explains.
+async function formProblems(page) {
+  return page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) =>
+    els.flatMap((e) => {
+      const knob = e.closest('.knob');
+      const value = e.type === 'checkbox' ? String(e.checked) : e.value;
+      if (e.disabled && !knob?.dataset.needs) return [`${e.dataset.testid} is disabled and says not why`];
+      if (!e.disabled && value === '' && !e.placeholder) return [`${e.dataset.testid} is blank`];
+      return [];
+    }),
+  );
+}
+
+test('every preset loads and validates; its form has no unexplained disabled or blank knob', async (browser) => {
   const p = await openPage(browser);
   const names = await p.page.$$eval('[data-testid^="preset-"]', (els) => els.map((e) => e.dataset.testid.slice(7)));
   check(names.length >= 6, `only ${names.length} presets`);
@@ -44,6 +58,13 @@ test('every preset loads and validates', async (browser) => {
     await waitValid(p.page);
     check((await p.page.getAttribute(tid(`preset-${name}`), 'aria-pressed')) === 'true', `${name} not marked chosen`);
     await p.page.waitForFunction((n) => new URL(location.href).searchParams.get('preset') === n, name);
+    // The resolved defaults arrive with the validation: the form shows them once it has it.
+    await p.page.waitForFunction(
+      (sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source !== undefined,
+      tid('knob-enable_prefix_caching'),
+    );
+    const problems = await formProblems(p.page);
+    check(problems.length === 0, `preset ${name}: ${problems.join('; ')}`);
   }
   await p.done();
 });
