@@ -43,6 +43,13 @@ class ClusterNetwork {
   // CPU offload of `instance`: GPU -> host (store) or host -> GPU (load). The instance's GPUs
   // move their shares in lockstep, each over its own link: one GPU's share over one link.
   std::optional<Route> offload_route(std::int32_t instance, bool store) const;
+  // The inter-node traffic of the instance's own collectives (pipeline hand-offs between
+  // stages on different nodes, an expert-parallel all-to-all across nodes): its NIC port out
+  // and in, when it spans nodes on a scale-out fabric. A collective's flow stands for every
+  // NIC of the port moving in lockstep (as a KV pull's does): it carries what the kernel's
+  // lone price moves at the port's whole capacity (collective_bytes_per_us).
+  std::optional<Route> collective_route(std::int32_t instance) const;
+  double collective_bytes_per_us(std::int32_t instance) const;
   std::int64_t node_of(std::int32_t instance) const { return inst_[instance].node; }
 
   FairShareNetwork& flows() { return flows_; }
