@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/network/fair_share.h"
+#include "cluster/network/topology.h"
 #include "cluster/run_summary.h"
 
 namespace blis::cluster {
@@ -104,6 +105,30 @@ TEST(CollectiveContention, ASilentFlowAloneNeedsNoWake) {
   std::vector<SimTime> at;
   EXPECT_EQ(deliver_until_idle(net, &at), std::vector<std::uint64_t>{3});
   EXPECT_EQ(at.front(), 8000);  // 1e6 at half rate (2000 us), the last 1e6 alone (1000 us)
+}
+
+TEST(CollectiveContention, AnInstanceSpanningNodesUsesTheNicPortItsPullsUse) {
+  // Instance 0 spans two nodes (a pipeline across them), instance 1 is on node 2: the
+  // collective leaves and enters by instance 0's NICs, which its pulls out also leave by;
+  // the port is its tp x pp = 2 GPUs' NICs. An instance on one node has no such route.
+  scenario::Network n;
+  network::PoolLinks big, small;
+  catalog::Fabric f;
+  f.id = "f";
+  f.bandwidth_bytes_per_s = 1e9;
+  f.efficiency = 1;
+  big.scale_out = small.scale_out = f;
+  big.lanes = 2;
+  network::ClusterNetwork cn(n, {big, small}, {{{0, 2}}, {{2, 1}}});
+  const auto c = cn.collective_route(0);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->latency_us, 0);
+  const auto pull = cn.pull_route(0, 1);
+  ASSERT_TRUE(pull.has_value());
+  EXPECT_EQ(c->links[0], pull->links[0]);
+  EXPECT_DOUBLE_EQ(cn.collective_bytes_per_us(0), 2000);
+  EXPECT_FALSE(cn.collective_route(1).has_value());
+  EXPECT_EQ(cn.collective_bytes_per_us(1), 0);
 }
 
 nlohmann::json example(const std::string& name) {
