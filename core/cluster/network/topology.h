@@ -1,10 +1,10 @@
 #pragma once
 // ClusterNetwork: the links of a scenario's deployment and the routes KV transfers and the
-// inter-node part of a pass's collectives take over them (docs/networking.md). Per instance: its NIC ports on the scenario's `fabric` (its GPUs'
-// own NICs, or its node's one NIC shared with the node's other instances), its scale-up ports
-// (NVLink or PCIe, to instances on its node) and its host link (CPU offload), each direction
-// a link of its own. Between nodes a transfer crosses `switch_hops` non-blocking switches,
-// which add latency, not contention.
+// inter-node part of a pass's collectives take over them (docs/networking.md). Per instance:
+// its NIC ports on the scenario's `fabric` (its GPUs' own NICs, or its node's one NIC shared
+// with the node's other instances), its scale-up ports (NVLink or PCIe, to instances on its
+// node) and its host link (CPU offload), each direction a link of its own. Between nodes a
+// transfer crosses `switch_hops` non-blocking switches, which add latency, not contention.
 
 #include <cstdint>
 #include <optional>
