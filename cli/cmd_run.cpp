@@ -127,6 +127,27 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
               s["preemptions"].get<unsigned long long>(),
               100 * s["prefix_cache_hit_rate"].get<double>(),
               100 * s["kv_usage"]["mean"].get<double>(), 100 * s["kv_usage"]["max"].get<double>());
+  // Data-parallel instances: the engine core's wave bookkeeping (summary.json instances[].dp).
+  for (const auto& inst : s["instances"]) {
+    if (!inst.contains("dp")) continue;
+    const auto& dp = inst["dp"];
+    std::string ranks;
+    for (const auto& n : dp["requests_per_rank"]) ranks += (ranks.empty() ? "" : " ") + n.dump();
+    std::printf(
+        "  dp          %s: %lld waves started, %lld ended; %lld steps, %lld dummy batches; "
+        "requests per rank %s\n",
+        escape_excerpt(inst["name"].get<std::string>(), 80).c_str(),
+        dp["waves_started"].get<long long>(), dp["waves_completed"].get<long long>(),
+        dp["steps"].get<long long>(), dp["dummy_batches"].get<long long>(), ranks.c_str());
+  }
+  if (s.contains("network")) {
+    const auto& n = s["network"];
+    std::printf(
+        "  network     %lld passes slowed %.3f ms by transfers sharing their links; KV pulls "
+        "mean %.2f ms (%.2f ms alone)\n",
+        n["passes_slowed"].get<long long>(), n["collective_extra_ms"].get<double>(),
+        n["kv_pull_ms_mean"].get<double>(), n["kv_pull_alone_ms_mean"].get<double>());
+  }
   std::printf("  results in %s (digest %s)\n", out_dir.c_str(),
               s["digest"].get<std::string>().c_str());
 }

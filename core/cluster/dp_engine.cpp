@@ -8,7 +8,9 @@
 namespace blis::cluster {
 
 DpEngine::DpEngine(std::vector<std::unique_ptr<engine::Engine>> ranks, std::int32_t api_servers)
-    : ranks_(std::move(ranks)), balancer_(static_cast<std::int32_t>(ranks_.size()), api_servers) {
+    : ranks_(std::move(ranks)),
+      balancer_(static_cast<std::int32_t>(ranks_.size()), api_servers),
+      requests_per_rank_(ranks_.size(), 0) {
   if (ranks_.size() < 2) throw std::invalid_argument("DpEngine: needs at least 2 ranks");
 }
 
@@ -36,8 +38,10 @@ void DpEngine::add_request(engine::RequestSpec spec, SimTime now) {
   const std::int32_t client = balancer_.next_client();
   const std::int32_t r = balancer_.choose(client);
   placed_[spec.key] = {r, client};
+  ++requests_per_rank_[static_cast<std::size_t>(r)];
   // core.py DPEngineCoreProc.add_request / coordinator START_DP_WAVE: a request reaching
   // paused ranks starts the next wave on all of them.
+  if (!waves_.engines_running) ++waves_.waves_started;
   waves_.engines_running = true;
   ranks_[static_cast<std::size_t>(r)]->add_request(std::move(spec), now);
 }

@@ -37,6 +37,7 @@ struct DpWaveCounters {
   std::int64_t steps = 0;         // lockstep steps launched
   std::int64_t dummy_passes = 0;  // rank passes that were dummy batches
   std::int64_t waves_completed = 0;
+  std::int64_t waves_started = 0;  // requests that found the ranks paused (START_DP_WAVE)
 };
 
 class DpEngine final : public engine::Engine {
@@ -69,6 +70,8 @@ class DpEngine final : public engine::Engine {
   std::int32_t rank_of(engine::RequestKey key) const;
   const DpWaveCounters& waves() const { return waves_; }
   const DpBalancer& balancer() const { return balancer_; }
+  // Requests the balancer sent to each rank so far.
+  const std::vector<std::int64_t>& requests_per_rank() const { return requests_per_rank_; }
 
  private:
   struct Slice {
@@ -92,6 +95,7 @@ class DpEngine final : public engine::Engine {
   engine::StepOutcome scratch_outcome_;
   std::uint64_t next_id_ = 1;
   DpWaveCounters waves_;
+  std::vector<std::int64_t> requests_per_rank_;
 
   void publish_if_due(SimTime now);
   void end_of_step_sync();

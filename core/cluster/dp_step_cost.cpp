@@ -37,6 +37,7 @@ StepTiming DpStepCost::price(const engine::Batch& batch) const {
     t.gpu = std::max(t.gpu, r.gpu);
     t.cpu = std::max(t.cpu, r.cpu);
     t.stage = std::max(t.stage, r.stage);
+    t.cross_node_us = std::max(t.cross_node_us, r.cross_node_us);
   }
   return t;
 }

@@ -44,6 +44,17 @@ LoopDecision Instance::run_loop(SimTime t) {
       StepTiming cost = pricer_->price(*batch);
       // The worker loads the batch's adapters before the forward pass (set_active_adapters).
       if (lora_) cost.gpu += round_us(lora_->apply(*batch));
+      // Hand-offs and all-to-alls between nodes share the NICs with the transfers in flight;
+      // a slowed hand-off holds its stage longer too.
+      if (link_share_ && cost.cross_node_us > 0) {
+        const SimTime extra = link_share_(*this, t, cost.cross_node_us);
+        if (extra > 0) {
+          cost.gpu += extra;
+          if (cost.stage > 0) cost.stage = std::min(cost.gpu, cost.stage + extra);
+          ++counters_.collectives_slowed;
+          counters_.collective_extra += extra;
+        }
+      }
       // The engine-core thread schedules and prepares inputs; the GPU runs passes back to
       // back, so a pass starts when both the thread has launched it and the previous pass
       // has finished.

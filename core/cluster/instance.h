@@ -46,6 +46,10 @@ struct InstanceCounters {
   std::uint64_t tokens_computed = 0;  // scheduled tokens of completed passes
   SimTime gpu_busy = 0;               // sum of pass GPU times
   SimTime cpu_busy = 0;               // sum of scheduling CPU times
+  // Passes whose transfers between nodes were slowed by flows sharing their links, and the
+  // time that added (LinkShare).
+  std::uint64_t collectives_slowed = 0;
+  SimTime collective_extra = 0;
 };
 
 class Instance {
@@ -76,6 +80,11 @@ class Instance {
   // per-draft-token rate. Unset = every request uses the pool's rate.
   using AcceptanceOf = std::function<const scenario::SpecAcceptance*(engine::RequestKey)>;
   void set_acceptance_of(AcceptanceOf f) { acceptance_of_ = std::move(f); }
+  // Shares a launched pass's transfers between nodes (StepTiming::cross_node_us, as priced
+  // alone) with the network's flows at the launch instant; returns the microseconds that adds
+  // to the pass. Unset = the kernel's price stands.
+  using LinkShare = std::function<SimTime(Instance&, SimTime now, double cross_node_us)>;
+  void set_link_share(LinkShare f) { link_share_ = std::move(f); }
 
   SimTime oldest_gpu_end() const;
   std::int32_t in_flight() const { return inflight_count_; }
@@ -105,6 +114,7 @@ class Instance {
   double spec_acceptance_;
   Rng spec_rng_;
   AcceptanceOf acceptance_of_;
+  LinkShare link_share_;
   std::unique_ptr<LoraResidency> lora_;
 
   std::vector<InFlight> ring_;  // in-flight passes, oldest at ring_head_

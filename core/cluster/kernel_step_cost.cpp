@@ -29,6 +29,7 @@ StepTiming KernelStepCost::timing(const kernel::StepCost& c, const engine::Batch
       std::min<SimTime>(c.total, static_cast<SimTime>(std::floor(cpu_us(batch) + 0.5)));
   const auto drafter = static_cast<SimTime>(std::floor(drafter_.price_us(batch) + 0.5));
   StepTiming t{c.total - cpu + drafter, cpu};
+  t.cross_node_us = c.cross_node_us;
   // Pipeline parallelism: the busiest stage's hold on the GPUs, the CPU work taken out as
   // from the total (the drafter runs on the last stage after sampling).
   if (c.pp_stage_us > 0) {

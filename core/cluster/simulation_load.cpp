@@ -126,6 +126,11 @@ bool Simulation::State::build_pools(Diagnostics& ds) {
           global, name, static_cast<std::int32_t>(p), std::move(eng), *pr.res.pricer,
           pr.res.overheads, pr.res.spec_acceptance, Rng::stream(sc.seed, "spec/" + name)));
       if (pr.res.lora_cost) instances.back()->set_lora(make_lora_residency(sc, p, pr.res));
+      {
+        State* state = this;
+        instances.back()->set_link_share(
+            [state](Instance& i, SimTime, double us) { return state->share_links(i, us); });
+      }
       if (any_client_acceptance) {
         // A client's spec_acceptance overrides the pool's rate for its requests.
         State* state = this;

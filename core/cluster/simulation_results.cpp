@@ -12,6 +12,7 @@
 
 #include "blis_version.h"
 #include "cluster/deployment_cost.h"
+#include "cluster/dp_engine.h"
 #include "cluster/simulation.h"
 #include "cluster/simulation_state.h"
 #include "util/digest.h"
@@ -163,6 +164,46 @@ ojson cost_of(const Simulation::State& st, const ojson& throughput, const ojson&
   return cost_json(pools, c);
 }
 
+// What only some instances have, so documents without it keep their results (and digests):
+// data parallelism's wave bookkeeping, passes whose transfers between nodes were slowed.
+void put_instance_extras(const Instance& inst, ojson& out) {
+  if (const auto* dp = dynamic_cast<const DpEngine*>(&inst.engine())) {
+    const DpWaveCounters& w = dp->waves();
+    ojson per_rank = ojson::array();
+    for (std::int64_t n : dp->requests_per_rank()) per_rank.push_back(n);
+    out["dp"] = ojson{{"waves_started", w.waves_started},
+                      {"waves_completed", w.waves_completed},
+                      {"steps", w.steps},
+                      {"dummy_batches", w.dummy_passes},
+                      {"requests_per_rank", std::move(per_rank)}};
+  }
+  const InstanceCounters& k = inst.counters();
+  if (k.collectives_slowed > 0) {
+    out["network"] =
+        ojson{{"passes_slowed", k.collectives_slowed},
+              {"collective_extra_ms", static_cast<double>(k.collective_extra) / 1000.0}};
+  }
+}
+
+// Contention between the steps' transfers across nodes and the KV transfers: present when
+// some pass was slowed by a flow sharing its links.
+void put_network(const Simulation::State& st, ojson& out) {
+  std::uint64_t slowed = 0;
+  SimTime extra = 0;
+  for (const auto& inst : st.instances) {
+    slowed += inst->counters().collectives_slowed;
+    extra += inst->counters().collective_extra;
+  }
+  if (slowed == 0) return;
+  const double n = static_cast<double>(st.pulls_timed);
+  out["network"] = ojson{
+      {"passes_slowed", slowed},
+      {"collective_extra_ms", static_cast<double>(extra) / 1000.0},
+      {"kv_pulls", st.pulls_timed},
+      {"kv_pull_ms_mean", st.pulls_timed > 0 ? st.pull_us_sum / n / 1000.0 : 0.0},
+      {"kv_pull_alone_ms_mean", st.pulls_timed > 0 ? st.pull_alone_us_sum / n / 1000.0 : 0.0}};
+}
+
 }  // namespace
 
 // Everything in summary.json except sim.wall_s and the digest.
@@ -252,6 +293,7 @@ static ojson summary_body(const Simulation::State& st) {
                                        {"load_ms", lc.load_us / 1000.0},
                                        {"compute_ms", lc.compute_us / 1000.0}};
     }
+    put_instance_extras(inst, instances.back());
   }
   out["preemptions"] = preemptions;
   out["prefix_cache_hit_rate"] =
@@ -288,6 +330,7 @@ static ojson summary_body(const Simulation::State& st) {
   out["pools"] = std::move(pools);
   out["instances"] = std::move(instances);
   out["cost"] = cost_of(st, out["throughput"], out["goodput_requests_per_s"]);
+  put_network(st, out);
   out["sim"] = ojson{{"events", st.events}, {"steps", st.steps}, {"simulated_s", to_seconds(span)}};
 
   ojson prov;

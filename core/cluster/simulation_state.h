@@ -49,6 +49,12 @@ struct Simulation::State {
   std::unique_ptr<network::ClusterNetwork> net;
   SimTime network_armed = kSimTimeNever;
   std::vector<std::uint64_t> delivered_scratch;
+  // P/D pulls that were flows: when each began and what it would take alone (per transfer
+  // slot), and their totals once delivered (summary `network`).
+  std::vector<SimTime> transfer_started;
+  std::vector<double> transfer_alone_us;
+  std::uint64_t pulls_timed = 0;
+  double pull_us_sum = 0, pull_alone_us_sum = 0;
   SignalBoard board;
   EventQueue queue;
   RequestTable requests;
@@ -111,6 +117,7 @@ struct Simulation::State {
   void start_transfers(Instance& inst);
   network::ClusterNetwork& network();
   void arm_network();
+  SimTime share_links(Instance& inst, double cross_node_us);
   void network_deliver();
   void finish_transfer(std::uint64_t slot);
   void hand_off_to_decode(RequestRecord& rec, SimTime at);

@@ -4,6 +4,7 @@
 // and an event when it lands (docs/networking.md).
 
 #include <algorithm>
+#include <limits>
 
 #include "cluster/network/topology.h"
 #include "cluster/simulation_state.h"
@@ -85,8 +86,40 @@ void Simulation::State::start_transfers(Instance& inst) {
       continue;
     }
     netw.flows().start(now, t.bytes * lanes, route->links, route->latency_us, slot);
+    if (t.kind == engine::TransferKind::kRemotePull) {
+      if (transfer_started.size() < transfers.size()) {
+        transfer_started.resize(transfers.size(), kUnset);
+        transfer_alone_us.resize(transfers.size(), 0);
+      }
+      double rate = std::numeric_limits<double>::infinity();
+      for (network::LinkId l : route->links) rate = std::min(rate, netw.flows().link_capacity(l));
+      transfer_started[slot] = now;
+      transfer_alone_us[slot] = static_cast<double>(t.bytes * lanes) / rate + route->latency_us;
+    }
   }
   arm_network();
+}
+
+// The inter-node part of a pass's hand-offs and all-to-alls, launched now by `inst`: priced
+// against the flows in flight on its NIC port (the instance's own earlier collectives left
+// out: its passes take their turns on the stages and layers), then put on the port as a
+// silent flow so the transfers it overlaps slow down too (docs/networking.md "Collectives").
+SimTime Simulation::State::share_links(Instance& inst, double cross_node_us) {
+  // The pulls this very schedule started are in flight before the pass is priced.
+  start_transfers(inst);
+  network::ClusterNetwork& netw = network();
+  const auto route = netw.collective_route(inst.index());
+  if (!route) return 0;
+  const double bytes = cross_node_us * netw.collective_bytes_per_us(inst.index());
+  const auto owner = static_cast<std::uint64_t>(inst.index());
+  network::FairShareNetwork& flows = netw.flows();
+  double shared = cross_node_us;
+  if (flows.shares_any(route->links, owner))
+    shared = flows.alone_or_shared_us(now, bytes, route->links, owner);
+  flows.start_silent(now, bytes, route->links, owner);
+  arm_network();
+  const double extra = shared - cross_node_us;
+  return extra > 0 ? static_cast<SimTime>(extra + 0.5) : 0;
 }
 
 void Simulation::State::arm_network() {
@@ -121,6 +154,12 @@ void Simulation::State::on_transfer_done(std::uint64_t slot) {
 void Simulation::State::finish_transfer(std::uint64_t slot) {
   const engine::TransferRequest t = transfers[static_cast<std::size_t>(slot)];
   free_transfers.push_back(static_cast<std::uint32_t>(slot));
+  if (slot < transfer_started.size() && transfer_started[slot] != kUnset) {
+    ++pulls_timed;
+    pull_us_sum += static_cast<double>(now - transfer_started[slot]);
+    pull_alone_us_sum += transfer_alone_us[slot];
+    transfer_started[slot] = kUnset;
+  }
   Instance& to = *instances[static_cast<std::size_t>(t.to_instance)];
   to.engine().transfer_finished(t, now);
   publish(to);

@@ -23,6 +23,10 @@ struct StepTiming {
   // Pipeline parallelism: how long the pass holds the GPUs before the next pass may start
   // (its busiest stage); 0 = the whole `gpu` time (no pipeline).
   SimTime stage = 0;
+  // Of `gpu`, the bandwidth time of the pass's transfers between nodes (pipeline hand-offs,
+  // expert-parallel dispatch/combine) as priced alone; the instance shares it with the
+  // network's flows (instance.h LinkShare).
+  double cross_node_us = 0;
 };
 
 // One named term of a step's price, for explaining a step ("why did it take that long").

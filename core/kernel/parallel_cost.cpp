@@ -71,22 +71,54 @@ bool ep_group_crosses_nodes(const Deployment& d) {
   return false;
 }
 
+namespace {
+
+// One tensor-parallel rank's share of a hand-off: hidden_states and residual.
+double handoff_bytes(const ModelShape& s, const Deployment& d, double tokens) {
+  return 2.0 * tokens * static_cast<double>(s.hidden) * s.act_bytes /
+         static_cast<double>(std::max(1, d.tp));
+}
+
+// What one GPU receives (and sends) in one ring all-gather or reduce-scatter.
+double collective_bytes(const ModelShape& s, const Deployment& d, double max_rank_tokens) {
+  return static_cast<double>(d.dp - 1) * max_rank_tokens * static_cast<double>(s.hidden) *
+         s.act_bytes;
+}
+
+bool has_ep(const Deployment& d, const ModelShape& s, double max_rank_tokens) {
+  return d.dp > 1 && s.moe_layers > 0 && max_rank_tokens > 0;
+}
+
+}  // namespace
+
 double pp_handoff_us(const Deployment& d, const ModelShape& s, double tokens, std::int32_t stage) {
   if (d.pp <= 1 || tokens <= 0) return 0;
-  const double bytes = 2.0 * tokens * static_cast<double>(s.hidden) * s.act_bytes /
-                       static_cast<double>(std::max(1, d.tp));
   const LinkCost link =
       pp_boundary_crosses_nodes(d, stage) ? inter_node_link(d) : intra_node_link(d);
-  return link.us(bytes);
+  return link.us(handoff_bytes(s, d, tokens));
+}
+
+double pp_handoff_cross_node_us(const Deployment& d, const ModelShape& s, double tokens,
+                                std::int32_t stage) {
+  if (d.pp <= 1 || tokens <= 0 || !pp_boundary_crosses_nodes(d, stage)) return 0;
+  const LinkCost link = inter_node_link(d);
+  return link.bytes_per_us > 0 ? handoff_bytes(s, d, tokens) / link.bytes_per_us : 0;
 }
 
 double ep_all_to_all_us(const Deployment& d, const ModelShape& s, double max_rank_tokens) {
-  if (d.dp <= 1 || s.moe_layers <= 0 || max_rank_tokens <= 0) return 0;
-  const double peers = static_cast<double>(d.dp - 1);
-  const double bytes = peers * max_rank_tokens * static_cast<double>(s.hidden) * s.act_bytes;
+  if (!has_ep(d, s, max_rank_tokens)) return 0;
   const LinkCost link = ep_group_crosses_nodes(d) ? inter_node_link(d) : intra_node_link(d);
   // Per MoE layer: the all-gather (dispatch) and the reduce-scatter (combine).
-  return static_cast<double>(s.moe_layers) * 2.0 * link.us(bytes);
+  return static_cast<double>(s.moe_layers) * 2.0 * link.us(collective_bytes(s, d, max_rank_tokens));
+}
+
+double ep_all_to_all_cross_node_us(const Deployment& d, const ModelShape& s,
+                                   double max_rank_tokens) {
+  if (!has_ep(d, s, max_rank_tokens) || !ep_group_crosses_nodes(d)) return 0;
+  const LinkCost link = inter_node_link(d);
+  if (link.bytes_per_us <= 0) return 0;
+  return static_cast<double>(s.moe_layers) * 2.0 * collective_bytes(s, d, max_rank_tokens) /
+         link.bytes_per_us;
 }
 
 }  // namespace blis::kernel

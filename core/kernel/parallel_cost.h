@@ -8,10 +8,12 @@
 // between GPUs of one node crosses the intra-node link (the GPU's scale_up fabric), one
 // between nodes the inter-node link (the scenario's scale-out fabric).
 //
-// Prices are bytes / (bandwidth x efficiency) + the fabric's fixed latency. What is
-// estimated: the placement rule (vLLM leaves it to the launcher), a node's size (the
-// deployment's gpus_per_node), no contention between concurrent transfers, and the
-// collectives' algorithms (ring all-gather / reduce-scatter, a point-to-point send).
+// Prices are bytes / (bandwidth x efficiency) + the fabric's fixed latency, as if the links
+// were the step's alone. The cluster makes the part that crosses nodes a flow on its network
+// (cross_node_us below; docs/networking.md), so it shares the NICs with the KV transfers in
+// flight. What is estimated: the placement rule (vLLM leaves it to the launcher), a node's
+// size (the deployment's gpus_per_node), and the collectives' algorithms (ring all-gather /
+// reduce-scatter, a point-to-point send).
 
 #include <cstdint>
 #include <string>
@@ -49,6 +51,10 @@ bool ep_group_crosses_nodes(const Deployment& d);
 // send_tensor_dict, each tensor-parallel rank sending its 1/tp slice over its own link
 // (vllm/distributed/parallel_state.py GroupCoordinator.send_tensor_dict all_gather_group).
 double pp_handoff_us(const Deployment& d, const ModelShape& s, double tokens, std::int32_t stage);
+// Of that, the bandwidth term when the boundary crosses nodes (0 when it does not): one
+// tensor-parallel rank's slice over its NIC.
+double pp_handoff_cross_node_us(const Deployment& d, const ModelShape& s, double tokens,
+                                std::int32_t stage);
 
 // Data parallelism on an MoE model: the dispatch and combine of every MoE layer. vLLM's
 // default all2all backend (vllm/config/parallel.py all2all_backend "allgather_reducescatter")
@@ -57,5 +63,8 @@ double pp_handoff_us(const Deployment& d, const ModelShape& s, double tokens, st
 // (vllm/v1/worker/dp_utils.py coordinate_batch_across_dp). Ring: each GPU receives and sends
 // (dp - 1) x max_rank_tokens x hidden x activation bytes per collective.
 double ep_all_to_all_us(const Deployment& d, const ModelShape& s, double max_rank_tokens);
+// Of that, the bandwidth terms when the group crosses nodes (0 when it does not).
+double ep_all_to_all_cross_node_us(const Deployment& d, const ModelShape& s,
+                                   double max_rank_tokens);
 
 }  // namespace blis::kernel

@@ -164,6 +164,8 @@ void StepPricer::add_pipeline(StepCost& cost, double tokens, double lm_head_us) 
     const bool last = i + 1 == ranges.size();
     const double send = last ? 0 : pp_handoff_us(d_, s, tokens, static_cast<std::int32_t>(i));
     cost.pp_handoff_us += send;
+    if (!last)
+      cost.cross_node_us += pp_handoff_cross_node_us(d_, s, tokens, static_cast<std::int32_t>(i));
     const double stage =
         layer_us * share + (last ? lm_head_us + cost.sampler_us : 0) + cost.host_us + send;
     busiest = std::max(busiest, stage);
@@ -253,7 +255,10 @@ StepCost StepPricer::price_in_group(const engine::Batch& batch, double group_max
   // rank contributing the group's largest count (kernel/parallel_cost.h).
   const double group_tokens = in_group ? std::max(graph_tokens, group_graph_tokens) : graph_tokens;
   cost.moe_us = moe_time_us(graph_tokens, in_group ? group_tokens * d_.dp : graph_tokens);
-  if (in_group) cost.ep_comm_us = ep_all_to_all_us(d_, s, group_tokens);
+  if (in_group) {
+    cost.ep_comm_us = ep_all_to_all_us(d_, s, group_tokens);
+    cost.cross_node_us += ep_all_to_all_cross_node_us(d_, s, group_tokens);
+  }
   cost.tp_comm_us = tp_comm_time_us(graph_tokens, rows);
 
   // Other memory traffic: norms, residual adds, RoPE, activation and the KV-cache write, a

@@ -32,6 +32,10 @@ struct StepCost {
   // layer terms, the last stage's LM head and sampler, launches, its outgoing send), i.e. when
   // the next pass can enter the pipeline. 0 without PP. Not part of the total (the latency).
   double pp_stage_us = 0;
+  // Of ep_comm_us and pp_handoff_us, the bandwidth terms of the transfers that cross nodes
+  // (the inter-node link's bytes / rate, as if alone): what the cluster puts on its network
+  // as a flow (docs/networking.md). Not part of the total (already in those terms).
+  double cross_node_us = 0;
   double sum_us() const {
     return gemm_us + prefill_attention_us + decode_attention_us + moe_us + tp_comm_us +
            other_memory_us + sampler_us + host_us + ep_comm_us + pp_handoff_us;

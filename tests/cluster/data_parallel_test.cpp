@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -13,6 +16,7 @@
 #include "cluster/kernel_step_cost.h"
 #include "fake_engine.h"
 #include "kernel/deployment.h"
+#include "run_summary.h"
 
 namespace blis::cluster {
 namespace {
@@ -134,6 +138,10 @@ TEST(DpEngine, TheWaveEndsAtTheNext32StepSyncAfterTheLastRequest) {
   g->add_request(request(2, 16, 1), t);
   EXPECT_TRUE(g->waves().engines_running);
   EXPECT_EQ(g->rank_of(2), 1);  // the scan start rotated
+  EXPECT_EQ(g->waves().waves_started, 2);
+  g->add_request(request(3, 16, 1), t);  // joins the running wave
+  EXPECT_EQ(g->waves().waves_started, 2);
+  EXPECT_EQ(g->requests_per_rank(), (std::vector<std::int64_t>{2, 1}));
 }
 
 TEST(DpEngine, StatsSumTheRanks) {
@@ -195,6 +203,43 @@ TEST(DpStepCost, AnIdleRankPaysForADummyPass) {
   const StepTiming dummy = rank->price_rank(cost.rank_batch(1), 8);
   EXPECT_GT(dummy.gpu, 0);
   EXPECT_LE(dummy.gpu, cost.price(only0).gpu);
+}
+
+// The wave bookkeeping reaches summary.json: per DP instance `dp` with the waves started and
+// completed, lockstep steps, dummy batches and requests per rank (rank 0 first).
+TEST(DpResults, WaveCountersReachTheSummary) {
+  std::ifstream in(std::filesystem::path(BLIS_SOURCE_DIR) / "examples" / "data-parallel.json");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json doc = nlohmann::json::parse(ss.str());
+  doc["horizon"] = {{"duration_s", 5}, {"drain", true}};
+  std::string d1, d2;
+  const nlohmann::json s = test::run_summary(doc.dump(), &d1);
+  ASSERT_FALSE(s.is_null());
+  const nlohmann::json& inst = s["instances"][0];
+  ASSERT_TRUE(inst.contains("dp")) << inst.dump(2);
+  const nlohmann::json& dp = inst["dp"];
+  const int dp_size = doc["pools"][0]["parallelism"]["dp"].get<int>();
+  ASSERT_EQ(dp["requests_per_rank"].size(), static_cast<std::size_t>(dp_size));
+  std::int64_t routed = 0;
+  for (const auto& n : dp["requests_per_rank"]) {
+    EXPECT_GT(n.get<std::int64_t>(), 0);  // the balancer spreads them
+    routed += n.get<std::int64_t>();
+  }
+  EXPECT_EQ(routed, inst["requests"]["routed"].get<std::int64_t>());
+  EXPECT_GE(dp["waves_started"].get<int>(), 1);
+  // Every wave but the last has ended (the run stops when the last request finishes, before
+  // the ranks' next 32-step sync ends that wave).
+  EXPECT_LE(dp["waves_completed"].get<int>(), dp["waves_started"].get<int>());
+  EXPECT_GE(dp["waves_completed"].get<int>(), dp["waves_started"].get<int>() - 1);
+  // Steps launched: those completed, and at most the batch queue's still in flight at the end.
+  EXPECT_GE(dp["steps"].get<std::int64_t>(), inst["steps"].get<std::int64_t>());
+  EXPECT_LE(dp["steps"].get<std::int64_t>(), inst["steps"].get<std::int64_t>() + 2);
+  EXPECT_GT(dp["dummy_batches"].get<std::int64_t>(), 0);
+  EXPECT_LT(dp["dummy_batches"].get<std::int64_t>(), dp["steps"].get<std::int64_t>() * dp_size);
+  // The same run twice gives the same digest.
+  test::run_summary(doc.dump(), &d2);
+  EXPECT_EQ(d1, d2);
 }
 
 }  // namespace

@@ -115,3 +115,44 @@ TEST(ExpertParallel, APricedGroupStepAddsTheCollectives) {
 
 }  // namespace
 }  // namespace blis::kernel
+
+namespace blis::kernel {
+namespace {
+
+// The part of a step's communication that crosses nodes, which the cluster puts on its
+// network as a flow (docs/networking.md "Collectives"): the bandwidth terms alone, 0 inside
+// a node.
+TEST(CrossNode, TheStepReportsTheBandwidthTimeOfItsInterNodeTransfers) {
+  Deployment d = testing::deploy("H100-SXM-80GB", "meta-llama/Llama-3.1-70B-Instruct", 4);
+  const auto& c = catalog::Catalog::builtin();
+  d.intra_node_link = *c.find_fabric(d.gpu.scale_up.fabric);
+  d.inter_node_link = *c.find_fabric("ib-ndr");
+  d.pp = 2;
+  d.gpus_per_node = 4;  // stage 1 on the second node
+  const ModelShape s = build_model_shape(d);
+  const StepCost two_nodes = StepPricer(d).price(testing::prefill_batch(2048, 0));
+  // The step pads 2048 tokens to a captured size or runs them as they are; either way the
+  // cross-node part is the hand-off without its 50 us latency.
+  EXPECT_GT(two_nodes.cross_node_us, 0);
+  EXPECT_NEAR(two_nodes.cross_node_us, two_nodes.pp_handoff_us - 50.0, 1e-9);
+  EXPECT_NEAR(pp_handoff_cross_node_us(d, s, 1000, 0), 2.0 * 1000 * 8192 * 2 / 4 / 42500.0, 1e-9);
+  d.gpus_per_node = 8;  // both stages on one node
+  EXPECT_EQ(StepPricer(d).price(testing::prefill_batch(2048, 0)).cross_node_us, 0);
+  EXPECT_EQ(pp_handoff_cross_node_us(d, s, 1000, 0), 0);
+
+  // Expert parallelism: dp 2 ranks on two 1-GPU nodes.
+  Deployment m = testing::deploy("H100-SXM-80GB", "Qwen/Qwen3-30B-A3B", 1);
+  m.intra_node_link = *c.find_fabric(m.gpu.scale_up.fabric);
+  m.inter_node_link = *c.find_fabric("ib-ndr");
+  m.enable_expert_parallel = true;
+  m.dp = 2;
+  m.gpus_per_node = 1;
+  const ModelShape ms = build_model_shape(m);
+  const double lat = 2.0 * ms.moe_layers * 50.0;
+  EXPECT_NEAR(ep_all_to_all_cross_node_us(m, ms, 64), ep_all_to_all_us(m, ms, 64) - lat, 1e-6);
+  m.gpus_per_node = 8;
+  EXPECT_EQ(ep_all_to_all_cross_node_us(m, ms, 64), 0);
+}
+
+}  // namespace
+}  // namespace blis::kernel

@@ -17,6 +17,18 @@ LinkId FairShareNetwork::add_link(double bytes_per_us) {
 
 void FairShareNetwork::start(SimTime now, std::int64_t bytes, const std::vector<LinkId>& links,
                              double latency_us, std::uint64_t tag) {
+  start_flow(now, static_cast<double>(std::max<std::int64_t>(1, bytes)), links, latency_us, tag,
+             false);
+}
+
+void FairShareNetwork::start_silent(SimTime now, double bytes, const std::vector<LinkId>& links,
+                                    std::uint64_t owner) {
+  if (!(bytes > 0)) return;
+  start_flow(now, bytes, links, 0, owner, true);
+}
+
+void FairShareNetwork::start_flow(SimTime now, double bytes, const std::vector<LinkId>& links,
+                                  double latency_us, std::uint64_t tag, bool silent) {
   if (sending_ > 0) drain_at(static_cast<double>(now - epoch_));
   if (sending_ == 0) {
     epoch_ = now;  // a new busy period: instants are relative to it, so a lone flow is exact
@@ -32,6 +44,7 @@ void FairShareNetwork::start(SimTime now, std::int64_t bytes, const std::vector<
   }
   Flow& f = flows_[slot];
   f.used = f.sending = f.fresh = true;
+  f.silent = silent;
   f.tag = tag;
   f.order = next_order_++;
   f.links.clear();
@@ -39,7 +52,7 @@ void FairShareNetwork::start(SimTime now, std::int64_t bytes, const std::vector<
     if (l < capacity_.size() && std::find(f.links.begin(), f.links.end(), l) == f.links.end())
       f.links.push_back(l);
   f.latency_us = std::max(0.0, latency_us);
-  f.bytes = static_cast<double>(std::max<std::int64_t>(1, bytes));
+  f.bytes = bytes;
   f.rate = 0;
   f.drain = 0;
   f.delivery = kSimTimeNever;
@@ -140,6 +153,10 @@ void FairShareNetwork::drain_at(double at) {
       f.drain = d;
       f.delivery = delivery_of(f);
       --sending_;
+      if (f.silent) {  // nothing to deliver: the slot is free at once
+        f.used = false;
+        free_.push_back(static_cast<std::uint32_t>(&f - flows_.data()));
+      }
     }
     if (sending_ > 0) set_rates(d);
   }
@@ -185,9 +202,12 @@ std::vector<double> FairShareNetwork::batch_completion_us(
 }
 
 SimTime FairShareNetwork::next_wake() const {
+  // A silent flow's end matters only to the delivering flows still sending.
+  bool loud_sending = false;
+  for (const Flow& f : flows_) loud_sending = loud_sending || (f.used && f.sending && !f.silent);
   SimTime w = kSimTimeNever;
   for (const Flow& f : flows_) {
-    if (!f.used) continue;
+    if (!f.used || (f.silent && !loud_sending)) continue;
     if (f.sending) {
       const double c = std::ceil(f.drain);
       if (c < 4e18) w = std::min(w, std::max(last_now_, epoch_ + static_cast<SimTime>(c)));
@@ -200,7 +220,41 @@ SimTime FairShareNetwork::next_wake() const {
 
 double FairShareNetwork::rate_of(std::uint64_t tag) const {
   for (const Flow& f : flows_)
-    if (f.used && f.sending && f.tag == tag) return f.rate;
+    if (f.used && f.sending && !f.silent && f.tag == tag) return f.rate;
+  return 0;
+}
+
+bool FairShareNetwork::shares_any(const std::vector<LinkId>& links,
+                                  std::uint64_t exclude_owner) const {
+  for (const Flow& f : flows_) {
+    if (!f.used || !f.sending || (f.silent && f.tag == exclude_owner)) continue;
+    for (LinkId l : f.links)
+      if (std::find(links.begin(), links.end(), l) != links.end()) return true;
+  }
+  return false;
+}
+
+double FairShareNetwork::alone_or_shared_us(SimTime now, double bytes,
+                                            const std::vector<LinkId>& links,
+                                            std::uint64_t exclude_owner) const {
+  // A copy run forward: the flows in flight as they stand at `now`, the probe added.
+  FairShareNetwork n = *this;
+  if (n.sending_ > 0) n.drain_at(static_cast<double>(now - n.epoch_));
+  bool dropped = false;
+  for (Flow& f : n.flows_) {
+    if (!f.used || !f.sending || !f.silent || f.tag != exclude_owner) continue;
+    f.sending = false;
+    f.used = false;
+    --n.sending_;
+    dropped = true;
+  }
+  if (dropped && n.sending_ > 0) n.set_rates(static_cast<double>(now - n.epoch_));
+  const std::uint64_t probe = n.next_order_;
+  n.start_flow(now, bytes, links, 0, 0, false);
+  const double from = static_cast<double>(now - n.epoch_);
+  n.drain_at(kUnlimited);
+  for (const Flow& f : n.flows_)
+    if (f.used && f.order == probe) return std::max(0.0, f.drain - from);
   return 0;
 }
 

@@ -13,8 +13,11 @@
 // A flow alone on its links is priced as kernel::transfer_time prices it.
 //
 // The cluster drives it with integer instants: start() at the instant a transfer begins,
-// advance() at next_wake(). P/D pulls and CPU offload use it today; pipeline hand-offs and
-// expert-parallel all-to-all can be expressed as flows over the same links.
+// advance() at next_wake(). P/D pulls and CPU offload are delivering flows; the inter-node
+// part of a step's pipeline hand-offs and expert-parallel all-to-all are silent flows
+// (start_silent), priced against what is in flight when the step is launched
+// (alone_or_shared_us) and then taking their share of the links from the transfers they
+// overlap.
 
 #include <cstdint>
 #include <vector>
@@ -50,6 +53,22 @@ class FairShareNetwork {
   // flows that finish by `now` are not shared with this one). `tag` is returned on delivery.
   void start(SimTime now, std::int64_t bytes, const std::vector<LinkId>& links, double latency_us,
              std::uint64_t tag);
+  // A flow that shares the links like any other but delivers nothing: it is forgotten once
+  // its last byte leaves, advance() never reports it, and next_wake() wakes for its end only
+  // while a delivering flow is sending (whose rate that end changes). `owner` is matched by
+  // alone_or_shared_us's `exclude_owner`.
+  void start_silent(SimTime now, double bytes, const std::vector<LinkId>& links,
+                    std::uint64_t owner);
+  // How long, in unrounded microseconds from `now` (not before an instant already seen), a
+  // flow of `bytes` over `links` would take to send its last byte if it started at `now` and
+  // nothing else started after it: the flows sending at `now` drain as the sharing rule lets
+  // them (silent flows of `exclude_owner` left out). The network is not changed.
+  double alone_or_shared_us(SimTime now, double bytes, const std::vector<LinkId>& links,
+                            std::uint64_t exclude_owner) const;
+  // True when a flow not yet known to have finished sending, other than the silent flows of
+  // `exclude_owner`, crosses one of `links`: when false, alone_or_shared_us would be the lone
+  // time, and the caller need not run it.
+  bool shares_any(const std::vector<LinkId>& links, std::uint64_t exclude_owner) const;
   // Moves to `now` and appends the tags of the flows delivered at or before it, in order of
   // delivery (ties: order of start).
   void advance(SimTime now, std::vector<std::uint64_t>& delivered);
@@ -63,7 +82,7 @@ class FairShareNetwork {
 
  private:
   struct Flow {
-    bool used = false, sending = false;
+    bool used = false, sending = false, silent = false;
     std::uint64_t tag = 0, order = 0;
     std::vector<LinkId> links;
     double latency_us = 0;
@@ -82,6 +101,8 @@ class FairShareNetwork {
   SimTime last_now_ = 0;
   std::size_t sending_ = 0;
 
+  void start_flow(SimTime now, double bytes, const std::vector<LinkId>& links, double latency_us,
+                  std::uint64_t tag, bool silent);
   void set_rates(double at);
   void drain_at(double at);
   SimTime delivery_of(const Flow& f) const;

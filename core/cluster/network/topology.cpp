@@ -1,5 +1,6 @@
 #include "cluster/network/topology.h"
 
+#include <algorithm>
 #include <map>
 
 #include "kernel/transfer.h"
@@ -73,6 +74,21 @@ std::optional<Route> ClusterNetwork::pull_route(std::int32_t from, std::int32_t 
   r.links = {a.nic_out, b.nic_in};
   r.latency_us = kernel::path_latency_us(*pools_[b.pool].scale_out, switch_hops_);
   return r;
+}
+
+std::optional<Route> ClusterNetwork::collective_route(std::int32_t instance) const {
+  if (instance < 0 || static_cast<std::size_t>(instance) >= inst_.size()) return std::nullopt;
+  const InstanceLinks& a = inst_[instance];
+  if (!a.has_nic || a.nodes <= 1) return std::nullopt;
+  Route r;
+  r.links = {a.nic_out, a.nic_in};
+  return r;  // the latency is the kernel's, outside the flow
+}
+
+double ClusterNetwork::collective_bytes_per_us(std::int32_t instance) const {
+  const auto r = collective_route(instance);
+  if (!r) return 0;
+  return std::min(flows_.link_capacity(r->links[0]), flows_.link_capacity(r->links[1]));
 }
 
 std::optional<Route> ClusterNetwork::offload_route(std::int32_t instance, bool store) const {

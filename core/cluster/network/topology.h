@@ -1,10 +1,10 @@
 #pragma once
-// ClusterNetwork: the links of a scenario's deployment and the routes KV transfers take over
-// them (docs/networking.md). Per instance: its NIC ports on the scenario's `fabric` (its GPUs'
-// own NICs, or its node's one NIC shared with the node's other instances), its scale-up ports
-// (NVLink or PCIe, to instances on its node) and its host link (CPU offload), each direction
-// a link of its own. Between nodes a transfer crosses `switch_hops` non-blocking switches,
-// which add latency, not contention.
+// ClusterNetwork: the links of a scenario's deployment and the routes KV transfers and the
+// inter-node part of a pass's collectives take over them (docs/networking.md). Per instance:
+// its NIC ports on the scenario's `fabric` (its GPUs' own NICs, or its node's one NIC shared
+// with the node's other instances), its scale-up ports (NVLink or PCIe, to instances on its
+// node) and its host link (CPU offload), each direction a link of its own. Between nodes a
+// transfer crosses `switch_hops` non-blocking switches, which add latency, not contention.
 
 #include <cstdint>
 #include <optional>
@@ -43,6 +43,13 @@ class ClusterNetwork {
   // CPU offload of `instance`: GPU -> host (store) or host -> GPU (load). The instance's GPUs
   // move their shares in lockstep, each over its own link: one GPU's share over one link.
   std::optional<Route> offload_route(std::int32_t instance, bool store) const;
+  // The inter-node traffic of the instance's own collectives (pipeline hand-offs between
+  // stages on different nodes, an expert-parallel all-to-all across nodes): its NIC port out
+  // and in, when it spans nodes on a scale-out fabric. A collective's flow stands for every
+  // NIC of the port moving in lockstep (as a KV pull's does): it carries what the kernel's
+  // lone price moves at the port's whole capacity (collective_bytes_per_us).
+  std::optional<Route> collective_route(std::int32_t instance) const;
+  double collective_bytes_per_us(std::int32_t instance) const;
   std::int64_t node_of(std::int32_t instance) const { return inst_[instance].node; }
 
   FairShareNetwork& flows() { return flows_; }
