@@ -173,50 +173,60 @@ void StepPricer::add_pipeline(StepCost& cost, double tokens, double lm_head_us) 
   cost.pp_stage_us = busiest;
 }
 
-StepCost StepPricer::price_in_group(const engine::Batch& batch, double group_max_tokens) const {
-  StepCost cost;
-  const bool in_group = group_max_tokens >= 0 && d_.dp > 1;
+StepPricer::BatchTotals StepPricer::tally(const engine::Batch& batch) const {
   const ModelShape& s = shape_;
   const double window = s.window;
   const double kvb = static_cast<double>(s.kv_bytes_per_token_per_layer);
-  double tokens = 0, rows = 0, requests = 0, decodes = 0;
-  double pf_compute_us = 0, pf_bytes = 0, dc_bytes = 0, dc_flops = 0;
-  bool any_prefill = false, uniform_decode = true;
+  BatchTotals t;
   std::int32_t decode_width = -1;
   const double attn_eff_max = c_.attention_prefill_eff_max;
   for (const engine::ScheduledRequest& r : batch.requests) {
     if (r.num_tokens <= 0) continue;
     const double c = r.num_tokens, p = r.context_before;
-    tokens += c;
-    requests += 1;
-    if (r.samples) rows += 1.0 + r.num_spec_tokens;
+    t.tokens += c;
+    t.requests += 1;
+    if (r.samples) t.rows += 1.0 + r.num_spec_tokens;
     if (r.num_prefill_tokens > 0) {
       // Prefill chunk (FlashAttention varlen): compute-bound, quadratic in the chunk; the
       // efficiency grows with the attended length (latency-kernel.md A.3). A chunk that shares
       // the step with decodes is priced in the same mixed batch (one pass of the linears).
-      any_prefill = true;
-      uniform_decode = false;
+      t.any_prefill = true;
+      t.uniform_decode = false;
       const double attended = p + c;
       const double eff = attn_eff_max * attended / (attended + c_.attention_prefill_s_half);
       const double flops =
           prefill_flops_per_pair_ * (s.full_layers * attended_pairs(c, p, 0) +
                                      s.window_layers * attended_pairs(c, p, window));
-      pf_compute_us += flops / (bf16_flops_per_us_ * eff);
-      pf_bytes += kvb * (s.full_layers * attended +
-                         s.window_layers * (std::min(p, window > 0 ? window : p) + c));
+      t.pf_compute_us += flops / (bf16_flops_per_us_ * eff);
+      t.pf_bytes += kvb * (s.full_layers * attended +
+                           s.window_layers * (std::min(p, window > 0 ? window : p) + c));
     } else {
       // Decode (and spec-decode verification): reads the whole cached context once
       // (latency-kernel.md A.4).
-      decodes += 1;
+      t.decodes += 1;
       if (decode_width < 0) decode_width = r.num_tokens;
-      if (r.num_tokens != decode_width) uniform_decode = false;
+      if (r.num_tokens != decode_width) t.uniform_decode = false;
       const double kv_len = p + c;
       const double windowed = window > 0 ? std::min(kv_len, window) : kv_len;
-      dc_bytes += kvb * (s.full_layers * kv_len + s.window_layers * windowed);
-      dc_flops +=
+      t.dc_bytes += kvb * (s.full_layers * kv_len + s.window_layers * windowed);
+      t.dc_flops +=
           decode_flops_per_pair_ * c * (s.full_layers * kv_len + s.window_layers * windowed);
     }
   }
+  return t;
+}
+
+StepCost StepPricer::price_in_group(const engine::Batch& batch, double group_max_tokens) const {
+  StepCost cost;
+  const bool in_group = group_max_tokens >= 0 && d_.dp > 1;
+  const ModelShape& s = shape_;
+  const double kvb = static_cast<double>(s.kv_bytes_per_token_per_layer);
+  const BatchTotals t = tally(batch);
+  double tokens = t.tokens;
+  const double rows = t.rows, requests = t.requests, decodes = t.decodes;
+  const double pf_compute_us = t.pf_compute_us, pf_bytes = t.pf_bytes;
+  const double dc_bytes = t.dc_bytes, dc_flops = t.dc_flops;
+  const bool any_prefill = t.any_prefill, uniform_decode = t.uniform_decode;
   // An idle DP rank runs a dummy pass of one token (gpu_model_runner _dummy_run), padded
   // like the others.
   if (in_group && tokens <= 0) tokens = 1;
@@ -247,7 +257,7 @@ StepCost StepPricer::price_in_group(const engine::Batch& batch, double group_max
     // decode: about 10 us + bytes at 78% of peak per layer, GQA and MHA alike).
     cost.decode_attention_us =
         std::max(dc_bytes / (hbm_bytes_per_us_ * c_.attention_decode_derate),
-                 dc_flops / (bf16_flops_per_us_ * attn_eff_max)) +
+                 dc_flops / (bf16_flops_per_us_ * c_.attention_prefill_eff_max)) +
         layers * (c_.attention_floor_us + c_.attention_decode_per_seq_us * decodes);
   }
 

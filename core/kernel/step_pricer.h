@@ -69,6 +69,14 @@ class StepPricer {
   // Tokens the step's kernels run on: a step inside a CUDA graph is padded to the smallest
   // captured size that holds it (vllm/config/vllm.py _set_cudagraph_sizes).
   double padded_tokens(double tokens) const;
+  // What a batch's requests add up to: tokens, sampled rows, and the attention work of its
+  // prefill chunks and its decodes (and spec-decode verifications).
+  struct BatchTotals {
+    double tokens = 0, rows = 0, requests = 0, decodes = 0;
+    double pf_compute_us = 0, pf_bytes = 0, dc_bytes = 0, dc_flops = 0;
+    bool any_prefill = false, uniform_decode = true;
+  };
+  BatchTotals tally(const engine::Batch& batch) const;
 
   Deployment d_;
   ModelShape shape_;
