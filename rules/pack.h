@@ -77,6 +77,9 @@ struct ArgSpec {
   // Playground simulates) is accepted with a warning, any other value is not modelled.
   bool unmodelled = false;
   std::optional<double> neutral;  // for bools 0 / 1; nullopt: only null is neutral
+  // False when vLLM's type is not Optional: EngineArgs passes null (None) on to the config
+  // class, whose pydantic validation refuses it.
+  bool nullable = true;
 };
 
 // An engine argument an older release had and this one does not.

@@ -258,6 +258,14 @@ void report_keys(Context& c, const json& args) {
                      removed->note + ")");
       continue;
     }
+    // vllm/engine/arg_utils.py EngineArgs: a field that is not Optional passes None on to its
+    // pydantic config class, which refuses it (ArgSpec::nullable).
+    if (const ArgSpec* spec = c.pack.arg(key); spec && !spec->nullable && it->is_null()) {
+      c.error(p, "null is not accepted: " + key + " is not Optional in " + c.vllm() + " (" +
+                     spec->constraint + "); leave the key out for vLLM's default (" +
+                     spec->default_text + ")");
+      continue;
+    }
     if (contains(accepted_arg_keys(), key)) continue;
     bool handled = false;
     for (const auto& m : kMisplaced) {

@@ -63,9 +63,63 @@ ArgSpec unmodelled(ArgSpec a, std::optional<double> neutral) {
   return a;
 }
 
+// Keys whose EngineArgs field is not Optional (vllm/engine/arg_utils.py EngineArgs, e.g.
+// l.532 `gpu_memory_utilization: float`, l.628 `watermark: float`): null reaches the config
+// class and pydantic refuses it. Every other key is `X | None` there (None = vLLM's default).
+const char* const kNotOptional[] = {"gpu_memory_utilization",
+                                    "kv_cache_dtype",
+                                    "dtype",
+                                    "allow_deprecated_quantization",
+                                    "long_prefill_token_threshold",
+                                    "scheduling_policy",
+                                    "enable_expert_parallel",
+                                    "scheduler_reserve_full_isl",
+                                    "watermark",
+                                    "prefix_caching_hash_algo",
+                                    "enforce_eager",
+                                    "performance_mode",
+                                    "kv_offloading_backend",
+                                    "max_logprobs",
+                                    "seed",
+                                    "kv_cache_metrics_sample",
+                                    "trust_remote_code",
+                                    "skip_tokenizer_init",
+                                    "kv_cache_metrics",
+                                    "enable_mfu_metrics",
+                                    "disable_custom_all_reduce",
+                                    "tensor_parallel_size",
+                                    "pipeline_parallel_size",
+                                    "data_parallel_size",
+                                    "stream_interval",
+                                    "prefill_schedule_interval",
+                                    "cpu_offload_gb",
+                                    "decode_context_parallel_size",
+                                    "prefill_context_parallel_size",
+                                    "enable_eplb",
+                                    "enable_dbo",
+                                    "disable_sliding_window",
+                                    "disable_cascade_attn",
+                                    "disable_chunked_mm_input",
+                                    "fully_sharded_loras",
+                                    "enable_sleep_mode"};
+
+std::vector<ArgSpec> arg_rows_8d9b52f7();
+
 }  // namespace
 
 std::vector<ArgSpec> arg_specs_8d9b52f7() {
+  std::vector<ArgSpec> rows = arg_rows_8d9b52f7();
+  for (auto& a : rows) {
+    for (const char* key : kNotOptional) {
+      if (a.key == key) a.nullable = false;
+    }
+  }
+  return rows;
+}
+
+namespace {
+
+std::vector<ArgSpec> arg_rows_8d9b52f7() {
   return {
       int_arg("max_model_len", "the model's derived maximum (max_position_embeddings, rope-scaled)",
               "Field(ge=-1); -1 or \"auto\" fits the length to the KV cache; otherwise >= 1 and "
@@ -275,6 +329,8 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
                  0.0),
   };
 }
+
+}  // namespace
 
 std::vector<ArgSpec> speculative_arg_specs() {
   return {

@@ -205,6 +205,10 @@ std::vector<Row> rows() {
       {"gpu_memory_utilization", R"({"gpu_memory_utilization": "most"})", R,
        "/gpu_memory_utilization", "not a valid number", "pydantic-core str_as_float"},
 
+      {"gpu_memory_utilization", R"({"gpu_memory_utilization": null})", R,
+       "/gpu_memory_utilization", "is not Optional",
+       "engine/arg_utils.py:532 float (None reaches CacheConfig: float_type)"},
+
       // --- CacheConfig.kv_cache_memory_bytes: int | None (0 is unset).
       {"kv_cache_memory_bytes", R"({"kv_cache_memory_bytes": 0})", A, "", "",
        "v1/worker/gpu_worker.py determine_available_memory (falsy = unset)"},
@@ -299,6 +303,8 @@ std::vector<Row> rows() {
       {"async_scheduling", R"({"async_scheduling": "sometimes"})", R, "/async_scheduling",
        "not a valid boolean", "str_as_bool"},
 
+      {"watermark", R"({"watermark": null})", R, "/watermark", "is not Optional",
+       "engine/arg_utils.py:628 float"},
       // --- SchedulerConfig.watermark: float, Field(ge=0.0, lt=1.0).
       {"watermark", R"({"watermark": 0})", A, "", "", "config/scheduler.py:136 ge=0.0"},
       {"watermark", R"({"watermark": 0.999})", A, "", "", "config/scheduler.py:136 lt=1.0"},
@@ -340,6 +346,8 @@ std::vector<Row> rows() {
       {"cuda_graph_sizes", R"({"cuda_graph_sizes": [1, 2]})", R, "/cuda_graph_sizes", "unknown key",
        "engine/arg_utils.py: no cuda_graph_sizes field at 8d9b52f7"},
 
+      {"max_logprobs", R"({"max_logprobs": null})", R, "/max_logprobs", "is not Optional",
+       "engine/arg_utils.py:538 int"},
       // --- ModelConfig.max_logprobs: int, Field(ge=-1).
       {"max_logprobs", R"({"max_logprobs": -1})", A, "", "", "config/model.py:244 ge=-1"},
       {"max_logprobs", R"({"max_logprobs": 0})", A, "", "", "config/model.py:244"},
@@ -457,6 +465,19 @@ std::vector<Row> rows() {
        "/speculative_config/method", "is not a speculative method",
        "config/speculative.py:68 SpeculativeMethod"},
 
+      {"tensor_parallel_size", R"({"tensor_parallel_size": null})", R, "/tensor_parallel_size",
+       "is not Optional", "engine/arg_utils.py:479 int"},
+      {"kv_cache_dtype", R"({"kv_cache_dtype": null})", R, "/kv_cache_dtype", "is not Optional",
+       "engine/arg_utils.py:449 CacheDType"},
+      {"scheduling_policy", R"({"scheduling_policy": null})", R, "/scheduling_policy",
+       "is not Optional", "engine/arg_utils.py:668 SchedulerPolicy"},
+      {"long_prefill_token_threshold", R"({"long_prefill_token_threshold": null})", R,
+       "/long_prefill_token_threshold", "is not Optional", "engine/arg_utils.py:536 int"},
+      {"enable_prefix_caching", R"({"enable_prefix_caching": null})", A, "", "",
+       "engine/arg_utils.py:519 bool | None"},
+      {"block_size", R"({"block_size": null})", A, "", "", "engine/arg_utils.py:518 int | None"},
+      {"max_num_seqs", R"({"max_num_seqs": null})", A, "", "",
+       "engine/arg_utils.py:537 int | None (get_batch_defaults)"},
       // --- ParallelConfig sizes: Field(ge=1); the pool's parallelism sets them.
       {"tensor_parallel_size", R"({"tensor_parallel_size": 1})", A, "/tensor_parallel_size",
        "the same as", "config/parallel.py:124 Field(ge=1)"},
