@@ -450,9 +450,18 @@ void read_model(Context& c, FieldReader& r) {
     a.performance_mode = *s;
 }
 
-void read_lora(Context& c, FieldReader& r) {
+void read_lora(Context& c, FieldReader& r, const json& args) {
   auto& a = c.args;
   if (auto b = read_bool(c, r, "enable_lora")) a.enable_lora = *b;
+  // vllm/engine/arg_utils.py:605-606 max_loras: int, max_lora_rank: MaxLoRARanks: with
+  // enable_lora, None reaches LoRAConfig, whose pydantic validation refuses it.
+  for (const char* key : {"max_loras", "max_lora_rank"}) {
+    if (a.enable_lora && args.contains(key) && args[key].is_null()) {
+      c.error(c.ptr(key), std::string("null is not accepted with enable_lora: ") + key +
+                              " is not Optional in " + c.vllm() +
+                              " (LoRAConfig); leave the key out for vLLM's default");
+    }
+  }
   // vllm/config/lora.py LoRAConfig.max_loras Field(ge=1): checked only when enable_lora
   // builds a LoRAConfig (EngineArgs.create_engine_config); otherwise any integer.
   if (a.enable_lora) {
@@ -496,7 +505,7 @@ void read_args(Context& c, const json& args) {
   read_model(c, r);
   read_scheduler(c, r);
   read_cache(c, r);
-  read_lora(c, r);
+  read_lora(c, r, args);
   read_speculative(c, r);
   read_kv_transfer(c, r);
 }
