@@ -56,10 +56,11 @@ void check_scheduled_tokens_without_spec(Context& c) {
   const std::string ptr = c.ptr("max_num_scheduled_tokens");
   const std::int32_t t = *a.max_num_scheduled_tokens;
   if (t == 0) {
-    // Scheduler.schedule: token_budget 0 schedules nothing, so the server never answers.
-    c.error(ptr, "0: vLLM accepts it (" + c.vllm() +
-                     " SchedulerConfig Field(ge=0)) but its scheduler then has a token budget of "
-                     "0 and never schedules a token; give a budget >= 1 or leave it unset");
+    // Accepted (SchedulerConfig Field(ge=0); VllmConfig._set_max_num_scheduled_tokens checks
+    // only with a speculative config), but Scheduler.schedule then has a token budget of 0.
+    c.warning(ptr, "0: accepted by " + c.vllm() +
+                       " (SchedulerConfig Field(ge=0)), but its scheduler then has a token "
+                       "budget of 0 and never schedules a token: no request is ever served");
   } else if (t > a.max_num_batched_tokens) {
     c.warning(ptr, std::to_string(t) + ": above max_num_batched_tokens (" +
                        std::to_string(a.max_num_batched_tokens) +

@@ -111,11 +111,16 @@ void arguments(std::ostringstream& o, const std::vector<const Pack*>& ps) {
     << " pack checks it: the\ndefault vLLM fills in, vLLM's own constraint and where it is "
        "written. A value outside the\nconstraint is an error at `/pools/<i>/engine/args/<key>` "
        "whose message names the constraint.\n\n"
-       "Values are read as vLLM's pydantic config classes read them (lax mode): a number "
-       "written as a\nstring is that number (`\"16\"`), and a bool is `true`/`false`, `0`/`1` "
-       "or one of the strings\n`\"true\"`/`\"false\"`, `\"yes\"`/`\"no\"`, "
+       "Values are read as vLLM's pydantic config classes read them (lax mode): an int is "
+       "also\n`true`/`false` (1/0), a whole float (`128.0`) or a numeric string (`\"128\"`, "
+       "`\"128.0\"`,\n`\"1_000\"`; pydantic-core `str_as_int`); a float is also `true`/`false` "
+       "or a numeric string\n(`\"0.5\"`); a bool is `true`/`false`, `0`/`1` or one of the "
+       "strings\n`\"true\"`/`\"false\"`, `\"yes\"`/`\"no\"`, "
        "`\"on\"`/`\"off\"`, `\"t\"`/`\"f\"`, `\"y\"`/`\"n\"`, `\"1\"`/`\"0\"` in any "
-       "case\n(pydantic-core `str_as_bool`); any other value is refused.\n\n"
+       "case\n(pydantic-core `str_as_bool`). Each such conversion is a warning naming the value it "
+       "was read\nas; any other value (`128.5` for an int, `\"abc\"`) is refused. The scenario's "
+       "own keys (outside\n`engine.args`, and `speculative_config.acceptance_rate`) are strictly "
+       "typed.\n\n"
        "| argument | type | default | constraint | source |\n|---|---|---|---|---|\n";
   for (const auto& a : newest.args) {
     o << "| `" << a.key << "` | " << a.type << " | " << cell(a.default_text) << " | "
@@ -335,12 +340,17 @@ void after_rules(std::ostringstream& o, const std::vector<const Pack*>& ps) {
        "`engine.args` keys that change vLLM's behaviour in ways BLIS Playground does not "
        "simulate are\nerrors naming the release (\"exists in vLLM "
     << newest.release << " but is not modelled by BLIS Playground\"):\n"
-    << code_list(newest.unmodelled_args) << ".\n\n"
+    << code_list(newest.unmodelled_args)
+    << ".\nThose with a row in the table above are still read as vLLM reads them: a value vLLM "
+       "refuses is\nrefused with vLLM's reason, vLLM's default (or null) is accepted with a "
+       "warning, and any\nother value is the error above.\n\n"
     << "Keys that change nothing simulated are warnings and ignored (a value vLLM's config "
        "refuses is\nstill refused, e.g. `max_logprobs: -2`): "
     << code_list(ignored_arg_keys())
-    << ".\n`tensor_parallel_size`, `pipeline_parallel_size`, `data_parallel_size` and `model` "
-       "are errors\nthat point to `parallelism` and `model` of the pool.\n";
+    << ".\n`tensor_parallel_size`, `pipeline_parallel_size` and `data_parallel_size` are "
+       "`Field(ge=1)`; the\npool's `parallelism` sets them, so the same value there is a warning "
+       "and a different one an\nerror that points to it; `model` is an error that points to the "
+       "pool's `model`.\n";
 }
 
 }  // namespace

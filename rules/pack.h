@@ -4,6 +4,7 @@
 // `engine.args` against a pack; docs/rules.md describes every pack and its sources.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,14 @@ struct ArgSpec {
   double float_min = 0, float_max = 0;
   bool min_exclusive = false;
   bool human_readable = false;  // vLLM's CLI parses it with human_readable_int
+  // A key of Pack::unmodelled_args still read as vLLM reads it: a value vLLM refuses is refused
+  // with vLLM's reason, unset (null) or `neutral` (vLLM's default, which changes nothing BLIS
+  // Playground simulates) is accepted with a warning, any other value is not modelled.
+  bool unmodelled = false;
+  std::optional<double> neutral;  // for bools 0 / 1; nullopt: only null is neutral
+  // False when vLLM's type is not Optional: EngineArgs passes null (None) on to the config
+  // class, whose pydantic validation refuses it.
+  bool nullable = true;
 };
 
 // An engine argument an older release had and this one does not.

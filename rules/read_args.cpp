@@ -151,6 +151,14 @@ constexpr Misplaced kMisplaced[] = {
     {"model", "/model"},
 };
 
+// The pool's own size for a misplaced parallel-size key (0 for "model").
+std::int64_t pool_size(const Context& c, const std::string& key) {
+  if (key == "tensor_parallel_size") return c.facts.tp;
+  if (key == "pipeline_parallel_size") return c.facts.pp;
+  if (key == "data_parallel_size") return c.facts.dp;
+  return 0;
+}
+
 std::string pool_pointer(const Context& c) {
   return c.facts.pointer;
 }
@@ -165,9 +173,77 @@ bool check_ignored(Context& c, const json& args, const std::string& key) {
   const ArgSpec* spec = c.pack.arg(key);
   if (!spec) return true;
   FieldReader r(args, c.args_pointer, c.diags, {});
+  lax_reader(c, r);
   if (spec->type == "int") return read_int(c, r, key).has_value();
   if (spec->type == "float") return read_float(c, r, key).has_value();
   if (spec->type == "bool") return read_bool(c, r, key).has_value();
+  return true;
+}
+
+bool errors_since(const Context& c, std::size_t before) {
+  for (std::size_t i = before; i < c.diags.size(); ++i) {
+    if (c.diags[i].severity == Severity::kError) return true;
+  }
+  return false;
+}
+
+// `key`'s value read with its ArgSpec (lax, with vLLM's bounds): nullopt when it is null or
+// refused (the refusal is reported), a bool as 0 / 1.
+std::optional<double> spec_value(Context& c, const json& args, const ArgSpec& spec) {
+  FieldReader r(args, c.args_pointer, c.diags, {});
+  lax_reader(c, r);
+  if (spec.type == "int") {
+    const auto v = read_int(c, r, spec.key);
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+  }
+  if (spec.type == "float") return read_float(c, r, spec.key);
+  if (spec.type == "bool") {
+    const auto v = read_bool(c, r, spec.key);
+    return v ? std::optional<double>(*v ? 1.0 : 0.0) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// A key of unmodelled_args with an ArgSpec: true when it is settled here (refused with vLLM's
+// reason, or accepted at its neutral value with a warning).
+bool check_unmodelled(Context& c, const json& args, const std::string& key) {
+  const ArgSpec* spec = c.pack.arg(key);
+  if (!spec || !spec->unmodelled) return false;
+  const std::string p = c.ptr(key);
+  const std::size_t before = c.diags.size();
+  const auto v = spec_value(c, args, *spec);
+  if (errors_since(c, before)) return true;
+  if (!v || (spec->neutral && *v == *spec->neutral)) {
+    c.warning(p, "\"" + key + "\" at " + (v ? show(args.at(key)) : std::string("null")) +
+                     ", vLLM's default, changes nothing BLIS Playground simulates; ignored");
+    return true;
+  }
+  c.error(p, show(args.at(key)) + ": accepted by " + c.vllm() + " (" + spec->constraint +
+                 "), but \"" + key + "\" is not modelled by BLIS Playground; leave it at " +
+                 spec->default_text + " or remove it");
+  return true;
+}
+
+// tensor_parallel_size, pipeline_parallel_size, data_parallel_size: vLLM's Field(ge=1), and
+// the pool's parallelism decides; repeating the same size is accepted with a warning.
+bool check_parallel_size(Context& c, const json& args, const Misplaced& m) {
+  const ArgSpec* spec = c.pack.arg(m.key);
+  if (!spec) return false;
+  const std::size_t before = c.diags.size();
+  const auto v = spec_value(c, args, *spec);
+  if (errors_since(c, before)) return true;
+  const std::string where = pool_pointer(c) + m.where;
+  if (!v) {
+    c.warning(c.ptr(m.key), "null: the pool's " + where + " decides; ignored");
+    return true;
+  }
+  if (static_cast<std::int64_t>(*v) == pool_size(c, m.key)) {
+    c.warning(c.ptr(m.key),
+              show(args.at(m.key)) + ": the same as " + where + ", which sets it; ignored here");
+    return true;
+  }
+  c.error(c.ptr(m.key), show(args.at(m.key)) + " is not set in engine.args; set " + where +
+                            " instead (it is " + std::to_string(pool_size(c, m.key)) + " there)");
   return true;
 }
 
@@ -182,16 +258,25 @@ void report_keys(Context& c, const json& args) {
                      removed->note + ")");
       continue;
     }
+    // vllm/engine/arg_utils.py EngineArgs: a field that is not Optional passes None on to its
+    // pydantic config class, which refuses it (ArgSpec::nullable).
+    if (const ArgSpec* spec = c.pack.arg(key); spec && !spec->nullable && it->is_null()) {
+      c.error(p, "null is not accepted: " + key + " is not Optional in " + c.vllm() + " (" +
+                     spec->constraint + "); leave the key out for vLLM's default (" +
+                     spec->default_text + ")");
+      continue;
+    }
     if (contains(accepted_arg_keys(), key)) continue;
     bool handled = false;
     for (const auto& m : kMisplaced) {
-      if (key == m.key) {
-        c.error(p, std::string("is not set in engine.args; set ") + pool_pointer(c) + m.where +
-                       " instead");
-        handled = true;
-      }
+      if (key != m.key) continue;
+      handled = true;
+      if (check_parallel_size(c, args, m)) break;
+      c.error(p, std::string("is not set in engine.args; set ") + pool_pointer(c) + m.where +
+                     " instead");
     }
     if (handled) continue;
+    if (contains(c.pack.unmodelled_args, key) && check_unmodelled(c, args, key)) continue;
     if (contains(c.pack.unmodelled_args, key)) {
       c.error(p, "\"" + key + "\" exists in " + c.vllm() +
                      " but is not modelled by BLIS Playground; remove it");
@@ -229,39 +314,12 @@ std::string expected_text(const Context& c, const ArgSpec& spec) {
   return spec.expected + " [" + c.vllm() + ": " + spec.constraint + "]";
 }
 
-// Reads `key` with the bounds of the pack's ArgSpec; messages carry vLLM's constraint.
-// A number written as a string ("16", " 0.5 "): vLLM's CLI (and pydantic's lax mode)
-// parses it with int() / float(), so it is that number. Anything else stays a string.
-std::optional<json> numeric_string(const json* v, bool integer) {
-  if (!v || !v->is_string()) return std::nullopt;
-  const std::string& t = v->get<std::string>();
-  if (t.empty() || t.size() > 40) return std::nullopt;
-  const char* begin = t.c_str();
-  char* end = nullptr;
-  if (integer) {
-    const auto n = parse_human_readable_int(t);
-    const auto last = t.find_last_not_of(" \t\r\n");
-    if (!n || last == std::string::npos || !std::isdigit(static_cast<unsigned char>(t[last])))
-      return std::nullopt;
-    return json(*n);
-  }
-  const double d = std::strtod(begin, &end);
-  while (end && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')) ++end;
-  if (end == begin || !end || *end != '\0' || !std::isfinite(d)) return std::nullopt;
-  return json(d);
-}
-
-// Reads `key` with the bounds of the pack's ArgSpec; messages carry vLLM's constraint.
+// Reads `key` with the bounds of the pack's ArgSpec; messages carry vLLM's constraint. The
+// reader is in pydantic's lax mode (lax_reader), so "128", 128.0 and true convert as vLLM's
+// config classes convert them, with a warning.
 std::optional<std::int64_t> read_int(Context& c, FieldReader& r, const std::string& key) {
   const ArgSpec* spec = c.pack.arg(key);
   if (!spec) return std::nullopt;
-  if (!spec->human_readable) {
-    if (auto n = numeric_string(r.raw(key), true)) {
-      const json one = {{key, *n}};
-      FieldReader nr(one, r.pointer(), c.diags, {});
-      return nr.integer(key, spec->int_min, spec->int_max, expected_text(c, *spec));
-    }
-  }
   return r.integer(key, spec->int_min, spec->int_max, expected_text(c, *spec),
                    spec->human_readable);
 }
@@ -269,12 +327,6 @@ std::optional<std::int64_t> read_int(Context& c, FieldReader& r, const std::stri
 std::optional<double> read_float(Context& c, FieldReader& r, const std::string& key) {
   const ArgSpec* spec = c.pack.arg(key);
   if (!spec) return std::nullopt;
-  if (auto d = numeric_string(r.raw(key), false)) {
-    const json one = {{key, *d}};
-    FieldReader nr(one, r.pointer(), c.diags, {});
-    return nr.number(key, spec->float_min, spec->min_exclusive, spec->float_max,
-                     expected_text(c, *spec));
-  }
   return r.number(key, spec->float_min, spec->min_exclusive, spec->float_max,
                   expected_text(c, *spec));
 }
@@ -398,9 +450,18 @@ void read_model(Context& c, FieldReader& r) {
     a.performance_mode = *s;
 }
 
-void read_lora(Context& c, FieldReader& r) {
+void read_lora(Context& c, FieldReader& r, const json& args) {
   auto& a = c.args;
   if (auto b = read_bool(c, r, "enable_lora")) a.enable_lora = *b;
+  // vllm/engine/arg_utils.py:605-606 max_loras: int, max_lora_rank: MaxLoRARanks: with
+  // enable_lora, None reaches LoRAConfig, whose pydantic validation refuses it.
+  for (const char* key : {"max_loras", "max_lora_rank"}) {
+    if (a.enable_lora && args.contains(key) && args[key].is_null()) {
+      c.error(c.ptr(key), std::string("null is not accepted with enable_lora: ") + key +
+                              " is not Optional in " + c.vllm() +
+                              " (LoRAConfig); leave the key out for vLLM's default");
+    }
+  }
   // vllm/config/lora.py LoRAConfig.max_loras Field(ge=1): checked only when enable_lora
   // builds a LoRAConfig (EngineArgs.create_engine_config); otherwise any integer.
   if (a.enable_lora) {
@@ -439,11 +500,12 @@ void read_args(Context& c, const json& args) {
   FieldReader r(args, c.args_pointer, c.diags, accepted_arg_keys(),
                 "an object (vLLM engine arguments)");
   if (!r.valid()) return;
+  lax_reader(c, r);
   report_keys(c, args);
   read_model(c, r);
   read_scheduler(c, r);
   read_cache(c, r);
-  read_lora(c, r);
+  read_lora(c, r, args);
   read_speculative(c, r);
   read_kv_transfer(c, r);
 }

@@ -70,6 +70,7 @@ void read_speculative(Context& c, FieldReader& r) {
   FieldReader s(*raw, c.ptr("speculative_config"), c.diags, accepted_speculative_keys(),
                 "an object (speculative_config)");
   if (!s.valid()) return;
+  lax_reader(c, s);
   engine_args::SpeculativeConfig sc;
   const std::string refusal = "is not a speculative method of " + c.vllm();
   std::string method;
@@ -135,11 +136,13 @@ void read_speculative(Context& c, FieldReader& r) {
                                      " must be <= prompt_lookup_max=" + std::to_string(*lmax) +
                                      " [" + c.vllm() + " SpeculativeConfig.__post_init__]");
   }
+  // acceptance_rate is BLIS Playground's own key, not a pydantic field: strictly typed.
   const ArgSpec* ar = c.pack.arg("speculative_config.acceptance_rate");
-  if (auto v = s.number("acceptance_rate", ar->float_min, ar->min_exclusive, ar->float_max,
-                        ar->expected + " (per-draft-token acceptance)")) {
-    sc.acceptance_rate = *v;
-  }
+  s.lax_numbers("");
+  const auto rate = s.number("acceptance_rate", ar->float_min, ar->min_exclusive, ar->float_max,
+                             ar->expected + " (per-draft-token acceptance)");
+  lax_reader(c, s);
+  if (rate) sc.acceptance_rate = *rate;
   if (model) {
     sc.model = *model;
     s.warning("model",
@@ -156,6 +159,7 @@ void read_kv_transfer(Context& c, FieldReader& r) {
   FieldReader k(*raw, c.ptr("kv_transfer_config"), c.diags, accepted_kv_transfer_keys(),
                 "an object (kv_transfer_config)");
   if (!k.valid()) return;
+  lax_reader(c, k);
   engine_args::KvTransferConfig kt;
   if (auto s = k.string("kv_connector", "a connector name (e.g. \"NixlConnector\")"))
     kt.kv_connector = *s;

@@ -53,6 +53,12 @@ struct Context {
   }
 };
 
+// vLLM's config classes are pydantic dataclasses (vllm/config/utils.py config): their numbers
+// are read in pydantic's lax mode, so every reader of engine.args is (FieldReader::lax_numbers).
+inline void lax_reader(const Context& c, FieldReader& r) {
+  r.lax_numbers(c.vllm() + "'s pydantic config classes");
+}
+
 // rules/read_args.cpp: typed reading of every key (pydantic-level constraints).
 void read_args(Context& c, const nlohmann::json& args);
 // rules/read_nested.cpp: speculative_config and kv_transfer_config.

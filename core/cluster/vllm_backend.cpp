@@ -41,8 +41,9 @@ vllm::VllmConfig engine_config(const scenario::Pool& pool, std::int64_t num_gpu_
   c.enable_prefix_caching = a.enable_prefix_caching;
   c.max_num_seqs = a.max_num_seqs;
   c.max_num_batched_tokens = a.max_num_batched_tokens;
-  // Unset (0 in the engine's config) derives the budget as vLLM does (VllmConfig.token_budget).
-  c.max_num_scheduled_tokens = a.max_num_scheduled_tokens.value_or(0);
+  // Unset (-1 in the engine's config) derives the budget as vLLM does (VllmConfig.token_budget);
+  // 0 is a budget of 0, as vLLM's Scheduler takes it.
+  c.max_num_scheduled_tokens = a.max_num_scheduled_tokens.value_or(-1);
   c.max_model_len = a.max_model_len;
   c.enable_chunked_prefill = a.enable_chunked_prefill;
   c.long_prefill_token_threshold = a.long_prefill_token_threshold;

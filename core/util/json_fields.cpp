@@ -136,6 +136,96 @@ std::optional<std::int64_t> parse_human_readable_int(const std::string& raw) {
   return static_cast<std::int64_t>(value);  // truncates toward zero, as int() does
 }
 
+namespace {
+
+std::string trimmed(const std::string& raw) {
+  const auto b = raw.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return std::string();
+  const auto e = raw.find_last_not_of(" \t\r\n");
+  return raw.substr(b, e - b + 1);
+}
+
+// Rust's `str::parse::<i64>`: an optional sign, then at least one digit, nothing else.
+std::optional<std::int64_t> parse_i64(const std::string& s) {
+  std::size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+  if (i == s.size() || s.size() > 20) return std::nullopt;
+  std::int64_t whole = 0;
+  for (std::size_t j = i; j < s.size(); ++j) {
+    const char c = s[j];
+    if (c < '0' || c > '9') return std::nullopt;
+    if (whole > (std::numeric_limits<std::int64_t>::max() - (c - '0')) / 10) return std::nullopt;
+    whole = whole * 10 + (c - '0');
+  }
+  return s[0] == '-' ? -whole : whole;
+}
+
+// pydantic-core shared.rs strip_underscores: none leading, trailing or doubled.
+std::optional<std::string> strip_underscores(const std::string& s) {
+  if (s.empty() || s.front() == '_' || s.back() == '_' || s.find('_') == std::string::npos ||
+      s.find("__") != std::string::npos) {
+    return std::nullopt;
+  }
+  std::string out;
+  for (const char c : s) {
+    if (c != '_') out += c;
+  }
+  return out;
+}
+
+// Rust's `str::parse::<f64>` grammar: [+-] then inf / infinity / nan (any case), or digits
+// with an optional fraction (at least one digit in all) and an optional exponent.
+std::optional<double> parse_f64(const std::string& s) {
+  if (s.empty() || s.size() > 64) return std::nullopt;
+  std::size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
+  std::string rest = s.substr(i);
+  for (auto& ch : rest) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const bool negative = s[0] == '-';
+  if (rest == "inf" || rest == "infinity") {
+    return negative ? -std::numeric_limits<double>::infinity()
+                    : std::numeric_limits<double>::infinity();
+  }
+  if (rest == "nan") return std::numeric_limits<double>::quiet_NaN();
+  std::size_t digits = 0;
+  std::size_t j = 0;
+  while (j < rest.size() && std::isdigit(static_cast<unsigned char>(rest[j]))) ++j, ++digits;
+  if (j < rest.size() && rest[j] == '.') {
+    ++j;
+    while (j < rest.size() && std::isdigit(static_cast<unsigned char>(rest[j]))) ++j, ++digits;
+  }
+  if (digits == 0) return std::nullopt;
+  if (j < rest.size() && rest[j] == 'e') {
+    ++j;
+    if (j < rest.size() && (rest[j] == '+' || rest[j] == '-')) ++j;
+    const std::size_t exp_start = j;
+    while (j < rest.size() && std::isdigit(static_cast<unsigned char>(rest[j]))) ++j;
+    if (j == exp_start) return std::nullopt;
+  }
+  if (j != rest.size()) return std::nullopt;
+  return std::strtod(s.c_str(), nullptr);  // correctly rounded, as Rust's parse is
+}
+
+}  // namespace
+
+std::optional<std::int64_t> pydantic_str_int(const std::string& raw) {
+  const std::string s = trimmed(raw);
+  if (s.empty() || s.size() > 40) return std::nullopt;
+  if (auto n = parse_i64(s)) return n;
+  // shared.rs str_as_int: strip_decimal_zeros, then (only if there is no '.') underscores.
+  if (const auto dot = s.find('.'); dot != std::string::npos) {
+    if (s.find_first_not_of('0', dot + 1) != std::string::npos) return std::nullopt;
+    return parse_i64(s.substr(0, dot));
+  }
+  if (auto u = strip_underscores(s)) return parse_i64(*u);
+  return std::nullopt;
+}
+
+std::optional<double> pydantic_str_float(const std::string& raw) {
+  const std::string s = trimmed(raw);
+  if (auto d = parse_f64(s)) return d;
+  if (auto u = strip_underscores(s)) return parse_f64(*u);
+  return std::nullopt;
+}
+
 FieldReader::FieldReader(const json& value, std::string pointer, Diagnostics& diags,
                          std::vector<std::string> allowed, const char* what, NullKey nulls)
     : pointer_(std::move(pointer)), diags_(diags), allowed_(std::move(allowed)), nulls_(nulls) {
@@ -206,7 +296,13 @@ std::optional<bool> FieldReader::boolean(const std::string& key) {
 std::optional<bool> FieldReader::lax_boolean(const std::string& key, const std::string& rule) {
   const json* v = raw(key);
   if (!v) return std::nullopt;
-  if (const auto b = pydantic_bool(*v)) return b;
+  if (const auto b = pydantic_bool(*v)) {
+    if (!v->is_boolean()) {
+      warning(key, show(*v) + " read as " + (*b ? "true" : "false") + " (" + rule +
+                       " read bools in pydantic's lax mode)");
+    }
+    return b;
+  }
   error(key, show(*v) + " is not a valid boolean, expected true or false (" + rule +
                  ": also 0/1 and the strings \"true\"/\"false\", \"yes\"/\"no\", "
                  "\"on\"/\"off\", \"t\"/\"f\", \"y\"/\"n\", \"1\"/\"0\" in any case)");
@@ -218,8 +314,10 @@ std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::in
                                                  bool human_readable) {
   const json* v = raw(key);
   if (!v) return std::nullopt;
+  const bool lax = !lax_rule_.empty();
   std::optional<std::int64_t> value;
   bool out_of_range = false;
+  bool converted = false;  // a lax conversion: reported once the value is in range
   if (v->is_number_unsigned()) {
     const auto u = v->get<std::uint64_t>();
     if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
@@ -239,15 +337,25 @@ std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::in
       out_of_range = true;
     } else {
       value = static_cast<std::int64_t>(d);
+      converted = lax;
     }
-  } else if (v->is_string() && human_readable) {
-    value = parse_human_readable_int(v->get<std::string>());
+  } else if (v->is_boolean() && lax) {
+    // pydantic-core input_python.rs lax int: a bool is its int (True -> 1).
+    value = v->get<bool>() ? 1 : 0;
+    converted = true;
+  } else if (v->is_string() && (human_readable || lax)) {
+    const std::string& text = v->get_ref<const std::string&>();
+    if (lax) {
+      value = pydantic_str_int(text);
+      converted = value.has_value();
+    }
+    if (!value && human_readable) value = parse_human_readable_int(text);
     if (!value) {
-      error(
-          key,
-          show(*v) +
-              " is not an integer (vLLM's human-readable forms: 8k = 8000, 8K = 8192), expected " +
-              expected);
+      const char* forms = human_readable
+                              ? " is not an integer (vLLM's human-readable forms: 8k = 8000, "
+                                "8K = 8192), expected "
+                              : " is not a valid integer, expected ";
+      error(key, show(*v) + forms + expected);
       return std::nullopt;
     }
   } else {
@@ -258,6 +366,10 @@ std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::in
     error(key, show(*v) + " is out of range, expected " + expected);
     return std::nullopt;
   }
+  if (converted) {
+    warning(key, show(*v) + " read as the integer " + std::to_string(*value) + " (" + lax_rule_ +
+                     " read ints in pydantic's lax mode)");
+  }
   return value;
 }
 
@@ -265,15 +377,35 @@ std::optional<double> FieldReader::number(const std::string& key, double min, bo
                                           double max, const std::string& expected) {
   const json* v = raw(key);
   if (!v) return std::nullopt;
-  if (!v->is_number()) {
+  const bool lax = !lax_rule_.empty();
+  double d = 0;
+  bool converted = false;
+  if (v->is_number()) {
+    d = v->get<double>();
+  } else if (lax && v->is_boolean()) {
+    // pydantic-core lax float: a bool is 0.0 or 1.0.
+    d = v->get<bool>() ? 1.0 : 0.0;
+    converted = true;
+  } else if (lax && v->is_string()) {
+    const auto f = pydantic_str_float(v->get_ref<const std::string&>());
+    if (!f) {
+      error(key, show(*v) + " is not a valid number, expected " + expected);
+      return std::nullopt;
+    }
+    d = *f;
+    converted = true;
+  } else {
     error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
     return std::nullopt;
   }
-  const double d = v->get<double>();
   const bool below = min_exclusive ? !(d > min) : !(d >= min);
   if (!std::isfinite(d) || below || d > max) {
     error(key, show(*v) + " is out of range, expected " + expected);
     return std::nullopt;
+  }
+  if (converted) {
+    warning(key, show(*v) + " read as the number " + show(json(d)) + " (" + lax_rule_ +
+                     " read floats in pydantic's lax mode)");
   }
   return d;
 }

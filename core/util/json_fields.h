@@ -40,6 +40,15 @@ std::optional<std::int64_t> parse_human_readable_int(const std::string& text);
 // "on", "yes", "true", letters in any case, no surrounding spaces. Anything else: nullopt.
 std::optional<bool> pydantic_bool(const nlohmann::json& v);
 
+// pydantic's lax int from a string (pydantic-core input/shared.rs str_as_int): an optional sign
+// and digits; else with the zeros after a '.' stripped ("128.0", "128."); else with single
+// inner underscores stripped ("1_000"). Surrounding whitespace is trimmed. Else nullopt.
+std::optional<std::int64_t> pydantic_str_int(const std::string& text);
+
+// pydantic's lax float from a string (str_as_float: Rust's f64 parse, then underscores
+// stripped): "0.5", "1e-3", ".5", "+2", "inf", "nan". Surrounding whitespace is trimmed.
+std::optional<double> pydantic_str_float(const std::string& text);
+
 // How a reader treats a key whose value is null.
 enum class NullKey {
   kAbsent,  // null is "not given" (engine.args, the scenario: vLLM's `None`)
@@ -54,6 +63,13 @@ class FieldReader {
   FieldReader(const nlohmann::json& value, std::string pointer, Diagnostics& diags,
               std::vector<std::string> allowed, const char* what = "an object",
               NullKey nulls = NullKey::kAbsent);
+
+  // pydantic's lax mode for numbers (what vLLM's config classes, pydantic dataclasses, apply):
+  // integer() then also takes true/false (1/0) and numeric strings ("128", "128.0", "1_000"),
+  // number() true/false and numeric strings; each such conversion, and each integral float
+  // read as an integer, is a warning naming the value it was read as. `rule` names the rule.
+  // Without it (the scenario's own schema, the catalog) numbers are strictly typed.
+  void lax_numbers(std::string rule) { lax_rule_ = std::move(rule); }
 
   bool valid() const { return object_ != nullptr; }
   const std::string& pointer() const { return pointer_; }
@@ -97,6 +113,7 @@ class FieldReader {
   Diagnostics& diags_;
   std::vector<std::string> allowed_;
   NullKey nulls_ = NullKey::kAbsent;
+  std::string lax_rule_;                   // non-empty: lax_numbers()
   mutable std::vector<std::string> read_;  // keys asked for, in order
 };
 

@@ -55,9 +55,71 @@ ArgSpec other_arg(const char* key, const char* type, const char* def, const char
   return a;
 }
 
+// An argument BLIS Playground does not model, checked as vLLM checks it; `neutral` is its
+// default (ArgSpec::neutral).
+ArgSpec unmodelled(ArgSpec a, std::optional<double> neutral) {
+  a.unmodelled = true;
+  a.neutral = neutral;
+  return a;
+}
+
+// Keys whose EngineArgs field is not Optional (vllm/engine/arg_utils.py EngineArgs, e.g.
+// l.532 `gpu_memory_utilization: float`, l.628 `watermark: float`): null reaches the config
+// class and pydantic refuses it. Every other key is `X | None` there (None = vLLM's default).
+const char* const kNotOptional[] = {"gpu_memory_utilization",
+                                    "kv_cache_dtype",
+                                    "dtype",
+                                    "allow_deprecated_quantization",
+                                    "long_prefill_token_threshold",
+                                    "scheduling_policy",
+                                    "enable_expert_parallel",
+                                    "scheduler_reserve_full_isl",
+                                    "watermark",
+                                    "prefix_caching_hash_algo",
+                                    "enforce_eager",
+                                    "performance_mode",
+                                    "kv_offloading_backend",
+                                    "max_logprobs",
+                                    "seed",
+                                    "kv_cache_metrics_sample",
+                                    "trust_remote_code",
+                                    "skip_tokenizer_init",
+                                    "kv_cache_metrics",
+                                    "enable_mfu_metrics",
+                                    "disable_custom_all_reduce",
+                                    "tensor_parallel_size",
+                                    "pipeline_parallel_size",
+                                    "data_parallel_size",
+                                    "stream_interval",
+                                    "prefill_schedule_interval",
+                                    "cpu_offload_gb",
+                                    "decode_context_parallel_size",
+                                    "prefill_context_parallel_size",
+                                    "enable_eplb",
+                                    "enable_dbo",
+                                    "disable_sliding_window",
+                                    "disable_cascade_attn",
+                                    "disable_chunked_mm_input",
+                                    "fully_sharded_loras",
+                                    "enable_sleep_mode"};
+
+std::vector<ArgSpec> arg_rows_8d9b52f7();
+
 }  // namespace
 
 std::vector<ArgSpec> arg_specs_8d9b52f7() {
+  std::vector<ArgSpec> rows = arg_rows_8d9b52f7();
+  for (auto& a : rows) {
+    for (const char* key : kNotOptional) {
+      if (a.key == key) a.nullable = false;
+    }
+  }
+  return rows;
+}
+
+namespace {
+
+std::vector<ArgSpec> arg_rows_8d9b52f7() {
   return {
       int_arg("max_model_len", "the model's derived maximum (max_position_embeddings, rope-scaled)",
               "Field(ge=-1); -1 or \"auto\" fits the length to the KV cache; otherwise >= 1 and "
@@ -201,8 +263,74 @@ std::vector<ArgSpec> arg_specs_8d9b52f7() {
       other_arg("disable_custom_all_reduce", "bool", "false",
                 "bool; no effect on what BLIS Playground simulates",
                 "vllm/config/parallel.py ParallelConfig.disable_custom_all_reduce"),
+      // The pool's parallelism sets these; engine.args may repeat the same value.
+      int_arg("tensor_parallel_size", "1", "Field(ge=1); must equal the pool's parallelism.tp",
+              "an integer >= 1", "vllm/config/parallel.py ParallelConfig.tensor_parallel_size", 1,
+              kI32),
+      int_arg("pipeline_parallel_size", "1", "Field(ge=1); must equal the pool's parallelism.pp",
+              "an integer >= 1", "vllm/config/parallel.py ParallelConfig.pipeline_parallel_size", 1,
+              kI32),
+      int_arg("data_parallel_size", "1", "Field(ge=1); must equal the pool's parallelism.dp",
+              "an integer >= 1", "vllm/config/parallel.py ParallelConfig.data_parallel_size", 1,
+              kI32),
+      // Not modelled: checked as vLLM checks them; only their default is simulated.
+      unmodelled(
+          int_arg("stream_interval", "1", "Field(ge=1); not modelled (only 1)", "an integer >= 1",
+                  "vllm/config/scheduler.py SchedulerConfig.stream_interval", 1, kI32),
+          1.0),
+      unmodelled(
+          int_arg("prefill_schedule_interval", "1", "Field(ge=1); not modelled (only 1)",
+                  "an integer >= 1",
+                  "vllm/config/scheduler.py SchedulerConfig.prefill_schedule_interval", 1, kI32),
+          1.0),
+      unmodelled(
+          float_arg("cpu_offload_gb", "0", "Field(ge=0) (GiB); not modelled (only 0)",
+                    "a size in GiB >= 0", "vllm/config/offload.py UVAOffloadConfig.cpu_offload_gb",
+                    0.0, false, 1e12),
+          0.0),
+      unmodelled(
+          other_arg("disable_hybrid_kv_cache_manager", "bool", "null (decided at start)",
+                    "bool | None; not modelled (only null)",
+                    "vllm/config/scheduler.py SchedulerConfig.disable_hybrid_kv_cache_manager"),
+          std::nullopt),
+      unmodelled(
+          int_arg("decode_context_parallel_size", "1", "Field(ge=1); not modelled (only 1)",
+                  "an integer >= 1",
+                  "vllm/config/parallel.py ParallelConfig.decode_context_parallel_size", 1, kI32),
+          1.0),
+      unmodelled(
+          int_arg("prefill_context_parallel_size", "1", "Field(ge=1); not modelled (only 1)",
+                  "an integer >= 1",
+                  "vllm/config/parallel.py ParallelConfig.prefill_context_parallel_size", 1, kI32),
+          1.0),
+      unmodelled(other_arg("enable_eplb", "bool", "false", "bool; not modelled (only false)",
+                           "vllm/config/parallel.py ParallelConfig.enable_eplb"),
+                 0.0),
+      unmodelled(other_arg("enable_dbo", "bool", "false", "bool; not modelled (only false)",
+                           "vllm/config/parallel.py ParallelConfig.enable_dbo"),
+                 0.0),
+      unmodelled(
+          other_arg("disable_sliding_window", "bool", "false", "bool; not modelled (only false)",
+                    "vllm/config/model.py ModelConfig.disable_sliding_window"),
+          0.0),
+      unmodelled(other_arg("disable_cascade_attn", "bool", "true", "bool; not modelled (only true)",
+                           "vllm/config/model.py ModelConfig.disable_cascade_attn"),
+                 1.0),
+      unmodelled(
+          other_arg("disable_chunked_mm_input", "bool", "false", "bool; not modelled (only false)",
+                    "vllm/config/scheduler.py SchedulerConfig.disable_chunked_mm_input"),
+          0.0),
+      unmodelled(
+          other_arg("fully_sharded_loras", "bool", "false", "bool; not modelled (only false)",
+                    "vllm/config/lora.py LoRAConfig.fully_sharded_loras"),
+          0.0),
+      unmodelled(other_arg("enable_sleep_mode", "bool", "false", "bool; not modelled (only false)",
+                           "vllm/config/model.py ModelConfig.enable_sleep_mode"),
+                 0.0),
   };
 }
+
+}  // namespace
 
 std::vector<ArgSpec> speculative_arg_specs() {
   return {

@@ -474,13 +474,18 @@ void keep_partial_prefills(Pack& p) {
   lp->int_min = std::numeric_limits<std::int64_t>::min();
   for (const std::string key : {"max_num_partial_prefills", "max_long_partial_prefills"}) {
     const bool long_key = key == "max_long_partial_prefills";
-    p.args.push_back(
-        {key, "int", "1",
-         long_key ? "Field(ge=1); <= max_num_partial_prefills"
-                  : "Field(ge=1); > 1 needs chunked prefill",
-         "an integer >= 1",
-         "vllm/config/scheduler.py SchedulerConfig." + key + " (removed by PR #49244, 2026-07-21)",
-         1, std::numeric_limits<std::int32_t>::max()});
+    ArgSpec a;
+    a.key = key;
+    a.type = "int";
+    a.default_text = "1";
+    a.constraint = long_key ? "Field(ge=1); <= max_num_partial_prefills"
+                            : "Field(ge=1); > 1 needs chunked prefill";
+    a.expected = "an integer >= 1";
+    a.source =
+        "vllm/config/scheduler.py SchedulerConfig." + key + " (removed by PR #49244, 2026-07-21)";
+    a.int_min = 1;
+    a.int_max = std::numeric_limits<std::int32_t>::max();
+    p.args.push_back(a);
   }
 
   for (auto& r : p.rules) {

@@ -83,5 +83,15 @@ TEST(ScheduledTokens, TheBudgetEqualToTheBatchIsTheDefault) {
   EXPECT_EQ(run_budget(scenario_text(8192)).digest, run_budget(scenario_text(nullptr)).digest);
 }
 
+// A budget of 0 is accepted by vLLM (SchedulerConfig Field(ge=0); without speculative decoding
+// VllmConfig._set_max_num_scheduled_tokens checks nothing) and its Scheduler.schedule then
+// schedules no token: the run still ends (drained) with every request unserved, no step run.
+TEST(ScheduledTokens, AZeroBudgetServesNothingAndTheRunEnds) {
+  const BudgetRun zero = run_budget(scenario_text(0));
+  EXPECT_GT(zero.summary["requests"]["arrived"].get<double>(), 0);
+  EXPECT_EQ(zero.summary["requests"].value("finished", 0.0), 0.0) << zero.summary.dump();
+  EXPECT_EQ(zero.summary["sim"]["steps"].get<double>(), 0.0) << zero.summary.dump();
+}
+
 }  // namespace
 }  // namespace blis::cluster

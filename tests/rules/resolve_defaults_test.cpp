@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "diagnostics_text.h"
 
 #include "facts.h"
@@ -235,6 +237,35 @@ TEST(HumanReadable, MatchesVllm) {
   EXPECT_FALSE(parse_human_readable_int("k"));
   EXPECT_FALSE(parse_human_readable_int("12x"));
   EXPECT_FALSE(parse_human_readable_int("99999999999999999999999"));
+}
+
+// pydantic-core src/input/shared.rs str_as_int and str_as_float, as vLLM's config classes
+// apply them to strings.
+TEST(PydanticLax, StringsAsNumbers) {
+  EXPECT_EQ(blis::pydantic_str_int("128"), 128);
+  EXPECT_EQ(blis::pydantic_str_int("+5"), 5);
+  EXPECT_EQ(blis::pydantic_str_int("-3"), -3);
+  EXPECT_EQ(blis::pydantic_str_int("128.0"), 128);  // strip_decimal_zeros
+  EXPECT_EQ(blis::pydantic_str_int("128."), 128);
+  EXPECT_EQ(blis::pydantic_str_int("1_000"), 1000);  // strip_underscores
+  EXPECT_FALSE(blis::pydantic_str_int("128.5"));
+  EXPECT_FALSE(blis::pydantic_str_int("1__000"));
+  EXPECT_FALSE(blis::pydantic_str_int("_1"));
+  EXPECT_FALSE(blis::pydantic_str_int("1_000.0"));  // the zeros first, then no underscores
+  EXPECT_FALSE(blis::pydantic_str_int("1e3"));
+  EXPECT_FALSE(blis::pydantic_str_int("abc"));
+  EXPECT_FALSE(blis::pydantic_str_int(""));
+  EXPECT_EQ(blis::pydantic_str_float("0.5"), 0.5);
+  EXPECT_EQ(blis::pydantic_str_float(".5"), 0.5);
+  EXPECT_EQ(blis::pydantic_str_float("1e-2"), 0.01);
+  EXPECT_EQ(blis::pydantic_str_float("2"), 2.0);
+  EXPECT_EQ(blis::pydantic_str_float("1_0.5"), 10.5);
+  EXPECT_TRUE(std::isinf(*blis::pydantic_str_float("inf")));
+  EXPECT_TRUE(std::isnan(*blis::pydantic_str_float("NaN")));
+  EXPECT_FALSE(blis::pydantic_str_float("0x10"));
+  EXPECT_FALSE(blis::pydantic_str_float("1e"));
+  EXPECT_FALSE(blis::pydantic_str_float("."));
+  EXPECT_FALSE(blis::pydantic_str_float("half"));
 }
 
 }  // namespace

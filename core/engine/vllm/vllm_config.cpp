@@ -35,9 +35,9 @@ std::vector<ConfigError> validate(const VllmConfig& c) {
   need_positive("max_num_seqs", c.max_num_seqs);
   need_positive("max_num_batched_tokens", c.max_num_batched_tokens);
   need_positive("max_model_len", c.max_model_len);
-  if (c.max_num_scheduled_tokens < 0) {
-    errs.push_back({"max_num_scheduled_tokens",
-                    cat({"must be >= 1 when set, got ", num(c.max_num_scheduled_tokens)})});
+  if (c.max_num_scheduled_tokens < -1) {
+    errs.push_back({"max_num_scheduled_tokens", cat({"must be >= 0 when set (-1 = unset), got ",
+                                                     num(c.max_num_scheduled_tokens)})});
   }
   if (c.long_prefill_token_threshold < 0) {
     errs.push_back({"long_prefill_token_threshold",

@@ -32,7 +32,9 @@ struct VllmConfig {
   // engine.args, resolved by the rules pack of its release, replace them (vllm_backend.cpp).
   std::int32_t max_num_seqs = 128;
   std::int32_t max_num_batched_tokens = 2048;
-  std::int32_t max_num_scheduled_tokens = 0;  // 0 = unset (derived: token_budget())
+  // -1 = unset (derived: token_budget()); 0 is a budget that schedules nothing, as in vLLM
+  // (SchedulerConfig Field(ge=0)).
+  std::int32_t max_num_scheduled_tokens = -1;
   std::int32_t max_model_len = 4096;
   bool enable_chunked_prefill = true;
   std::int32_t long_prefill_token_threshold = 0;  // 0 = no cap
@@ -68,7 +70,7 @@ struct VllmConfig {
   // VllmConfig._set_max_num_scheduled_tokens: with spec decode and no explicit value,
   // max_num_batched_tokens - max_num_new_slots_for_drafting x max_num_seqs.
   std::int32_t token_budget() const {
-    if (max_num_scheduled_tokens > 0) return max_num_scheduled_tokens;
+    if (max_num_scheduled_tokens >= 0) return max_num_scheduled_tokens;
     if (spec_decode())
       return max_num_batched_tokens - max_num_new_slots_for_drafting() * max_num_seqs;
     return max_num_batched_tokens;
