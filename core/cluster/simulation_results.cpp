@@ -179,6 +179,22 @@ static ojson summary_body(const Simulation::State& st) {
                           {"aborted", c.aborted},
                           {"rejected", c.rejected},
                           {"unfinished", in_flight}};
+  if (const epp::FlowController* fc = st.router.flow()) {
+    // The EPP's flow-control layer (router epp with the flowControl feature gate): its
+    // rejected_capacity (HTTP 429) and evicted_ttl (HTTP 503) are among requests.rejected.
+    const epp::FlowStats& f = fc->stats();
+    out["flow_control"] =
+        ojson{{"enqueued", f.enqueued},
+              {"dispatched", f.dispatched},
+              {"rejected_capacity", f.rejected_capacity},
+              {"evicted_ttl", f.evicted_ttl},
+              {"cancelled", f.cancelled},
+              {"queued", fc->queued()},
+              {"max_queued", f.max_queued},
+              {"wait_ms_mean",
+               f.dispatched > 0 ? f.wait_ms_sum / static_cast<double>(f.dispatched) : 0.0},
+              {"wait_ms_max", f.wait_ms_max}};
+  }
   put_latency_set(out, c);
   const bool has_slo = any_slo(sc);
   if (!has_slo) out["goodput_requests_per_s"] = nullptr;
