@@ -265,6 +265,20 @@ TEST(EppTokenLoad, ThresholdCapsTheScore) {
   EXPECT_EQ(r.pick(), 2);
 }
 
+TEST(EppTokenLoad, ConcurrencyDetectorInTokensMode) {
+  // 3 endpoints x 5000 tokens of capacity; 2500 + 5000 in flight: saturation 0.5.
+  LabelRig r(R"({"plugins": [{"type": "concurrency-detector", "parameters": {
+      "concurrencyMode": "tokens", "maxTokenConcurrency": 5000}}, {"type": "max-score-picker"}],
+      "saturationDetector": {"pluginRef": "concurrency-detector"}})");
+  r.sched.count_in(0, 1000);
+  r.sched.count_in(1, 2000);
+  EXPECT_DOUBLE_EQ(r.sched.saturation(0, r.board), 7500.0 / 15000.0);
+  EXPECT_NE(fc_first_error(R"({"plugins": [{"type": "concurrency-detector", "parameters": {
+      "concurrencyMode": "bytes"}}]})")
+                .find("expected \"requests\" or \"tokens\""),
+            std::string::npos);
+}
+
 TEST(EppLabels, SelectorFilterMatchesLabelsAndExpressions) {
   LabelRig r(R"({"plugins": [{"type": "label-selector-filter", "parameters": {
       "matchLabels": {"tier": "gold"},

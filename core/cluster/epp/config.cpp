@@ -159,10 +159,11 @@ class Loader {
       }
       if (p.contains("parameters") && !p["parameters"].is_null())
         parameters(p["parameters"], ptr + "/parameters", spec);
-      if (spec.type == "concurrency-detector" &&
-          spec.text("concurrencyMode", "requests") != "requests")
-        error(ptr + "/parameters/concurrencyMode",
-              "only \"requests\" is simulated (token concurrency is not tracked)");
+      if (spec.type == "concurrency-detector") {
+        const std::string mode = spec.text("concurrencyMode", "requests");
+        if (mode != "requests" && mode != "tokens")
+          error(ptr + "/parameters/concurrencyMode", "expected \"requests\" or \"tokens\"");
+      }
       // context_length_aware.go Factory: "'label' must be specified".
       if (spec.type == "context-length-aware" && spec.str.count("label") != 0 &&
           spec.str["label"].empty())

@@ -295,7 +295,7 @@ std::vector<PluginInfo> build() {
        {{"queueDepthThreshold", T::kInt, "5", true, {}},
         {"kvCacheUtilThreshold", T::kNumber, "0.8", true, {}},
         {"metricsStalenessThreshold", T::kDuration, "200ms", true, {}},
-        {"headroom", T::kNumber, "0", false, {}}},
+        {"headroom", T::kNumber, "0", true, {}}},
        kFlow + "saturationdetector/utilization/detector.go; pkg/epp/requestcontrol/admission.go",
        "saturation = mean over endpoints of max(q / queueDepthThreshold, kv / "
        "kvCacheUtilThreshold), 1 for an endpoint whose metrics are older than "
@@ -308,12 +308,15 @@ std::vector<PluginInfo> build() {
        K::kSaturationDetector,
        S::kSupported,
        {{"maxConcurrency", T::kInt, "100", true, {}},
-        {"headroom", T::kNumber, "0", false, {}},
+        {"headroom", T::kNumber, "0", true, {}},
         {"concurrencyMode", T::kString, "requests", true, {}},
-        {"maxTokenConcurrency", T::kInt, "1000000", false, {}}},
+        {"maxTokenConcurrency", T::kInt, "1000000", true, {}}},
        kFlow + "saturationdetector/concurrency/detector.go",
-       "saturation = in-flight requests / (endpoints x maxConcurrency)",
-       "in-flight counts are the router's own; concurrencyMode tokens is refused"},
+       "saturation = in-flight requests / (endpoints x maxConcurrency), or with "
+       "concurrencyMode tokens in-flight tokens / (endpoints x maxTokenConcurrency); as a "
+       "filter it keeps endpoints under the limit",
+       "in-flight requests and tokens are the router's own counts (tokens as for "
+       "token-load-scorer)"},
       // ---- flow control (featureGates: [flowControl]): the policies bands name
       {"global-strict-fairness-policy",
        K::kFlowPolicy,

@@ -107,10 +107,14 @@ double Scheduler::saturation(SimTime now, SignalBoard& board) {
                             : nullptr;
   if (candidates_.empty()) return 1.0;
   if (d != nullptr && d->type == "concurrency-detector") {
-    // concurrency/detector.go Saturation: total in-flight / total capacity.
-    const double max_c = d->number("maxConcurrency", 100);
+    // concurrency/detector.go Saturation: total in-flight / total capacity, in requests or
+    // (concurrencyMode tokens) in the in-flight-load producer's tokens.
+    const bool tokens = d->text("concurrencyMode", "requests") == "tokens";
+    const double max_c =
+        tokens ? d->number("maxTokenConcurrency", 1000000) : d->number("maxConcurrency", 100);
     double inflight = 0;
-    for (const std::int32_t c : candidates_) inflight += static_cast<double>(inflight_[c]);
+    for (const std::int32_t c : candidates_)
+      inflight += static_cast<double>(tokens ? inflight_tokens_[c] : inflight_[c]);
     return inflight / (max_c * static_cast<double>(candidates_.size()));
   }
   // utilization/detector.go Saturation: mean of max(q / qThr, kv / kvThr); an endpoint whose
@@ -275,8 +279,11 @@ void Scheduler::filter(const PluginSpec& f, const Request& r, SimTime now, Signa
     for (const std::int32_t c : pass_) {
       bool keep = false;
       if (t == "concurrency-detector") {
-        keep = static_cast<double>(inflight_[static_cast<std::size_t>(c)]) <
-               f.number("maxConcurrency", 100) * head;
+        const auto i = static_cast<std::size_t>(c);
+        keep = f.text("concurrencyMode", "requests") == "tokens"
+                   ? static_cast<double>(inflight_tokens_[i]) <
+                         f.number("maxTokenConcurrency", 1000000) * head
+                   : static_cast<double>(inflight_[i]) < f.number("maxConcurrency", 100) * head;
       } else if (to_millis(metrics_age_) <= f.number("metricsStalenessThreshold", 200)) {
         const InstanceSignals& s = board.view(static_cast<std::size_t>(c), now);
         keep = s.waiting < f.number("queueDepthThreshold", 5) * head &&
