@@ -277,6 +277,13 @@ TEST(EppTokenLoad, ConcurrencyDetectorInTokensMode) {
       "concurrencyMode": "bytes"}}]})")
                 .find("expected \"requests\" or \"tokens\""),
             std::string::npos);
+  // detector config.go validateConfig: limits strictly positive.
+  EXPECT_EQ(fc_first_error(R"({"plugins": [{"type": "concurrency-detector", "parameters": {
+      "maxConcurrency": 0}}]})"),
+            "/router/epp_config/plugins/0/parameters/maxConcurrency: must be > 0");
+  EXPECT_EQ(fc_first_error(R"({"plugins": [{"type": "utilization-detector", "parameters": {
+      "kvCacheUtilThreshold": 1.5}}]})"),
+            "/router/epp_config/plugins/0/parameters/kvCacheUtilThreshold: must be in (0, 1]");
 }
 
 TEST(EppLabels, SelectorFilterMatchesLabelsAndExpressions) {

@@ -195,6 +195,27 @@ class FlowLoader {
 
 }  // namespace
 
+void check_detector(const PluginSpec& s, const std::string& ptr, const ConfigError& error) {
+  const std::string pp = ptr + "/parameters/";
+  const auto bad = [&](const std::string& key, const std::string& msg) {
+    if (s.num.count(key) != 0) error(pp + key, msg, Severity::kError);
+  };
+  if (s.number("headroom", 0) < 0) bad("headroom", "must be >= 0");
+  if (s.type == "utilization-detector") {
+    if (s.number("queueDepthThreshold", 5) <= 0) bad("queueDepthThreshold", "must be > 0");
+    const double kv = s.number("kvCacheUtilThreshold", 0.8);
+    if (!(kv > 0 && kv <= 1)) bad("kvCacheUtilThreshold", "must be in (0, 1]");
+    if (s.number("metricsStalenessThreshold", 200) <= 0)
+      bad("metricsStalenessThreshold", "must be > 0");
+  } else if (s.type == "concurrency-detector") {
+    if (s.number("maxConcurrency", 100) <= 0) bad("maxConcurrency", "must be > 0");
+    if (s.number("maxTokenConcurrency", 1000000) <= 0) bad("maxTokenConcurrency", "must be > 0");
+    const std::string mode = s.text("concurrencyMode", "requests");
+    if (mode != "requests" && mode != "tokens")
+      error(pp + "concurrencyMode", "expected \"requests\" or \"tokens\"", Severity::kError);
+  }
+}
+
 bool parse_quantity(const json& v, std::uint64_t& out, std::string& why) {
   why = "expected a non-negative quantity such as 100, \"1k\", \"500M\" or \"1Gi\"";
   double value = 0;
