@@ -194,6 +194,21 @@ static ojson summary_body(const Simulation::State& st) {
               {"wait_ms_mean",
                f.dispatched > 0 ? f.wait_ms_sum / static_cast<double>(f.dispatched) : 0.0},
               {"wait_ms_max", f.wait_ms_max}};
+    ojson bands = ojson::array();
+    for (const auto& [prio, b] : fc->band_stats()) {
+      bands.push_back(
+          ojson{{"priority", prio},
+                {"enqueued", b.enqueued},
+                {"dispatched", b.dispatched},
+                {"rejected_capacity", b.rejected_capacity},
+                {"evicted_ttl", b.evicted_ttl},
+                {"cancelled", b.cancelled},
+                {"max_queued", b.max_queued},
+                {"wait_ms_mean",
+                 b.dispatched > 0 ? b.wait_ms_sum / static_cast<double>(b.dispatched) : 0.0},
+                {"wait_ms_max", b.wait_ms_max}});
+    }
+    out["flow_control"]["bands"] = std::move(bands);
   }
   put_latency_set(out, c);
   const bool has_slo = any_slo(sc);

@@ -109,6 +109,15 @@ TEST(EppFlowRouting, CapacityOverflowRejectsAndTtlEvicts) {
   EXPECT_EQ(cap.summary["requests"]["finished"].get<std::uint64_t>() +
                 fc["rejected_capacity"].get<std::uint64_t>(),
             cap.summary["requests"]["arrived"].get<std::uint64_t>());
+  // Per band, highest first: only the sheddable band (-1) refuses, and it waits longer.
+  const auto& bands = fc["bands"];
+  ASSERT_EQ(bands.size(), 2u);
+  EXPECT_EQ(bands[0]["priority"], 0);
+  EXPECT_EQ(bands[1]["priority"], -1);
+  EXPECT_EQ(bands[0]["rejected_capacity"], 0);
+  EXPECT_EQ(bands[1]["rejected_capacity"], fc["rejected_capacity"]);
+  EXPECT_LE(bands[1]["max_queued"].get<std::uint64_t>(), 3u);
+  EXPECT_LT(bands[0]["wait_ms_mean"].get<double>(), bands[1]["wait_ms_mean"].get<double>());
   // Only batch requests are refused.
   EXPECT_EQ(cap.rejected.count("chat"), 0u);
   EXPECT_GT(cap.rejected.at("batch"), 0);

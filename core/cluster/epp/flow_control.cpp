@@ -33,6 +33,7 @@ Enqueued FlowController::enqueue(std::uint64_t key, std::int32_t priority, const
   Band& b = band(priority);
   if (!has_capacity(b, bytes)) {
     ++stats_.rejected_capacity;
+    ++b.stats.rejected_capacity;
     return Enqueued::kRejectedCapacity;
   }
   b.flows[flow].push_back(Item{key, bytes, now});
@@ -41,7 +42,9 @@ Enqueued FlowController::enqueue(std::uint64_t key, std::int32_t priority, const
   ++total_len_;
   total_bytes_ += bytes;
   ++stats_.enqueued;
+  ++b.stats.enqueued;
   stats_.max_queued = std::max<std::uint64_t>(stats_.max_queued, total_len_);
+  b.stats.max_queued = std::max<std::uint64_t>(b.stats.max_queued, b.len);
   return Enqueued::kQueued;
 }
 
@@ -99,22 +102,24 @@ bool FlowController::dispatch_cycle(double saturation, SimTime now, std::uint64_
     b.bytes -= item.bytes;
     --total_len_;
     total_bytes_ -= item.bytes;
-    ++stats_.dispatched;
     const double wait = to_millis(now - item.enqueued);
-    stats_.wait_ms_sum += wait;
-    stats_.wait_ms_max = std::max(stats_.wait_ms_max, wait);
+    for (FlowStats* s : {&stats_, &b.stats}) {
+      ++s->dispatched;
+      s->wait_ms_sum += wait;
+      s->wait_ms_max = std::max(s->wait_ms_max, wait);
+    }
     key = item.key;
     return true;
   }
   return false;
 }
 
-bool FlowController::remove(std::uint64_t key, Item* out) {
+bool FlowController::remove(std::uint64_t key, Band** from) {
   for (auto& [prio, b] : bands_) {
     for (auto& [id, q] : b.flows) {
       for (auto it = q.begin(); it != q.end(); ++it) {
         if (it->key != key) continue;
-        if (out != nullptr) *out = *it;
+        *from = &b;
         --b.len;
         b.bytes -= it->bytes;
         --total_len_;
@@ -137,8 +142,10 @@ bool FlowController::expire(std::uint64_t key, SimTime now) {
       for (const Item& it : q) {
         if (it.key != key) continue;
         if (deadline(it.enqueued) > now) return false;
-        remove(key, nullptr);
+        Band* from = nullptr;
+        remove(key, &from);
         ++stats_.evicted_ttl;
+        ++from->stats.evicted_ttl;
         return true;
       }
     }
@@ -148,9 +155,18 @@ bool FlowController::expire(std::uint64_t key, SimTime now) {
 
 bool FlowController::cancel(std::uint64_t key) {
   // EvictedContextCancelled: the client disconnected while queued.
-  if (!remove(key, nullptr)) return false;
+  Band* from = nullptr;
+  if (!remove(key, &from)) return false;
   ++stats_.cancelled;
+  ++from->stats.cancelled;
   return true;
+}
+
+std::vector<std::pair<std::int32_t, FlowStats>> FlowController::band_stats() const {
+  std::vector<std::pair<std::int32_t, FlowStats>> out;
+  for (auto it = bands_.rbegin(); it != bands_.rend(); ++it)
+    out.emplace_back(it->first, it->second.stats);
+  return out;
 }
 
 std::size_t FlowController::queued_in(std::int32_t priority) const {

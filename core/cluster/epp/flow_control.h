@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "util/sim_time.h"
@@ -74,6 +75,8 @@ class FlowController {
   std::size_t queued() const { return total_len_; }
   std::size_t queued_in(std::int32_t priority) const;
   const FlowStats& stats() const { return stats_; }
+  // Per band, highest priority first: (priority, its stats; max_queued is the band's).
+  std::vector<std::pair<std::int32_t, FlowStats>> band_stats() const;
   const FlowControlConfig& config() const { return cfg_; }
 
  private:
@@ -89,6 +92,7 @@ class FlowController {
     std::uint64_t bytes = 0;
     std::string last_flow;  // round-robin cursor ("" none)
     bool has_last = false;
+    FlowStats stats;
   };
   FlowControlConfig cfg_;
   std::map<std::int32_t, Band> bands_;  // by priority (iterated highest first)
@@ -99,7 +103,7 @@ class FlowController {
   Band& band(std::int32_t priority);
   bool has_capacity(const Band& b, std::uint64_t bytes) const;
   std::deque<Item>* pick_flow(Band& b, std::string& flow);
-  bool remove(std::uint64_t key, Item* out);
+  bool remove(std::uint64_t key, Band** from);
 };
 
 }  // namespace blis::cluster::epp
