@@ -112,6 +112,8 @@ ojson saturation_of(const Simulation::State& st, std::uint64_t arrived, std::uin
     if (!(window_s > 0) || t > window_s) continue;
     double waiting = 0;
     for (const auto& c : st.inst_cols) waiting += ts.column(c.waiting)[r];
+    // Requests the EPP's flow control holds wait too, at the gateway.
+    if (st.router.flow() != nullptr) waiting += ts.column(st.col_flow_queued)[r];
     const int half = t * 2 < window_s ? 0 : 1;
     sum[half] += waiting;
     ++count[half];

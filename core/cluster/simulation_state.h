@@ -82,6 +82,8 @@ struct Simulation::State {
   std::size_t col_prompt_tps = 0, col_arrived = 0, col_finished = 0, col_aborted = 0,
               col_rejected = 0, col_e2e_p50 = 0, col_e2e_p99 = 0, col_queue_p50 = 0,
               col_queue_p99 = 0, col_transfers = 0, col_transfer_blocks = 0;
+  // Router epp with flow control: requests queued at the gateway (absent otherwise: npos).
+  std::size_t col_flow_queued = static_cast<std::size_t>(-1);
   // Tumbling windows of those columns: requests finished, first tokens' prompts.
   WindowSample window_e2e, window_queue;
   std::uint64_t window_prompt_tokens = 0;
