@@ -296,6 +296,32 @@ void Scheduler::filter(const PluginSpec& f, const Request& r, SimTime now, Signa
   pass_.swap(next_);
 }
 
+// The scorers that read the router's own bookkeeping and the endpoints' labels.
+void Scheduler::score_local(const PluginSpec& p, const Request& r) {
+  if (p.type == "token-load-scorer") {
+    // tokenload/token_load.go Score (queueThresholdTokens <= 0: the default).
+    double thr = p.number("queueThresholdTokens", kTokenQueueThreshold);
+    if (thr <= 0) thr = kTokenQueueThreshold;
+    for (const std::int32_t c : pass_) {
+      const auto load = static_cast<double>(inflight_tokens_[static_cast<std::size_t>(c)]);
+      scores_[static_cast<std::size_t>(c)] = load <= 0 ? 1.0 : 1.0 - std::min(load, thr) / thr;
+    }
+    return;
+  }
+  // context_length_aware.go Score: unlabelled 0.5, unparsable 0.
+  const std::string label = p.text("label", "llm-d.ai/context-length-range");
+  const auto n = static_cast<std::int64_t>(r.prompt->size());
+  for (const std::int32_t c : pass_) {
+    const Labels& l = labels_[static_cast<std::size_t>(c)];
+    const auto it = l.find(label);
+    std::int64_t lo = 0, hi = 0;
+    double v = 0.5;
+    if (it != l.end())
+      v = parse_context_range(it->second, lo, hi) ? context_range_score(n, lo, hi) : 0.0;
+    scores_[static_cast<std::size_t>(c)] = v;
+  }
+}
+
 void Scheduler::score(std::int32_t plugin, const Request& r, SimTime now, SignalBoard& board) {
   const PluginSpec& p = cfg_.plugins[static_cast<std::size_t>(plugin)];
   const std::string& t = p.type;
@@ -312,6 +338,7 @@ void Scheduler::score(std::int32_t plugin, const Request& r, SimTime now, Signal
     for (const std::int32_t c : pass_)
       sc[static_cast<std::size_t>(c)] = hi == lo ? 1.0 : (hi - value(c)) / (hi - lo);
   };
+  if (t == "token-load-scorer" || t == "context-length-aware") return score_local(p, r);
   if (t == "queue-scorer") {
     min_max([&](std::int32_t c) { return static_cast<double>(view(c).waiting); });
   } else if (t == "running-requests-size-scorer") {
@@ -340,27 +367,6 @@ void Scheduler::score(std::int32_t plugin, const Request& r, SimTime now, Signal
           static_cast<double>(n) <= idle
               ? 1.0
               : static_cast<double>(max_n - n) / static_cast<double>(max_n) * busy;
-    }
-  } else if (t == "token-load-scorer") {
-    // tokenload/token_load.go Score (queueThresholdTokens <= 0: the default).
-    double thr = p.number("queueThresholdTokens", kTokenQueueThreshold);
-    if (thr <= 0) thr = kTokenQueueThreshold;
-    for (const std::int32_t c : pass_) {
-      const auto load = static_cast<double>(inflight_tokens_[static_cast<std::size_t>(c)]);
-      sc[static_cast<std::size_t>(c)] = load <= 0 ? 1.0 : 1.0 - std::min(load, thr) / thr;
-    }
-  } else if (t == "context-length-aware") {
-    // context_length_aware.go Score: unlabelled 0.5, unparsable 0.
-    const std::string label = p.text("label", "llm-d.ai/context-length-range");
-    const auto n = static_cast<std::int64_t>(r.prompt->size());
-    for (const std::int32_t c : pass_) {
-      const Labels& l = labels_[static_cast<std::size_t>(c)];
-      const auto it = l.find(label);
-      std::int64_t lo = 0, hi = 0;
-      double v = 0.5;
-      if (it != l.end())
-        v = parse_context_range(it->second, lo, hi) ? context_range_score(n, lo, hi) : 0.0;
-      sc[static_cast<std::size_t>(c)] = v;
     }
   } else if (t == "lora-affinity-scorer") {
     for (const std::int32_t c : pass_) {

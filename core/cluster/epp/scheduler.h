@@ -131,6 +131,7 @@ class Scheduler {
                            Rng& rng);
   void filter(const PluginSpec& f, const Request& r, SimTime now, SignalBoard& board, Rng& rng);
   void score(std::int32_t plugin, const Request& r, SimTime now, SignalBoard& board);
+  void score_local(const PluginSpec& p, const Request& r);
   std::int32_t pick(const PluginSpec* picker, Rng& rng);
   bool disaggregate(const Request& r, std::int32_t decode) const;
   void lora_state(std::int32_t inst, std::int32_t lora, bool& active, bool& waiting,
