@@ -6,6 +6,7 @@
 #include "cluster/epp/flow_config.h"
 #include "cluster/epp/labels.h"
 #include "cluster/epp/scheduler.h"
+#include "test_files.h"
 
 namespace blis::cluster::epp {
 namespace {
@@ -220,6 +221,35 @@ flowControl:
   EXPECT_EQ(c.flow.bands[1].priority, -10);
   EXPECT_EQ(c.flow.bands[1].max_bytes, 10'000'000u);
   EXPECT_EQ(c.flow.default_ttl, from_millis(30'000));
+}
+
+// Upstream's own loader test configs (pkg/epp/config/loader/testdata_test.go, verbatim in
+// tests/cluster/data/epp): they load, or fail, as upstream's loader tests expect.
+std::string upstream(const std::string& name) {
+  return blis::test::read_file(std::string(BLIS_SOURCE_DIR) + "/tests/cluster/data/epp/" + name);
+}
+
+TEST(EppFlowConfig, UpstreamLoaderTestConfigs) {
+  EppConfig c;
+  ASSERT_FALSE(has_errors(parse_epp_config(upstream("fc-success.yaml"), "/x", c)));
+  EXPECT_TRUE(c.flow.enabled);
+  EXPECT_EQ(c.flow.max_bytes, 1024u);
+  EXPECT_EQ(c.flow.default_ttl, from_millis(60'000));
+
+  ASSERT_FALSE(has_errors(parse_epp_config(upstream("fc-success-complex.yaml"), "/x", c)));
+  ASSERT_EQ(c.flow.bands.size(), 1u);
+  EXPECT_EQ(c.flow.bands[0].priority, 100);
+  EXPECT_EQ(c.flow.bands[0].fairness, Fairness::kGlobalStrict);
+
+  // featureGates: [] — the section is not respected (a warning here).
+  const Diagnostics off = parse_epp_config(upstream("fc-disabled.yaml"), "/x", c);
+  EXPECT_FALSE(has_errors(off));
+  EXPECT_FALSE(c.flow.enabled);
+
+  const Diagnostics bad = parse_epp_config(upstream("fc-error-missing-plugin.yaml"), "/x", c);
+  ASSERT_TRUE(has_errors(bad));
+  EXPECT_NE(bad[0].message.find("no plugin named \"non-existent-policy\""), std::string::npos)
+      << bad[0].message;
 }
 
 // ---- plugins that read in-flight tokens and labels

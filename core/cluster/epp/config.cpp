@@ -159,10 +159,11 @@ class Loader {
       }
       if (p.contains("parameters") && !p["parameters"].is_null())
         parameters(p["parameters"], ptr + "/parameters", spec);
-      if (spec.info->kind == PluginKind::kSaturationDetector)
-        check_detector(spec, ptr, [this](const std::string& p, const std::string& m, Severity s) {
-          error(p, m, s);
-        });
+      if (spec.info->kind == PluginKind::kSaturationDetector ||
+          spec.info->kind == PluginKind::kFlowPolicy)
+        check_flow_params(
+            spec, ptr,
+            [this](const std::string& p, const std::string& m, Severity s) { error(p, m, s); });
       // context_length_aware.go Factory: "'label' must be specified".
       if (spec.type == "context-length-aware" && spec.str.count("label") != 0 &&
           spec.str["label"].empty())

@@ -195,11 +195,16 @@ class FlowLoader {
 
 }  // namespace
 
-void check_detector(const PluginSpec& s, const std::string& ptr, const ConfigError& error) {
+void check_flow_params(const PluginSpec& s, const std::string& ptr, const ConfigError& error) {
   const std::string pp = ptr + "/parameters/";
   const auto bad = [&](const std::string& key, const std::string& msg) {
     if (s.num.count(key) != 0) error(pp + key, msg, Severity::kError);
   };
+  if (s.type == kDefaultUsageLimit) {
+    const double t = s.number("threshold", 1.0);
+    if (!(t > 0 && t <= 1)) bad("threshold", "must be in (0, 1]");
+    return;
+  }
   if (s.number("headroom", 0) < 0) bad("headroom", "must be >= 0");
   if (s.type == "utilization-detector") {
     if (s.number("queueDepthThreshold", 5) <= 0) bad("queueDepthThreshold", "must be > 0");

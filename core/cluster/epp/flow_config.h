@@ -21,9 +21,10 @@ void load_flow_control(const nlohmann::json& doc, const std::vector<PluginSpec>&
                        const std::map<std::string, std::int32_t>& by_name, FlowControlConfig& out,
                        const ConfigError& error);
 
-// The saturation detectors' parameter checks (utilization/config.go and
-// concurrency/config.go validateConfig); `ptr` is the plugin's pointer.
-void check_detector(const PluginSpec& spec, const std::string& ptr, const ConfigError& error);
+// The parameter checks of the saturation detectors (utilization/config.go and
+// concurrency/config.go validateConfig) and of static-usage-limit-policy (threshold in
+// (0, 1], usagelimits/README.md); `ptr` is the plugin's pointer.
+void check_flow_params(const PluginSpec& spec, const std::string& ptr, const ConfigError& error);
 
 // A Kubernetes resource quantity ("100", "1k", "500M", "1Gi", 2.5e3) as an integer >= 0;
 // false (with `why`) if it is not one.

@@ -361,9 +361,9 @@ std::vector<PluginInfo> build() {
        K::kFlowPolicy,
        S::kSupported,
        {{"threshold", T::kNumber, "1.0", true, {}}},
-       kFlow + "usagelimits/usagelimitpolicy.go",
-       "every band's usage ceiling is threshold: a dispatch cycle stops when saturation >= it "
-       "(the default usage-limit policy)",
+       kFlow + "usagelimits/usagelimitpolicy.go; " + kFlow + "usagelimits/README.md",
+       "every band's usage ceiling is threshold, in (0, 1]: a dispatch cycle stops when "
+       "saturation >= it (the default usage-limit policy)",
        "as upstream"},
       // ---- the data layer and request handling: the simulator is its own data layer
       {"metrics-data-source",
