@@ -136,6 +136,43 @@ TEST(EppFlowRouting, NoQueueingWithoutLoad) {
   EXPECT_EQ(r.summary["flow_control"]["wait_ms_max"].get<double>(), 0.0);
 }
 
+TEST(EppFlowRouting, DisaggregatedRequestsPassThroughFlowControl) {
+  // P/D behind the EPP with flow control: every request is queued, dispatched, prefilled on
+  // P (always-disagg-pd-decider) and decoded on D; the in-flight counts it holds on both
+  // endpoints are released, so the queue drains.
+  nlohmann::json j = flow_scenario(4, nlohmann::json::object());
+  j["pools"] = nlohmann::json::array();
+  for (const char* role : {"prefill", "decode"}) {
+    j["pools"].push_back(
+        {{"name", role},
+         {"role", role},
+         {"instances", 1},
+         {"hardware", "H100-SXM-80GB"},
+         {"model", "meta-llama/Llama-3.1-8B-Instruct"},
+         {"engine", {{"release", "0.32.0"}, {"args", {{"max_model_len", 4096}}}}}});
+  }
+  j["fabric"] = "ib-ndr";
+  j["router"]["epp_config"] = nlohmann::json::parse(R"({
+    "featureGates": ["flowControl"],
+    "plugins": [{"type": "concurrency-detector", "parameters": {"maxConcurrency": 3}},
+                {"type": "prefill-filter"}, {"type": "decode-filter"},
+                {"type": "always-disagg-pd-decider"}, {"type": "max-score-picker"},
+                {"type": "disagg-profile-handler",
+                 "parameters": {"deciders": {"prefill": "always-disagg-pd-decider"}}}],
+    "saturationDetector": {"pluginRef": "concurrency-detector"},
+    "schedulingProfiles": [
+      {"name": "prefill", "plugins": [{"pluginRef": "prefill-filter"}]},
+      {"name": "decode", "plugins": [{"pluginRef": "decode-filter"}]}]})");
+  const FlowRun r = run_flow(j);
+  const auto arrived = r.summary["requests"]["arrived"].get<std::uint64_t>();
+  EXPECT_GT(arrived, 40u);
+  EXPECT_EQ(r.summary["requests"]["finished"].get<std::uint64_t>(), arrived);
+  EXPECT_EQ(r.summary["flow_control"]["dispatched"].get<std::uint64_t>(), arrived);
+  EXPECT_GT(r.summary["flow_control"]["max_queued"].get<std::uint64_t>(), 0u);
+  for (const auto& i : r.summary["instances"])
+    EXPECT_EQ(i["requests"]["routed"].get<std::uint64_t>(), arrived) << i["name"];
+}
+
 TEST(EppFlowRouting, PoolLabelsReachTheLabelSelector) {
   nlohmann::json j = flow_scenario(1, nlohmann::json::object());
   j["pools"][0]["instances"] = 2;
