@@ -42,6 +42,13 @@ Diagnostics Router::validate(const scenario::Router& cfg) {
       epp::EppConfig parsed;
       for (auto& d : epp::parse_epp_config(cfg.epp_config, "/router/epp_config", parsed))
         ds.push_back(std::move(d));
+      if (!has_errors(ds) &&
+          epp::flow_never_dispatches(parsed, from_millis(cfg.signal_staleness_ms)))
+        ds.push_back({"/router/signal_staleness_ms",
+                      "the EPP's flow control will never dispatch: metrics this old are stale "
+                      "to its utilization-detector (metricsStalenessThreshold), so the pool "
+                      "counts as saturated and every request waits in its queue",
+                      Severity::kWarning});
     }
   } else if (!cfg.epp_config.empty()) {
     ds.push_back({"/router/epp_config", "epp_config is used only by policy \"epp\""});

@@ -173,6 +173,29 @@ TEST(EppFlowRouting, DisaggregatedRequestsPassThroughFlowControl) {
     EXPECT_EQ(i["requests"]["routed"].get<std::uint64_t>(), arrived) << i["name"];
 }
 
+TEST(EppFlowRouting, StaleMetricsBlockDispatchWithAWarning) {
+  // The default utilization-detector sees metrics 500 ms old as stale (> 200 ms): the pool is
+  // saturated for good, nothing dispatches, and the run ends with every request queued.
+  nlohmann::json j = flow_scenario(1, nlohmann::json::object());
+  j["router"]["signal_staleness_ms"] = 500;
+  j["router"]["epp_config"] = {{"featureGates", {"flowControl"}},
+                               {"plugins", {{{"type", "queue-scorer"}}}}};
+  Simulation sim;
+  const Diagnostics ds = sim.load(j.dump(), scenario::DecodeOptions{});
+  ASSERT_FALSE(has_errors(ds));
+  bool warned = false;
+  for (const auto& d : ds)
+    warned = warned || (d.pointer == "/router/signal_staleness_ms" &&
+                        d.message.find("never dispatch") != std::string::npos);
+  EXPECT_TRUE(warned);
+  sim.run();
+  ASSERT_TRUE(sim.done());
+  const auto s = nlohmann::json::parse(sim.summary_json(0));
+  EXPECT_GT(s["requests"]["arrived"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(s["requests"]["unfinished"], s["requests"]["arrived"]);
+  EXPECT_EQ(s["flow_control"]["queued"], s["requests"]["arrived"]);
+}
+
 TEST(EppFlowRouting, PoolLabelsReachTheLabelSelector) {
   nlohmann::json j = flow_scenario(1, nlohmann::json::object());
   j["pools"][0]["instances"] = 2;

@@ -135,15 +135,18 @@ double Scheduler::saturation(SimTime now, SignalBoard& board) {
   return total / static_cast<double>(candidates_.size());
 }
 
-bool Scheduler::flow_blocked() const {
-  if (flow_ == nullptr) return false;
-  if (flow_->config().usage_limit <= 0) return true;
-  const PluginSpec* d = cfg_.saturation_detector >= 0
-                            ? &cfg_.plugins[static_cast<std::size_t>(cfg_.saturation_detector)]
+bool flow_never_dispatches(const EppConfig& cfg, SimTime metrics_age) {
+  if (!cfg.flow.enabled) return false;
+  const PluginSpec* d = cfg.saturation_detector >= 0
+                            ? &cfg.plugins[static_cast<std::size_t>(cfg.saturation_detector)]
                             : nullptr;
   if (d != nullptr && d->type != "utilization-detector") return false;
   const double stale_ms = d != nullptr ? d->number("metricsStalenessThreshold", 200) : 200;
-  return to_millis(metrics_age_) > stale_ms && flow_->config().usage_limit <= 1.0;
+  return to_millis(metrics_age) > stale_ms && cfg.flow.usage_limit <= 1.0;
+}
+
+bool Scheduler::flow_blocked() const {
+  return flow_ != nullptr && flow_never_dispatches(cfg_, metrics_age_);
 }
 
 Decision Scheduler::schedule(const Request& r, SimTime now, SignalBoard& board, Rng& rng) {

@@ -47,6 +47,10 @@ struct Decision {
 // The adapters in an instance's GPU LoRA slots, or nullptr when it serves no LoRA.
 using LoraProbe = std::function<const std::vector<std::int32_t>*(std::int32_t instance)>;
 
+// True when `cfg`'s flow controller could never dispatch with metrics `metrics_age` old: the
+// utilization detector then sees every endpoint stale (saturation 1 >= the usage limit).
+bool flow_never_dispatches(const EppConfig& cfg, SimTime metrics_age);
+
 class Scheduler {
  public:
   Scheduler(EppConfig cfg, std::size_t instances, std::vector<std::int32_t> candidates,
@@ -59,9 +63,8 @@ class Scheduler {
   // The flow-control layer (the flowControl feature gate), or nullptr.
   FlowController* flow() { return flow_.get(); }
   const FlowController* flow() const { return flow_.get(); }
-  // True when the flow controller can never dispatch: the utilization detector always sees
-  // stale metrics (router.signal_staleness_ms > metricsStalenessThreshold), or the usage
-  // limit is <= 0. Queued requests then wait for their client, TTL or the horizon.
+  // flow_never_dispatches for this scheduler: queued requests then wait for their client,
+  // TTL or the horizon.
   bool flow_blocked() const;
   void set_lora_probe(LoraProbe p) { lora_probe_ = std::move(p); }
   // The KV-event listener of an instance (precise prefix-cache scorer), or nullptr.
