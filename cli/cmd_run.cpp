@@ -81,7 +81,15 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
   std::printf("%s\n", escape_excerpt(s["scenario"].get<std::string>(), 200).c_str());
   const auto rejected = r["rejected"].get<unsigned long long>();
   std::string refused;  // only when it happened: a 400 for a too-long request is worth seeing
-  if (rejected > 0) {
+  if (rejected > 0 && s.contains("flow_control")) {
+    // Router epp with flow control: its refusals (HTTP 429 / 503) are among the rejected.
+    const auto& fc = s["flow_control"];
+    const auto cap = fc["rejected_capacity"].get<unsigned long long>();
+    const auto ttl = fc["evicted_ttl"].get<unsigned long long>();
+    refused = ", " + std::to_string(rejected) + " rejected (flow control: " + std::to_string(cap) +
+              " over capacity, " + std::to_string(ttl) + " past their TTL" +
+              (rejected > cap + ttl ? "; others: too long or no endpoint" : "") + ")";
+  } else if (rejected > 0) {
     refused = ", " + std::to_string(rejected) + " rejected (prompt + max_tokens > max_model_len)";
   }
   std::printf(

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "cluster/router.h"
 #include "command_registry.h"
 #include "file_access.h"
 #include "scenario/scenario_decode.h"
@@ -63,6 +64,15 @@ int run_validate(const std::vector<std::string>& args) {
     }
     return 2;
   }
+  // The router section's own checks (router epp: the EndpointPickerConfig), which the
+  // scenario decoder leaves to the cluster library; blis run applies them at load.
+  bool router_ok = true;
+  for (const auto& d : cluster::Router::validate(result.scenario->router)) {
+    const bool is_error = d.severity == Severity::kError;
+    router_ok = router_ok && !is_error;
+    std::fprintf(is_error ? stdout : stderr, "%s\n", format_diagnostic(d).c_str());
+  }
+  if (!router_ok) return 2;
   std::printf("ok\n");
   return 0;
 }

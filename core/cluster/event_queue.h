@@ -25,6 +25,7 @@ enum class EventClass : std::uint8_t {
   kArrival,          // the client sent the next request (router decides)
   kEngineArrival,    // a request reached the engine (after HTTP + tokenization)
   kEngineLoop,       // the engine-core thread runs one busy-loop iteration
+  kFlowControl,      // the EPP's flow controller: its dispatch ticker, or a queued TTL expiry
   kHorizonEnd,       // the run stops (horizon without drain)
   kSample,           // time-series sample
 };

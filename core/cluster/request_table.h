@@ -42,6 +42,7 @@ struct alignas(64) RequestRecord {
   std::optional<engine::KvTransferParams> pd_params;
   std::int32_t epp_decode = -1;   // router epp in P/D: the decode endpoint picked at arrival
   bool gateway_rejected = false;  // router epp: refused at admission (never reached an engine)
+  bool flow_held = false;         // router epp, flow control: queued, or dropped from the queue
 };
 
 class RequestTable {

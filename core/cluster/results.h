@@ -70,6 +70,9 @@ class Results {
  public:
   void configure(std::size_t pools, std::size_t instances, bool per_request_rows);
   void on_arrived(std::int32_t instance);
+  // The request arrived at the gateway and waits there (EPP flow control): counted as arrived;
+  // on_routed() counts it on the instance it is dispatched to.
+  void on_gateway_arrived() { ++arrived_; }
   // P/D: the request was sent on to a decode instance (counted as routed there, not arrived).
   void on_routed(std::int32_t instance);
   // P/D: the prefill leg of `r` answered the proxy at `at`. The prefill pool's latency set

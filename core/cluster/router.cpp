@@ -42,6 +42,13 @@ Diagnostics Router::validate(const scenario::Router& cfg) {
       epp::EppConfig parsed;
       for (auto& d : epp::parse_epp_config(cfg.epp_config, "/router/epp_config", parsed))
         ds.push_back(std::move(d));
+      if (!has_errors(ds) &&
+          epp::flow_never_dispatches(parsed, from_millis(cfg.signal_staleness_ms)))
+        ds.push_back({"/router/signal_staleness_ms",
+                      "the EPP's flow control will never dispatch: metrics this old are stale "
+                      "to its utilization-detector (metricsStalenessThreshold), so the pool "
+                      "counts as saturated and every request waits in its queue",
+                      Severity::kWarning});
     }
   } else if (!cfg.epp_config.empty()) {
     ds.push_back({"/router/epp_config", "epp_config is used only by policy \"epp\""});
@@ -194,10 +201,16 @@ std::int32_t Router::pick_weighted(const std::vector<std::int32_t>& prompt, SimT
   return chosen;
 }
 
-void Router::on_finished(std::int32_t instance) {
+void Router::on_finished(std::int32_t instance, std::int64_t prompt_tokens) {
   auto& o = outstanding_[static_cast<std::size_t>(instance)];
   if (o > 0) --o;
-  if (epp_) epp_->on_left(instance);
+  if (epp_) epp_->on_left(instance, prompt_tokens);
+}
+
+bool Router::flow_dispatch(SimTime now, SignalBoard& board, std::uint64_t& key) {
+  epp::FlowController* fc = flow();
+  if (fc == nullptr || fc->queued() == 0) return false;
+  return fc->dispatch_cycle(epp_->saturation(now, board), now, key);
 }
 
 epp::Decision Router::route(const epp::Request& r, SimTime now, SignalBoard& board) {
@@ -211,7 +224,7 @@ epp::Decision Router::route(const epp::Request& r, SimTime now, SignalBoard& boa
     // Accounted on the first endpoint (the pool the gateway fronts), so the finish balances.
     d.target = candidates_.front();
     d.prefill = -1;
-    epp_->count_in(d.target);
+    epp_->count_in(d.target, static_cast<std::int64_t>(r.prompt->size()));
   }
   if (d.target >= 0) ++outstanding_[static_cast<std::size_t>(d.target)];
   if (d.prefill >= 0) ++outstanding_[static_cast<std::size_t>(d.prefill)];

@@ -48,10 +48,19 @@ class Router {
   void set_instance_blocks(std::int32_t instance, std::int64_t blocks);
   // Picks the instance for a request with this prompt, at `now`, and records the choice.
   std::int32_t pick(const std::vector<std::int32_t>& prompt, SimTime now, SignalBoard& board);
-  void on_finished(std::int32_t instance);
+  // `prompt_tokens`: the request's prompt length (the EPP's in-flight token counts).
+  void on_finished(std::int32_t instance, std::int64_t prompt_tokens = 0);
 
   // policy epp: the EPP scheduler (nullptr otherwise).
   epp::Scheduler* epp() { return epp_.get(); }
+  // policy epp with the flowControl feature gate: its flow controller (nullptr otherwise).
+  epp::FlowController* flow() { return epp_ ? epp_->flow() : nullptr; }
+  const epp::FlowController* flow() const { return epp_ ? epp_->flow() : nullptr; }
+  // The instance a request refused at the gateway is accounted on (the first candidate).
+  std::int32_t gateway_instance() const { return candidates_.front(); }
+  // One flow-control dispatch cycle at the pool's current saturation: true and the key of the
+  // request to schedule now (with route()), or false.
+  bool flow_dispatch(SimTime now, SignalBoard& board, std::uint64_t& key);
   // The whole routing decision for a request: EPP's (with admission and P/D), or pick()'s.
   epp::Decision route(const epp::Request& r, SimTime now, SignalBoard& board);
   // A request left `instance` for good (finished or failed): EPP's LoRA / session state.

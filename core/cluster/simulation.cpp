@@ -120,6 +120,9 @@ void Simulation::State::dispatch(const Event& ev) {
     case EventClass::kClientTimeout:
       on_client_timeout(ev.payload);
       break;
+    case EventClass::kFlowControl:
+      on_flow_event(ev.target, ev.payload);
+      break;
     case EventClass::kHorizonEnd:
       on_horizon_end();
       break;
@@ -147,36 +150,50 @@ void Simulation::State::on_arrival() {
     RequestRecord& rec = requests.allocate(scratch.seq);
     std::swap(rec.gen, scratch);
     rec.sent = now;
-    const epp::Decision d = router.route(epp_request(rec), now, board);
-    std::int32_t target = d.target;
-    if (router.epp() != nullptr && pd) {
-      // The EPP picked the decode endpoint; a prefill endpoint only when it disaggregates
-      // (else the decode instance prefills the request itself).
-      rec.epp_decode = d.target;
-      if (d.prefill >= 0) target = d.prefill;
-    }
-    rec.instance = target;
-    if (pd && (router.epp() == nullptr || d.prefill >= 0)) {
-      rec.pd_stage = 1;
-      rec.prefill_instance = target;
-    }
-    results.on_arrived(target);
-    if (d.rejected) {
-      // pkg/epp/requestcontrol/admission.go: refused at the gateway (HTTP 429 / 503).
-      rec.gateway_rejected = true;
-      finish_request(rec, RequestOutcome::kRejected);
+    if (router.flow() != nullptr) {
+      flow_enqueue(rec);  // the EPP's flow control holds it until it dispatches it
       continue;
     }
-    Instance& inst = *instances[static_cast<std::size_t>(target)];
-    const SimTime at =
-        inst.engine_arrival(now, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
-    queue.push(at, EventClass::kEngineArrival, static_cast<std::uint32_t>(target), rec.key);
-    const auto client = static_cast<std::size_t>(rec.gen.client);
-    if (client < client_timeout.size() && client_timeout[client] > 0) {
-      queue.push(now + client_timeout[client], EventClass::kClientTimeout, 0, rec.key);
-    }
+    send_routed(rec, router.route(epp_request(rec), now, board), false);
   }
   arm_arrival();
+}
+
+void Simulation::State::send_routed(RequestRecord& rec, const epp::Decision& d, bool dispatched) {
+  std::int32_t target = d.target;
+  if (router.epp() != nullptr && pd) {
+    // The EPP picked the decode endpoint; a prefill endpoint only when it disaggregates
+    // (else the decode instance prefills the request itself).
+    rec.epp_decode = d.target;
+    if (d.prefill >= 0) target = d.prefill;
+  }
+  rec.instance = target;
+  if (pd && (router.epp() == nullptr || d.prefill >= 0)) {
+    rec.pd_stage = 1;
+    rec.prefill_instance = target;
+  }
+  if (dispatched)
+    results.on_routed(target);
+  else
+    results.on_arrived(target);
+  if (d.rejected) {
+    // pkg/epp/requestcontrol/admission.go: refused at the gateway (HTTP 429 / 503).
+    rec.gateway_rejected = true;
+    finish_request(rec, RequestOutcome::kRejected);
+    return;
+  }
+  Instance& inst = *instances[static_cast<std::size_t>(target)];
+  const SimTime at =
+      inst.engine_arrival(now, static_cast<std::int32_t>(rec.gen.prompt_token_ids.size()));
+  queue.push(at, EventClass::kEngineArrival, static_cast<std::uint32_t>(target), rec.key);
+  if (!dispatched) arm_client_timeout(rec);  // a queued request's is armed at its arrival
+}
+
+void Simulation::State::arm_client_timeout(const RequestRecord& rec) {
+  const auto client = static_cast<std::size_t>(rec.gen.client);
+  if (client < client_timeout.size() && client_timeout[client] > 0) {
+    queue.push(rec.sent + client_timeout[client], EventClass::kClientTimeout, 0, rec.key);
+  }
 }
 
 void Simulation::State::on_engine_arrival(std::uint32_t instance, engine::RequestKey key) {
@@ -359,14 +376,21 @@ void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome)
   } else {
     results.on_unanswered(r, pool, outcome);
   }
-  router_of(r.instance).on_finished(r.instance);
-  // EPP in P/D: a request that ends before its hand-off also leaves the decode endpoint
-  // picked for it at arrival (its in-flight count and adapter are held there).
-  const bool before_handoff = r.epp_decode >= 0 && r.epp_decode != r.instance;
-  if (before_handoff) router.on_finished(r.epp_decode);
-  if (!r.gateway_rejected)
-    router.on_done(r.epp_decode >= 0 ? r.epp_decode : r.instance, epp_request(r),
-                   outcome == RequestOutcome::kFinished);
+  const auto prompt = static_cast<std::int64_t>(r.gen.prompt_token_ids.size());
+  if (r.flow_held) {
+    // Never scheduled: it leaves the EPP's flow-control queue (if still there); the router
+    // never counted it on an endpoint.
+    if (epp::FlowController* fc = router.flow()) fc->cancel(r.key);
+  } else {
+    router_of(r.instance).on_finished(r.instance, prompt);
+    // EPP in P/D: a request that ends before its hand-off also leaves the decode endpoint
+    // picked for it at arrival (its in-flight count and adapter are held there).
+    const bool before_handoff = r.epp_decode >= 0 && r.epp_decode != r.instance;
+    if (before_handoff) router.on_finished(r.epp_decode, prompt);
+    if (!r.gateway_rejected)
+      router.on_done(r.epp_decode >= 0 ? r.epp_decode : r.instance, epp_request(r),
+                     outcome == RequestOutcome::kFinished);
+  }
   workload->on_finished(r.gen, r.output_tokens, now);
   requests.release(RequestTable::slot_of(r.key));
   arm_arrival();

@@ -199,6 +199,7 @@ void Simulation::State::wire_epp() {
     for (std::int32_t i = 0; i < pr.count; ++i) {
       const std::int32_t inst = pr.first_instance + i;
       s.set_endpoint(inst, role, pr.res.gpu_blocks, max_loras);
+      s.set_labels(inst, pool.labels);
       if (engine::KvEventListener* l = s.kv_listener(inst))
         instances[static_cast<std::size_t>(inst)]->engine().set_kv_event_listener(l);
     }

@@ -16,7 +16,7 @@ void Simulation::State::hand_off_to_decode(RequestRecord& rec, SimTime at) {
   // The proxy has P's response (with its kv_transfer_params) at `at`: it sends the original
   // request to a decode instance picked by the router within the decode pool.
   results.on_prefill_done(rec, prefill_pool, at);
-  router.on_finished(rec.instance);
+  router.on_finished(rec.instance, static_cast<std::int64_t>(rec.gen.prompt_token_ids.size()));
   const std::int32_t target = rec.epp_decode >= 0
                                   ? rec.epp_decode
                                   : decode_router.pick(rec.gen.prompt_token_ids, now, board);

@@ -113,6 +113,8 @@ ojson saturation_of(const Simulation::State& st, std::uint64_t arrived, std::uin
     if (!(window_s > 0) || t > window_s) continue;
     double waiting = 0;
     for (const auto& c : st.inst_cols) waiting += ts.column(c.waiting)[r];
+    // Requests the EPP's flow control holds wait too, at the gateway.
+    if (st.router.flow() != nullptr) waiting += ts.column(st.col_flow_queued)[r];
     const int half = t * 2 < window_s ? 0 : 1;
     sum[half] += waiting;
     ++count[half];
@@ -220,6 +222,37 @@ static ojson summary_body(const Simulation::State& st) {
                           {"aborted", c.aborted},
                           {"rejected", c.rejected},
                           {"unfinished", in_flight}};
+  if (const epp::FlowController* fc = st.router.flow()) {
+    // The EPP's flow-control layer (router epp with the flowControl feature gate): its
+    // rejected_capacity (HTTP 429) and evicted_ttl (HTTP 503) are among requests.rejected.
+    const epp::FlowStats& f = fc->stats();
+    out["flow_control"] =
+        ojson{{"enqueued", f.enqueued},
+              {"dispatched", f.dispatched},
+              {"rejected_capacity", f.rejected_capacity},
+              {"evicted_ttl", f.evicted_ttl},
+              {"cancelled", f.cancelled},
+              {"queued", fc->queued()},
+              {"max_queued", f.max_queued},
+              {"wait_ms_mean",
+               f.dispatched > 0 ? f.wait_ms_sum / static_cast<double>(f.dispatched) : 0.0},
+              {"wait_ms_max", f.wait_ms_max}};
+    ojson bands = ojson::array();
+    for (const auto& [prio, b] : fc->band_stats()) {
+      bands.push_back(
+          ojson{{"priority", prio},
+                {"enqueued", b.enqueued},
+                {"dispatched", b.dispatched},
+                {"rejected_capacity", b.rejected_capacity},
+                {"evicted_ttl", b.evicted_ttl},
+                {"cancelled", b.cancelled},
+                {"max_queued", b.max_queued},
+                {"wait_ms_mean",
+                 b.dispatched > 0 ? b.wait_ms_sum / static_cast<double>(b.dispatched) : 0.0},
+                {"wait_ms_max", b.wait_ms_max}});
+    }
+    out["flow_control"]["bands"] = std::move(bands);
+  }
   put_latency_set(out, c);
   const bool has_slo = any_slo(sc);
   if (!has_slo) out["goodput_requests_per_s"] = nullptr;

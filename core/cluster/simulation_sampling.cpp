@@ -33,6 +33,12 @@ void Simulation::State::define_series() {
                         "queue_p99_ms", "kv_transfers_in_flight", "kv_transfer_blocks_total"}) {
     cols.emplace_back(c);
   }
+  // Router epp with flow control: the requests its gateway holds (after every other column,
+  // so runs without it keep their columns).
+  if (router.flow() != nullptr) {
+    col_flow_queued = cols.size();
+    cols.emplace_back("epp_flow_queued");
+  }
   series.define(cols);
   for (std::size_t i = 0; i < n; ++i) {
     inst_cache_cols.push_back({xbase + 2 * i, xbase + 2 * i + 1});
@@ -114,6 +120,8 @@ void Simulation::State::take_added_columns(double window_s) {
   window_queue.clear();
   series.append(col_transfers, static_cast<double>(transfers.size() - free_transfers.size()));
   series.append(col_transfer_blocks, static_cast<double>(transfer_blocks_total));
+  if (const epp::FlowController* fc = router.flow())
+    series.append(col_flow_queued, static_cast<double>(fc->queued()));
 }
 
 }  // namespace blis::cluster

@@ -63,8 +63,9 @@ struct Simulation::State {
   GeneratedRequest scratch;
 
   SimTime now = 0;
-  SimTime end = 0;                        // when the run finished (valid once done)
-  SimTime arrival_armed = kSimTimeNever;  // pending kArrival event, if any
+  SimTime end = 0;                          // when the run finished (valid once done)
+  SimTime arrival_armed = kSimTimeNever;    // pending kArrival event, if any
+  SimTime flow_tick_armed = kSimTimeNever;  // pending flow-control dispatch tick, if any
   SimTime sample_interval = kMicrosPerSecond;
   SimTime last_sample = 0;
   std::vector<SimTime> client_timeout;  // per client; 0 = never
@@ -87,6 +88,8 @@ struct Simulation::State {
   std::size_t col_prompt_tps = 0, col_arrived = 0, col_finished = 0, col_aborted = 0,
               col_rejected = 0, col_e2e_p50 = 0, col_e2e_p99 = 0, col_queue_p50 = 0,
               col_queue_p99 = 0, col_transfers = 0, col_transfer_blocks = 0;
+  // Router epp with flow control: requests queued at the gateway (absent otherwise: npos).
+  std::size_t col_flow_queued = static_cast<std::size_t>(-1);
   // Tumbling windows of those columns: requests finished, first tokens' prompts.
   WindowSample window_e2e, window_queue;
   std::uint64_t window_prompt_tokens = 0;
@@ -107,10 +110,19 @@ struct Simulation::State {
   void on_request_finished(engine::RequestKey key);
   void on_client_timeout(engine::RequestKey key);
   void on_horizon_end();
+  void on_flow_event(std::uint32_t kind, std::uint64_t key);
   void on_sample();
   void take_added_columns(double window_s);
 
   void arm_arrival();
+  // Routing (simulation.cpp): send a routed request on (or finish a refused one).
+  // `dispatched`: it waited in the EPP's flow control, which counted its arrival already.
+  void send_routed(RequestRecord& rec, const epp::Decision& d, bool dispatched);
+  void arm_client_timeout(const RequestRecord& rec);
+  // EPP flow control (simulation_flow.cpp).
+  void flow_enqueue(RequestRecord& rec);
+  void flow_cycle();
+  void arm_flow_tick();
   void kick(Instance& inst);
   void run_loop(Instance& inst);
   void apply_step_events(Instance& inst, const engine::StepEvents& ev);

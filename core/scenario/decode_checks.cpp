@@ -98,7 +98,8 @@ void check_clients(const Scenario& s, Diagnostics& diags) {
                        std::to_string(cl.lora) +
                            ": requests a LoRA adapter but no pool sets engine.args.enable_lora"});
     }
-    if (cl.priority != 0 && !priority_pool) {
+    // Router epp reads it too (a sheddable request, a flow-control priority band).
+    if (cl.priority != 0 && !priority_pool && s.router.policy != "epp") {
       diags.push_back({ptr + "/priority",
                        std::to_string(cl.priority) +
                            ": has no effect, every pool schedules fcfs "

@@ -2,6 +2,8 @@
 // pool's engine.args by the rules pack of its release.
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <set>
 
 #include "kernel/deployment.h"
@@ -52,6 +54,59 @@ EngineSpec decode_engine(const json& v, const std::string& ptr, DecodeContext& c
   return e;
 }
 
+// A Kubernetes label name (apimachinery validation IsQualifiedName's name part, or a value):
+// at most 63 characters of [A-Za-z0-9-_.], starting and ending alphanumeric (a value may be
+// empty).
+bool label_word(const std::string& s, bool may_be_empty) {
+  if (s.empty()) return may_be_empty;
+  if (s.size() > 63) return false;
+  const auto alnum = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+  if (!alnum(s.front()) || !alnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [&](char ch) { return alnum(ch) || ch == '-' || ch == '_' || ch == '.'; });
+}
+
+// A label key: [prefix/]name, the prefix a DNS subdomain of at most 253 characters.
+bool label_key(const std::string& k) {
+  const auto slash = k.find('/');
+  if (slash == std::string::npos) return label_word(k, false);
+  const std::string prefix = k.substr(0, slash), name = k.substr(slash + 1);
+  if (prefix.empty() || prefix.size() > 253 || !label_word(name, false)) return false;
+  return std::all_of(prefix.begin(), prefix.end(), [](char ch) {
+    return std::islower(static_cast<unsigned char>(ch)) ||
+           std::isdigit(static_cast<unsigned char>(ch)) || ch == '-' || ch == '.';
+  });
+}
+
+// pools[].labels: the pods' Kubernetes labels (router epp's label-selector-filter and
+// context-length-aware read them).
+std::map<std::string, std::string> decode_labels(const json& v, const std::string& ptr,
+                                                 DecodeContext& c) {
+  std::map<std::string, std::string> out;
+  if (!v.is_object() || v.size() > 64) {
+    c.diags.push_back({ptr, rules::show(v) + " is " + rules::describe_type(v) +
+                                ", expected an object of at most 64 label: value strings"});
+    return out;
+  }
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string kp = json_pointer_append(ptr, it.key());
+    if (!label_key(it.key())) {
+      c.diags.push_back({kp, quote_excerpt(it.key()) +
+                                 " is not a Kubernetes label key ([prefix/]name, the name at "
+                                 "most 63 characters of letters, digits, '-', '_', '.')"});
+    } else if (it.key() == "llm-d.ai/role") {
+      c.diags.push_back({kp, "llm-d.ai/role is the pool's \"role\" (set that instead)"});
+    } else if (!it.value().is_string() || !label_word(it.value().get<std::string>(), true)) {
+      c.diags.push_back({kp, rules::show(it.value()) +
+                                 " is not a label value (a string of at most 63 letters, "
+                                 "digits, '-', '_', '.', starting and ending alphanumeric)"});
+    } else {
+      out[it.key()] = it.value().get<std::string>();
+    }
+  }
+  return out;
+}
+
 Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, DecodeContext& c) {
   Pool p;
   FieldReader r(v, ptr, c.diags, keys::kPool, "an object (a pool)");
@@ -77,6 +132,7 @@ Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, Decod
   if (const json* eng = r.raw("engine")) p.engine = decode_engine(*eng, r.pointer("engine"), c);
   p.cost_per_gpu_hour =
       r.number("cost_per_gpu_hour", 0, true, 1e6, "a price in USD per GPU-hour, > 0 and <= 1e6");
+  if (const json* l = r.raw("labels")) p.labels = decode_labels(*l, r.pointer("labels"), c);
   r.report_unknown_keys();
   return p;
 }

@@ -204,6 +204,11 @@ ojson encode_pool(const Pool& p) {
                  {"memory_profile", p.engine.memory_profile},
                  {"args", encode_args(p.engine.args, p.engine.release)}};
   if (p.cost_per_gpu_hour) o["cost_per_gpu_hour"] = *p.cost_per_gpu_hour;
+  if (!p.labels.empty()) {
+    ojson l = ojson::object();
+    for (const auto& [k, v] : p.labels) l[k] = v;
+    o["labels"] = std::move(l);
+  }
   return o;
 }
 

@@ -157,6 +157,9 @@ struct Pool {
   // USD per GPU-hour for this pool's cost in the results; unset = the catalog GPU's
   // indicative price.
   std::optional<double> cost_per_gpu_hour;
+  // Kubernetes labels of the pool's pods, as router epp's label-reading plugins see them
+  // (label-selector-filter, context-length-aware); llm-d.ai/role comes from `role`.
+  std::map<std::string, std::string> labels;
 };
 
 struct Scorer {

@@ -57,7 +57,7 @@ struct Rig {
     for (int i = 0; i < draws; ++i) {
       const std::int32_t t = pick(req());
       ++h[t];
-      sched.on_left(t);
+      sched.on_left(t, 64);
     }
     return h;
   }
@@ -106,7 +106,7 @@ TEST(EppScorers, ActiveRequestCountsTheRoutersInFlight) {
   std::map<std::int32_t, int> seen;
   for (int i = 0; i < 3; ++i) ++seen[r.pick(r.req())];
   EXPECT_EQ(seen.size(), 3u);
-  r.sched.on_left(1);
+  r.sched.on_left(1, 64);
   EXPECT_EQ(r.pick(r.req()), 1);  // the one with the fewest in flight
 }
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster/epp/flow_config.h"
 #include "cluster/epp/yaml_subset.h"
 #include "util/did_you_mean.h"
 #include "util/text.h"
@@ -73,12 +74,11 @@ class Loader {
     if (doc.contains("kind") &&
         !(doc["kind"].is_string() && doc["kind"].get<std::string>() == "EndpointPickerConfig"))
       error("/kind", "expected \"EndpointPickerConfig\"");
-    if (doc.contains("flowControl"))
-      error("/flowControl",
-            "flow-control queueing is not simulated: admission uses the saturation detector's "
-            "legacy check (sheddable requests rejected when saturated)",
-            Severity::kWarning);
     plugins(doc, out);
+    if (has_errors(ds_)) return;
+    load_flow_control(
+        doc, out.plugins, by_name_, out.flow,
+        [this](const std::string& p, const std::string& m, Severity s) { error(p, m, s); });
     if (has_errors(ds_)) return;
     profiles(doc, out);
     if (has_errors(ds_)) return;
@@ -159,10 +159,15 @@ class Loader {
       }
       if (p.contains("parameters") && !p["parameters"].is_null())
         parameters(p["parameters"], ptr + "/parameters", spec);
-      if (spec.type == "concurrency-detector" &&
-          spec.text("concurrencyMode", "requests") != "requests")
-        error(ptr + "/parameters/concurrencyMode",
-              "only \"requests\" is simulated (token concurrency is not tracked)");
+      if (spec.info->kind == PluginKind::kSaturationDetector ||
+          spec.info->kind == PluginKind::kFlowPolicy)
+        check_flow_params(
+            spec, ptr,
+            [this](const std::string& p, const std::string& m, Severity s) { error(p, m, s); });
+      // context_length_aware.go Factory: "'label' must be specified".
+      if (spec.type == "context-length-aware" && spec.str.count("label") != 0 &&
+          spec.str["label"].empty())
+        error(ptr + "/parameters/label", "must be a non-empty label name");
       by_name_[spec.name] = static_cast<std::int32_t>(out.plugins.size());
       out.plugins.push_back(std::move(spec));
     }
@@ -218,12 +223,15 @@ class Loader {
         spec.num[q.name] = ms;
         return;
       }
+      case ParamType::kSelector:
+        return selector(v, kp, spec);
       case ParamType::kObject:
         if (!v.is_object()) return error(kp, "expected a mapping");
-        if (q.subkeys.empty()) return;  // accepted as a whole (no effect in the simulator)
+        if (q.subkeys.empty() && !q.used) return;  // accepted as a whole (no effect)
         for (auto it = v.begin(); it != v.end(); ++it) {
           const std::string sp = json_pointer_append(kp, it.key());
-          if (std::find(q.subkeys.begin(), q.subkeys.end(), it.key()) == q.subkeys.end()) {
+          if (!q.subkeys.empty() &&
+              std::find(q.subkeys.begin(), q.subkeys.end(), it.key()) == q.subkeys.end()) {
             error(sp, "unknown key " + quote_excerpt(it.key()) + hint(it.key(), q.subkeys) +
                           " (expected " + quoted_list(q.subkeys) + ")");
           } else if (!it.value().is_string()) {
@@ -233,6 +241,55 @@ class Loader {
           }
         }
         return;
+    }
+  }
+
+  // metav1.LabelSelector matchExpressions, checked as LabelSelectorAsSelector checks them:
+  // In / NotIn need values, Exists / DoesNotExist take none.
+  void selector(const json& v, const std::string& kp, PluginSpec& spec) {
+    static const std::vector<std::string> ops = {"In", "NotIn", "Exists", "DoesNotExist"};
+    if (!v.is_array() || v.size() > 64)
+      return error(kp, "expected a list of at most 64 {key, operator, values}");
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::string ep = json_pointer_append(kp, i);
+      const json& e = v[i];
+      if (!e.is_object() || !e.contains("key") || !e["key"].is_string() ||
+          !e.contains("operator") || !e["operator"].is_string()) {
+        error(ep, "expected {key: <label>, operator: In|NotIn|Exists|DoesNotExist, values}");
+        continue;
+      }
+      for (auto it = e.begin(); it != e.end(); ++it) {
+        if (it.key() != "key" && it.key() != "operator" && it.key() != "values")
+          error(json_pointer_append(ep, it.key()), "unknown key " + quote_excerpt(it.key()) +
+                                                       " (expected \"key\", \"operator\" or "
+                                                       "\"values\")");
+      }
+      SelectorRequirement r;
+      r.key = e["key"].get<std::string>();
+      r.op = e["operator"].get<std::string>();
+      if (std::find(ops.begin(), ops.end(), r.op) == ops.end()) {
+        error(ep + "/operator", "unknown operator " + quote_excerpt(r.op) + hint(r.op, ops) +
+                                    " (expected " + quoted_list(ops) + ")");
+        continue;
+      }
+      if (e.contains("values")) {
+        if (!e["values"].is_array()) {
+          error(ep + "/values", "expected a list of strings");
+          continue;
+        }
+        for (const json& x : e["values"]) {
+          if (x.is_string())
+            r.values.push_back(x.get<std::string>());
+          else
+            error(ep + "/values", "expected a list of strings");
+        }
+      }
+      const bool set_op = r.op == "In" || r.op == "NotIn";
+      if (set_op && r.values.empty())
+        error(ep + "/values", "operator " + r.op + " needs at least one value");
+      if (!set_op && !r.values.empty())
+        error(ep + "/values", "operator " + r.op + " takes no values");
+      spec.selector.push_back(std::move(r));
     }
   }
 
@@ -317,6 +374,9 @@ class Loader {
         p.filters.push_back(idx);
         return;
       case PluginKind::kScorer:
+        // context-length-aware is a Filter as well (it filters when enableFiltering is set):
+        // a profile adds a plugin under every interface it implements.
+        if (s.type == "context-length-aware") p.filters.push_back(idx);
         p.scorers.push_back({idx, w});
         return;
       case PluginKind::kPicker:

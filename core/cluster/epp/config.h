@@ -6,17 +6,25 @@
 // picker gets the config's first picker (or an implicit max-score-picker), one profile and
 // no handler gets single-profile-handler, and no saturationDetector means the
 // utilization-detector with its defaults (defaults.go ensureSchedulingLayer,
-// ensureSaturationDetector).
+// ensureSaturationDetector). With the flowControl feature gate, admission is the flow-control
+// layer (flow_control.h) instead of the legacy sheddable check.
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "cluster/epp/flow_control.h"
 #include "cluster/epp/plugins.h"
 #include "util/diagnostic.h"
 
 namespace blis::cluster::epp {
+
+// One matchExpressions requirement of a Kubernetes label selector.
+struct SelectorRequirement {
+  std::string key, op;  // op: In, NotIn, Exists, DoesNotExist
+  std::vector<std::string> values;
+};
 
 struct PluginSpec {
   std::string type, name;
@@ -26,6 +34,7 @@ struct PluginSpec {
   std::map<std::string, double> num;
   std::map<std::string, std::string> str;
   std::map<std::string, std::map<std::string, std::string>> obj;
+  std::vector<SelectorRequirement> selector;  // matchExpressions
   double number(const std::string& key, double dflt) const {
     const auto it = num.find(key);
     return it == num.end() ? dflt : it->second;
@@ -56,6 +65,8 @@ struct EppConfig {
   // disagg-profile-handler, resolved: profile indices (-1 absent) and the prefill decider.
   std::int32_t decode_profile = -1, prefill_profile = -1;
   std::int32_t prefill_decider = -1;
+  // featureGates / flowControl (flow_config.cpp): the flow-control layer, when enabled.
+  FlowControlConfig flow;
 };
 
 // Reads `text` (JSON when its first non-blank character is '{', else YAML). Errors point

@@ -111,18 +111,29 @@ std::vector<PluginInfo> build() {
        "reads the named prefix plugin's match on the same request"},
       {"token-load-scorer",
        K::kScorer,
-       S::kNotExpressible,
-       {},
-       kSched + "scorer/tokenload/token_load.go",
-       "scores by in-flight tokens from the in-flight-load producer",
-       "not modelled yet"},
+       S::kApproximated,
+       {{"queueThresholdTokens", T::kInt, "4194304", true, {}}},
+       kSched + "scorer/tokenload/token_load.go; "
+                "pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/",
+       "1 with no tokens in flight, else 1 - min(t, queueThresholdTokens) / "
+       "queueThresholdTokens; t = the in-flight-load producer's tokens on the endpoint, each "
+       "request counting input + round(1.5 x input) from PreRequest until its response ends "
+       "(a P/D prefill endpoint: until the first token)",
+       "in-flight tokens are the router's own counts; input = the prompt's exact token count "
+       "(upstream estimates it from the body, bytes / 4); queueThresholdTokens <= 0 falls back "
+       "to the default as upstream"},
       {"context-length-aware",
        K::kScorer,
-       S::kNotExpressible,
-       {},
+       S::kSupported,
+       {{"label", T::kString, "llm-d.ai/context-length-range", true, {}},
+        {"enableFiltering", T::kBool, "false", true, {}}},
        kSched + "scorer/contextlengthaware/context_length_aware.go",
-       "prefers endpoints labelled for the request's context-length range",
-       "pools carry no labels"},
+       "endpoints label a \"min-max\" token range: in range 0.3 + 0.7 x (0.7 / (1 + width / "
+       "10000) + 0.3 x (max - n) / width) (1 for a zero-width range), out of range 0.3 / (1 + "
+       "distance / 1000), unlabelled 0.5, unparsable 0; with enableFiltering it is also a filter "
+       "keeping in-range and unlabelled endpoints; n = the prompt's tokens",
+       "labels are the pool's pools[].labels; n is the prompt's exact token count (upstream's "
+       "tokenized-prompt path)"},
       {"latency-scorer",
        K::kScorer,
        S::kNotExpressible,
@@ -168,12 +179,22 @@ std::vector<PluginInfo> build() {
        "the simulator has no encode (multimodal) pools"},
       {"label-selector-filter",
        K::kFilter,
-       S::kNotExpressible,
-       {{"matchLabels", T::kObject, "", false, {}},
-        {"matchExpressions", T::kObject, "", false, {}}},
+       S::kSupported,
+       {{"matchLabels", T::kObject, "{}", true, {}},
+        {"matchExpressions", T::kSelector, "[]", true, {}}},
        kSched + "filter/bylabel/selector.go",
-       "keeps endpoints whose labels match a selector",
-       "pools carry no labels"},
+       "keeps endpoints whose labels match a Kubernetes label selector (matchLabels equal; "
+       "matchExpressions In, NotIn, Exists, DoesNotExist; all must hold; empty matches all)",
+       "an endpoint's labels are its pool's pools[].labels plus llm-d.ai/role (prefill / "
+       "decode pools)"},
+      {"by-label-selector",
+       K::kFilter,
+       S::kSupported,
+       {{"matchLabels", T::kObject, "{}", true, {}},
+        {"matchExpressions", T::kSelector, "[]", true, {}}},
+       kSched + "filter/bylabel/selector.go",
+       "deprecated alias of label-selector-filter",
+       "as label-selector-filter"},
       {"prefix-cache-affinity-filter",
        K::kFilter,
        S::kNotExpressible,
@@ -274,24 +295,76 @@ std::vector<PluginInfo> build() {
        {{"queueDepthThreshold", T::kInt, "5", true, {}},
         {"kvCacheUtilThreshold", T::kNumber, "0.8", true, {}},
         {"metricsStalenessThreshold", T::kDuration, "200ms", true, {}},
-        {"headroom", T::kNumber, "0", false, {}}},
+        {"headroom", T::kNumber, "0", true, {}}},
        kFlow + "saturationdetector/utilization/detector.go; pkg/epp/requestcontrol/admission.go",
        "saturation = mean over endpoints of max(q / queueDepthThreshold, kv / "
        "kvCacheUtilThreshold), 1 for an endpoint whose metrics are older than "
-       "metricsStalenessThreshold; a sheddable request (priority < 0) is rejected when "
-       "saturation >= 1 (LegacyAdmissionController)",
+       "metricsStalenessThreshold; without flow control a sheddable request (priority < 0) "
+       "is rejected when saturation >= 1 (LegacyAdmissionController); with it, the flow "
+       "controller dispatches only while saturation < the usage limit",
        "the default detector, as upstream; staleness = router.signal_staleness_ms; rejected "
        "requests count as rejected in the results (HTTP 429 upstream)"},
       {"concurrency-detector",
        K::kSaturationDetector,
        S::kSupported,
        {{"maxConcurrency", T::kInt, "100", true, {}},
-        {"headroom", T::kNumber, "0", false, {}},
+        {"headroom", T::kNumber, "0", true, {}},
         {"concurrencyMode", T::kString, "requests", true, {}},
-        {"maxTokenConcurrency", T::kInt, "1000000", false, {}}},
+        {"maxTokenConcurrency", T::kInt, "1000000", true, {}}},
        kFlow + "saturationdetector/concurrency/detector.go",
-       "saturation = in-flight requests / (endpoints x maxConcurrency)",
-       "in-flight counts are the router's own; concurrencyMode tokens is refused"},
+       "saturation = in-flight requests / (endpoints x maxConcurrency), or with "
+       "concurrencyMode tokens in-flight tokens / (endpoints x maxTokenConcurrency); as a "
+       "filter it keeps endpoints under the limit",
+       "in-flight requests and tokens are the router's own counts (tokens as for "
+       "token-load-scorer)"},
+      // ---- flow control (featureGates: [flowControl]): the policies bands name
+      {"global-strict-fairness-policy",
+       K::kFlowPolicy,
+       S::kSupported,
+       {},
+       kFlow + "fairness/globalstrict/global_strict.go",
+       "within a band, the flow whose head request the ordering policy ranks first (the "
+       "default fairness policy)",
+       "a flow is the request's workload client (its fairness ID); equal heads go to the "
+       "earlier enqueued"},
+      {"round-robin-fairness-policy",
+       K::kFlowPolicy,
+       S::kSupported,
+       {},
+       kFlow + "fairness/roundrobin/roundrobin.go",
+       "within a band, flows in turn (sorted by ID), starting after the last one picked",
+       "a flow is the request's workload client"},
+      {"fcfs-ordering-policy",
+       K::kFlowPolicy,
+       S::kSupported,
+       {},
+       kFlow + "ordering/fcfs/fcfs.go",
+       "within a flow, the earliest enqueued request first (the default ordering policy)",
+       "as upstream"},
+      {"edf-ordering-policy",
+       K::kFlowPolicy,
+       S::kSupported,
+       {},
+       kFlow + "ordering/edf/edf.go",
+       "earliest deadline (enqueue time + TTL) first, FCFS on ties",
+       "every request has the same TTL (defaultRequestTTL), so it orders as FCFS, as upstream "
+       "does then"},
+      {"slo-deadline-ordering-policy",
+       K::kFlowPolicy,
+       S::kApproximated,
+       {},
+       kFlow + "ordering/slodeadline/slo_deadline.go",
+       "earliest received + x-slo-ttft-ms header first; requests without the header after, "
+       "FCFS",
+       "simulated requests carry no x-slo-ttft-ms header, so it orders as FCFS"},
+      {"static-usage-limit-policy",
+       K::kFlowPolicy,
+       S::kSupported,
+       {{"threshold", T::kNumber, "1.0", true, {}}},
+       kFlow + "usagelimits/usagelimitpolicy.go; " + kFlow + "usagelimits/README.md",
+       "every band's usage ceiling is threshold, in (0, 1]: a dispatch cycle stops when "
+       "saturation >= it (the default usage-limit policy)",
+       "as upstream"},
       // ---- the data layer and request handling: the simulator is its own data layer
       {"metrics-data-source",
        K::kDataLayer,
@@ -371,6 +444,8 @@ const char* kind_name(PluginKind k) {
       return "P/D decider";
     case K::kSaturationDetector:
       return "saturation detector";
+    case K::kFlowPolicy:
+      return "flow-control policy";
     case K::kDataLayer:
       return "data layer";
     case K::kOther:

@@ -21,7 +21,8 @@ enum class PluginKind {
   kProfileHandler,
   kDecider,
   kSaturationDetector,
-  kDataLayer,  // data sources, extractors, producers, parsers: the simulator's own data layer
+  kFlowPolicy,  // flow control: fairness, ordering and usage-limit policies
+  kDataLayer,   // data sources, extractors, producers, parsers: the simulator's own data layer
   kOther,
 };
 
@@ -32,7 +33,8 @@ enum class Support {
   kNotExpressible  // refused: the simulator has no input it could read
 };
 
-enum class ParamType { kInt, kNumber, kBool, kString, kDuration, kObject };
+// kSelector: a list of label-selector requirements {key, operator, values} (matchExpressions).
+enum class ParamType { kInt, kNumber, kBool, kString, kDuration, kObject, kSelector };
 
 struct ParamInfo {
   std::string name;

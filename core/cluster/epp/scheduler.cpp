@@ -22,6 +22,8 @@ Scheduler::Scheduler(EppConfig cfg, std::size_t instances, std::vector<std::int3
       roles_(instances, Role::kNone),
       max_loras_(instances, 0),
       inflight_(instances, 0),
+      inflight_tokens_(instances, 0),
+      labels_(instances),
       lora_inflight_(instances),
       metrics_age_(metrics_age),
       block_size_(block_size) {
@@ -41,6 +43,7 @@ Scheduler::Scheduler(EppConfig cfg, std::size_t instances, std::vector<std::int3
     s.matches.assign(instances, 0);
     prefix_.push_back(std::move(s));
   }
+  if (cfg_.flow.enabled) flow_ = std::make_unique<FlowController>(cfg_.flow);
   // The decider reads the endpoint's PrefixCacheMatchInfo: the first prefix plugin's.
   if (!prefix_.empty()) decider_prefix_ = 0;
   totals_.resize(instances);
@@ -52,6 +55,7 @@ void Scheduler::set_endpoint(std::int32_t instance, Role role, std::int64_t gpu_
   const auto i = static_cast<std::size_t>(instance);
   roles_[i] = role;
   max_loras_[i] = max_loras;
+  if (role != Role::kNone) labels_[i][kRoleLabel] = role == Role::kPrefill ? "prefill" : "decode";
   for (PrefixState& s : prefix_) {
     if (s.precise) continue;
     // approximateprefix AutoTune: the LRU holds the server's KV blocks; else
@@ -64,6 +68,11 @@ void Scheduler::set_endpoint(std::int32_t instance, Role role, std::int64_t gpu_
                                p.number("lruCapacityPerServer", kDefaultLruCapacityPerServer));
     s.approx.set_capacity(i, cap);
   }
+}
+
+void Scheduler::set_labels(std::int32_t instance, const Labels& labels) {
+  Labels& l = labels_[static_cast<std::size_t>(instance)];
+  for (const auto& [k, v] : labels) l[k] = v;
 }
 
 engine::KvEventListener* Scheduler::kv_listener(std::int32_t instance) {
@@ -98,10 +107,14 @@ double Scheduler::saturation(SimTime now, SignalBoard& board) {
                             : nullptr;
   if (candidates_.empty()) return 1.0;
   if (d != nullptr && d->type == "concurrency-detector") {
-    // concurrency/detector.go Saturation: total in-flight / total capacity.
-    const double max_c = d->number("maxConcurrency", 100);
+    // concurrency/detector.go Saturation: total in-flight / total capacity, in requests or
+    // (concurrencyMode tokens) in the in-flight-load producer's tokens.
+    const bool tokens = d->text("concurrencyMode", "requests") == "tokens";
+    const double max_c =
+        tokens ? d->number("maxTokenConcurrency", 1000000) : d->number("maxConcurrency", 100);
     double inflight = 0;
-    for (const std::int32_t c : candidates_) inflight += static_cast<double>(inflight_[c]);
+    for (const std::int32_t c : candidates_)
+      inflight += static_cast<double>(tokens ? inflight_tokens_[c] : inflight_[c]);
     return inflight / (max_c * static_cast<double>(candidates_.size()));
   }
   // utilization/detector.go Saturation: mean of max(q / qThr, kv / kvThr); an endpoint whose
@@ -122,10 +135,26 @@ double Scheduler::saturation(SimTime now, SignalBoard& board) {
   return total / static_cast<double>(candidates_.size());
 }
 
+bool flow_never_dispatches(const EppConfig& cfg, SimTime metrics_age) {
+  if (!cfg.flow.enabled) return false;
+  const PluginSpec* d = cfg.saturation_detector >= 0
+                            ? &cfg.plugins[static_cast<std::size_t>(cfg.saturation_detector)]
+                            : nullptr;
+  if (d != nullptr && d->type != "utilization-detector") return false;
+  const double stale_ms = d != nullptr ? d->number("metricsStalenessThreshold", 200) : 200;
+  return to_millis(metrics_age) > stale_ms && cfg.flow.usage_limit <= 1.0;
+}
+
+bool Scheduler::flow_blocked() const {
+  return flow_ != nullptr && flow_never_dispatches(cfg_, metrics_age_);
+}
+
 Decision Scheduler::schedule(const Request& r, SimTime now, SignalBoard& board, Rng& rng) {
   Decision d;
-  // admission.go rejectIfSheddableAndSaturated: only sheddable requests are checked.
-  if (r.priority > 0 && saturation(now, board) >= 1.0) {
+  // admission.go rejectIfSheddableAndSaturated (LegacyAdmissionController): only sheddable
+  // requests are checked. FlowControlAdmissionController has no such check: the flow
+  // controller dispatched this request.
+  if (flow_ == nullptr && r.priority > 0 && saturation(now, board) >= 1.0) {
     d.rejected = true;
     return d;
   }
@@ -229,6 +258,23 @@ void Scheduler::filter(const PluginSpec& f, const Request& r, SimTime now, Signa
     } else {
       next_ = affinity.empty() ? available : affinity;
     }
+  } else if (t == "label-selector-filter" || t == "by-label-selector") {
+    // bylabel/selector.go Filter.
+    for (const std::int32_t c : pass_)
+      if (selector_matches(f, labels_[static_cast<std::size_t>(c)])) next_.push_back(c);
+  } else if (t == "context-length-aware") {
+    // context_length_aware.go Filter: only with enableFiltering; unlabelled endpoints pass,
+    // unparsable ranges do not.
+    if (f.number("enableFiltering", 0) == 0) return;
+    const std::string label = f.text("label", "llm-d.ai/context-length-range");
+    const auto n = static_cast<std::int64_t>(r.prompt->size());
+    for (const std::int32_t c : pass_) {
+      const Labels& l = labels_[static_cast<std::size_t>(c)];
+      const auto it = l.find(label);
+      std::int64_t lo = 0, hi = 0;
+      if (it == l.end() || (parse_context_range(it->second, lo, hi) && n >= lo && n <= hi))
+        next_.push_back(c);
+    }
   } else if (t == "utilization-detector" || t == "concurrency-detector") {
     // A detector as a Filter (detector.go Filter): endpoints under the limits with headroom;
     // none: all of them.
@@ -236,8 +282,11 @@ void Scheduler::filter(const PluginSpec& f, const Request& r, SimTime now, Signa
     for (const std::int32_t c : pass_) {
       bool keep = false;
       if (t == "concurrency-detector") {
-        keep = static_cast<double>(inflight_[static_cast<std::size_t>(c)]) <
-               f.number("maxConcurrency", 100) * head;
+        const auto i = static_cast<std::size_t>(c);
+        keep = f.text("concurrencyMode", "requests") == "tokens"
+                   ? static_cast<double>(inflight_tokens_[i]) <
+                         f.number("maxTokenConcurrency", 1000000) * head
+                   : static_cast<double>(inflight_[i]) < f.number("maxConcurrency", 100) * head;
       } else if (to_millis(metrics_age_) <= f.number("metricsStalenessThreshold", 200)) {
         const InstanceSignals& s = board.view(static_cast<std::size_t>(c), now);
         keep = s.waiting < f.number("queueDepthThreshold", 5) * head &&
@@ -248,6 +297,32 @@ void Scheduler::filter(const PluginSpec& f, const Request& r, SimTime now, Signa
     if (next_.empty()) return;
   }
   pass_.swap(next_);
+}
+
+// The scorers that read the router's own bookkeeping and the endpoints' labels.
+void Scheduler::score_local(const PluginSpec& p, const Request& r) {
+  if (p.type == "token-load-scorer") {
+    // tokenload/token_load.go Score (queueThresholdTokens <= 0: the default).
+    double thr = p.number("queueThresholdTokens", kTokenQueueThreshold);
+    if (thr <= 0) thr = kTokenQueueThreshold;
+    for (const std::int32_t c : pass_) {
+      const auto load = static_cast<double>(inflight_tokens_[static_cast<std::size_t>(c)]);
+      scores_[static_cast<std::size_t>(c)] = load <= 0 ? 1.0 : 1.0 - std::min(load, thr) / thr;
+    }
+    return;
+  }
+  // context_length_aware.go Score: unlabelled 0.5, unparsable 0.
+  const std::string label = p.text("label", "llm-d.ai/context-length-range");
+  const auto n = static_cast<std::int64_t>(r.prompt->size());
+  for (const std::int32_t c : pass_) {
+    const Labels& l = labels_[static_cast<std::size_t>(c)];
+    const auto it = l.find(label);
+    std::int64_t lo = 0, hi = 0;
+    double v = 0.5;
+    if (it != l.end())
+      v = parse_context_range(it->second, lo, hi) ? context_range_score(n, lo, hi) : 0.0;
+    scores_[static_cast<std::size_t>(c)] = v;
+  }
 }
 
 void Scheduler::score(std::int32_t plugin, const Request& r, SimTime now, SignalBoard& board) {
@@ -266,6 +341,7 @@ void Scheduler::score(std::int32_t plugin, const Request& r, SimTime now, Signal
     for (const std::int32_t c : pass_)
       sc[static_cast<std::size_t>(c)] = hi == lo ? 1.0 : (hi - value(c)) / (hi - lo);
   };
+  if (t == "token-load-scorer" || t == "context-length-aware") return score_local(p, r);
   if (t == "queue-scorer") {
     min_max([&](std::int32_t c) { return static_cast<double>(view(c).waiting); });
   } else if (t == "running-requests-size-scorer") {
@@ -402,8 +478,15 @@ void Scheduler::pre_request(const Request& r, const Decision& d) {
     s.approx.add(static_cast<std::size_t>(d.target), s.hashes);
     if (d.prefill >= 0) s.approx.add(static_cast<std::size_t>(d.prefill), s.hashes);
   }
+  // inflightload/producer.go PreRequest: every profile's target counts the request and its
+  // estimated tokens.
+  const std::int64_t tokens = token_estimate(static_cast<std::int64_t>(r.prompt->size()));
   ++inflight_[static_cast<std::size_t>(d.target)];
-  if (d.prefill >= 0) ++inflight_[static_cast<std::size_t>(d.prefill)];
+  inflight_tokens_[static_cast<std::size_t>(d.target)] += tokens;
+  if (d.prefill >= 0) {
+    ++inflight_[static_cast<std::size_t>(d.prefill)];
+    inflight_tokens_[static_cast<std::size_t>(d.prefill)] += tokens;
+  }
   if (r.lora != 0) ++lora_inflight_[static_cast<std::size_t>(d.target)][r.lora];
   // no_hit_lru.go PreRequest: a cold request moves its primary and prefill targets to the
   // front of the LRU (lruSize bounds it).
@@ -423,9 +506,18 @@ void Scheduler::pre_request(const Request& r, const Decision& d) {
   last_cold_ = false;
 }
 
-void Scheduler::on_left(std::int32_t instance) {
+void Scheduler::on_left(std::int32_t instance, std::int64_t prompt_tokens) {
+  // producer.go ResponseBody: the prefill target is released at the first token (here: the
+  // hand-off), the others at the end of the stream.
   auto& n = inflight_[static_cast<std::size_t>(instance)];
   if (n > 0) --n;
+  auto& t = inflight_tokens_[static_cast<std::size_t>(instance)];
+  t = std::max<std::int64_t>(0, t - token_estimate(prompt_tokens));
+}
+
+void Scheduler::count_in(std::int32_t instance, std::int64_t prompt_tokens) {
+  ++inflight_[static_cast<std::size_t>(instance)];
+  inflight_tokens_[static_cast<std::size_t>(instance)] += token_estimate(prompt_tokens);
 }
 
 void Scheduler::on_done(std::int32_t instance, const Request& r, bool answered) {

@@ -1,7 +1,9 @@
 #pragma once
 // Scheduler: llm-d's EPP scheduling cycle over the simulator's instances, configured by an
-// EppConfig (config.h). Per request: admission (the saturation detector; sheddable requests
-// are rejected when the pool is saturated, pkg/epp/requestcontrol/admission.go), then the
+// EppConfig (config.h). Per request: admission (without flow control, the saturation
+// detector: sheddable requests are rejected when the pool is saturated,
+// pkg/epp/requestcontrol/admission.go; with it, the flow controller (flow(), driven by the
+// simulation) holds the request until it dispatches it to schedule()), then the
 // profile handler runs scheduling profiles (filters in order, weighted scorers summed, the
 // picker), then the PreRequest bookkeeping (the approximate prefix index, in-flight counts,
 // the no-hit LRU). Randomness comes from the router's stream (seeded from the scenario seed).
@@ -13,6 +15,8 @@
 #include <vector>
 
 #include "cluster/epp/config.h"
+#include "cluster/epp/flow_control.h"
+#include "cluster/epp/labels.h"
 #include "cluster/epp/precise_index.h"
 #include "cluster/prefix_index.h"
 #include "cluster/signal_board.h"
@@ -20,6 +24,9 @@
 #include "util/sim_time.h"
 
 namespace blis::cluster::epp {
+
+// tokenload/token_load.go: queueThresholdTokens' default (128 requests of 32K tokens).
+inline constexpr double kTokenQueueThreshold = 4194304;
 
 // An endpoint's llm-d.ai/role label, from its pool's role (unified pools are unlabelled).
 enum class Role { kNone, kPrefill, kDecode };
@@ -40,6 +47,10 @@ struct Decision {
 // The adapters in an instance's GPU LoRA slots, or nullptr when it serves no LoRA.
 using LoraProbe = std::function<const std::vector<std::int32_t>*(std::int32_t instance)>;
 
+// True when `cfg`'s flow controller could never dispatch with metrics `metrics_age` old: the
+// utilization detector then sees every endpoint stale (saturation 1 >= the usage limit).
+bool flow_never_dispatches(const EppConfig& cfg, SimTime metrics_age);
+
 class Scheduler {
  public:
   Scheduler(EppConfig cfg, std::size_t instances, std::vector<std::int32_t> candidates,
@@ -47,21 +58,39 @@ class Scheduler {
 
   void set_endpoint(std::int32_t instance, Role role, std::int64_t gpu_blocks,
                     std::int32_t max_loras);
+  // The endpoint's labels (its pool's pools[].labels); llm-d.ai/role comes from its role.
+  void set_labels(std::int32_t instance, const Labels& labels);
+  // The flow-control layer (the flowControl feature gate), or nullptr.
+  FlowController* flow() { return flow_.get(); }
+  const FlowController* flow() const { return flow_.get(); }
+  // flow_never_dispatches for this scheduler: queued requests then wait for their client,
+  // TTL or the horizon.
+  bool flow_blocked() const;
   void set_lora_probe(LoraProbe p) { lora_probe_ = std::move(p); }
   // The KV-event listener of an instance (precise prefix-cache scorer), or nullptr.
   engine::KvEventListener* kv_listener(std::int32_t instance);
 
+  // Admission (the legacy check; none with flow control: the flow controller admitted it),
+  // then the profiles.
   Decision schedule(const Request& r, SimTime now, SignalBoard& board, Rng& rng);
-  // A request routed to `instance` left it (finished, failed or handed off).
-  void on_left(std::int32_t instance);
+  // A request routed to `instance` left it (finished, failed or handed off); `prompt_tokens`:
+  // its prompt's length (the in-flight-load producer's token count).
+  void on_left(std::int32_t instance, std::int64_t prompt_tokens);
   // Counts a request on `instance` without routing it there (a gateway rejection's record).
-  void count_in(std::int32_t instance) { ++inflight_[static_cast<std::size_t>(instance)]; }
+  void count_in(std::int32_t instance, std::int64_t prompt_tokens);
+  // inflightload/token_estimator.go SimpleTokenEstimator: input + round(1.5 x input).
+  static std::int64_t token_estimate(std::int64_t prompt_tokens) {
+    return prompt_tokens + (3 * prompt_tokens + 1) / 2;
+  }
   // A request finished on `instance`: its adapter leaves, its session's token names it.
   void on_done(std::int32_t instance, const Request& r, bool answered);
 
   const EppConfig& config() const { return cfg_; }
   std::int64_t in_flight(std::int32_t instance) const {
     return inflight_[static_cast<std::size_t>(instance)];
+  }
+  std::int64_t in_flight_tokens(std::int32_t instance) const {
+    return inflight_tokens_[static_cast<std::size_t>(instance)];
   }
   // The pool's saturation as the configured detector computes it (for tests).
   double saturation(SimTime now, SignalBoard& board);
@@ -71,7 +100,9 @@ class Scheduler {
   std::vector<std::int32_t> candidates_;
   std::vector<Role> roles_;
   std::vector<std::int32_t> max_loras_;
-  std::vector<std::int64_t> inflight_;
+  std::vector<std::int64_t> inflight_, inflight_tokens_;
+  std::vector<Labels> labels_;
+  std::unique_ptr<FlowController> flow_;
   std::vector<std::map<std::int32_t, std::int32_t>> lora_inflight_;  // adapter -> requests
   std::map<std::int64_t, std::int32_t> session_last_;                // session -> instance
   std::vector<std::int32_t> no_hit_lru_;                             // most recent first
@@ -103,6 +134,7 @@ class Scheduler {
                            Rng& rng);
   void filter(const PluginSpec& f, const Request& r, SimTime now, SignalBoard& board, Rng& rng);
   void score(std::int32_t plugin, const Request& r, SimTime now, SignalBoard& board);
+  void score_local(const PluginSpec& p, const Request& r);
   std::int32_t pick(const PluginSpec* picker, Rng& rng);
   bool disaggregate(const Request& r, std::int32_t decode) const;
   void lora_state(std::int32_t inst, std::int32_t lora, bool& active, bool& waiting,

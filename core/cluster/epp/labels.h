@@ -1,0 +1,27 @@
+#pragma once
+// Endpoint labels: a pool's pools[].labels (plus llm-d.ai/role), and the rules of the plugins
+// that read them: label-selector-filter (a Kubernetes label selector) and
+// context-length-aware (a "min-max" token range label).
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "cluster/epp/config.h"
+
+namespace blis::cluster::epp {
+
+using Labels = std::map<std::string, std::string>;
+
+// The label llm-d's role filters read (pkg/epp/framework/plugins/scheduling/filter/bylabel).
+inline constexpr const char* kRoleLabel = "llm-d.ai/role";
+
+// label-selector-filter: matchLabels and matchExpressions (spec.obj / spec.selector) all hold.
+bool selector_matches(const PluginSpec& spec, const Labels& labels);
+
+// context_length_aware.go parseContextRange: "min-max" (integers, min <= max).
+bool parse_context_range(const std::string& s, std::int64_t& lo, std::int64_t& hi);
+// context_length_aware.go calculateRangeScore.
+double context_range_score(std::int64_t n, std::int64_t lo, std::int64_t hi);
+
+}  // namespace blis::cluster::epp
