@@ -208,6 +208,99 @@ void put_network(const Simulation::State& st, ojson& out) {
 
 }  // namespace
 
+// The EPP's flow-control layer (router epp with the flowControl feature gate): its
+// rejected_capacity (HTTP 429) and evicted_ttl (HTTP 503) are among requests.rejected.
+static ojson flow_control_of(const epp::FlowController& fc) {
+  const epp::FlowStats& f = fc.stats();
+  ojson out{
+      {"enqueued", f.enqueued},
+      {"dispatched", f.dispatched},
+      {"rejected_capacity", f.rejected_capacity},
+      {"evicted_ttl", f.evicted_ttl},
+      {"cancelled", f.cancelled},
+      {"queued", fc.queued()},
+      {"max_queued", f.max_queued},
+      {"wait_ms_mean", f.dispatched > 0 ? f.wait_ms_sum / static_cast<double>(f.dispatched) : 0.0},
+      {"wait_ms_max", f.wait_ms_max}};
+  ojson bands = ojson::array();
+  for (const auto& [prio, b] : fc.band_stats()) {
+    bands.push_back(
+        ojson{{"priority", prio},
+              {"enqueued", b.enqueued},
+              {"dispatched", b.dispatched},
+              {"rejected_capacity", b.rejected_capacity},
+              {"evicted_ttl", b.evicted_ttl},
+              {"cancelled", b.cancelled},
+              {"max_queued", b.max_queued},
+              {"wait_ms_mean",
+               b.dispatched > 0 ? b.wait_ms_sum / static_cast<double>(b.dispatched) : 0.0},
+              {"wait_ms_max", b.wait_ms_max}});
+  }
+  out["bands"] = std::move(bands);
+  return out;
+}
+
+// What produced the results: the engines per pool and the catalog and coefficient sources.
+static ojson provenance_of(const Simulation::State& st) {
+  ojson prov;
+  prov["blis"] = BLIS_VERSION;
+  ojson engines = ojson::array();
+  std::set<std::string> catalog, coefficients;
+  for (std::size_t p = 0; p < st.pools.size(); ++p) {
+    const PoolRuntime& pr = st.pools[p];
+    const engine::Provenance e =
+        st.instances[static_cast<std::size_t>(pr.first_instance)]->engine().provenance();
+    engines.push_back(ojson{{"pool", pr.name},
+                            {"kind", e.kind},
+                            {"release", e.release},
+                            {"upstream_repo", e.upstream_repo},
+                            {"upstream_commit", e.upstream_commit}});
+    catalog.insert(pr.res.catalog_entries.begin(), pr.res.catalog_entries.end());
+    coefficients.insert(pr.res.coefficient_sources.begin(), pr.res.coefficient_sources.end());
+    if (!pr.res.overheads.source.empty()) coefficients.insert(pr.res.overheads.source);
+  }
+  prov["engines"] = std::move(engines);
+  prov["catalog"] = std::vector<std::string>(catalog.begin(), catalog.end());
+  prov["coefficients"] = std::vector<std::string>(coefficients.begin(), coefficients.end());
+  return prov;
+}
+
+// One instance's row of summary.json "instances".
+static ojson instance_row(const Simulation::State& st, const Instance& inst,
+                          const engine::EngineStats& s, const InstanceTally& t, double kv_mean,
+                          SimTime span) {
+  const auto p = static_cast<std::size_t>(inst.pool());
+  const InstanceCounters& k = inst.counters();
+  ojson row{
+      {"name", inst.name()},
+      {"pool", st.pools[p].name},
+      {"requests", ojson{{"routed", t.routed},
+                         {"finished", t.finished},
+                         {"aborted", t.aborted},
+                         {"rejected", t.rejected}}},
+      {"ttft_ms_mean", t.ttft_ms.mean()},
+      {"e2e_ms_mean", t.e2e_ms.mean()},
+      {"preemptions", s.preemptions},
+      {"prefix_cache_hit_rate", s.prefix_queries > 0 ? static_cast<double>(s.prefix_hits) /
+                                                           static_cast<double>(s.prefix_queries)
+                                                     : 0.0},
+      {"kv_usage", ojson{{"mean", kv_mean}, {"max", t.kv_max}}},
+      {"kv_blocks", s.num_total_blocks},
+      {"steps", k.steps},
+      {"gpu_busy_fraction", span > 0 ? to_seconds(k.gpu_busy) / to_seconds(span) : 0.0},
+  };
+  if (const LoraResidency* lr = inst.lora()) {
+    // LoRA pools only, so documents without LoRA keep their results (and digests).
+    const LoraCounters& lc = lr->counters();
+    row["lora"] = ojson{{"cpu_loads", lc.cpu_loads},
+                        {"gpu_loads", lc.gpu_loads},
+                        {"load_ms", lc.load_us / 1000.0},
+                        {"compute_ms", lc.compute_us / 1000.0}};
+  }
+  put_instance_extras(inst, row);
+  return row;
+}
+
 // Everything in summary.json except sim.wall_s and the digest.
 static ojson summary_body(const Simulation::State& st) {
   const scenario::Scenario& sc = *st.scenario;
@@ -222,37 +315,7 @@ static ojson summary_body(const Simulation::State& st) {
                           {"aborted", c.aborted},
                           {"rejected", c.rejected},
                           {"unfinished", in_flight}};
-  if (const epp::FlowController* fc = st.router.flow()) {
-    // The EPP's flow-control layer (router epp with the flowControl feature gate): its
-    // rejected_capacity (HTTP 429) and evicted_ttl (HTTP 503) are among requests.rejected.
-    const epp::FlowStats& f = fc->stats();
-    out["flow_control"] =
-        ojson{{"enqueued", f.enqueued},
-              {"dispatched", f.dispatched},
-              {"rejected_capacity", f.rejected_capacity},
-              {"evicted_ttl", f.evicted_ttl},
-              {"cancelled", f.cancelled},
-              {"queued", fc->queued()},
-              {"max_queued", f.max_queued},
-              {"wait_ms_mean",
-               f.dispatched > 0 ? f.wait_ms_sum / static_cast<double>(f.dispatched) : 0.0},
-              {"wait_ms_max", f.wait_ms_max}};
-    ojson bands = ojson::array();
-    for (const auto& [prio, b] : fc->band_stats()) {
-      bands.push_back(
-          ojson{{"priority", prio},
-                {"enqueued", b.enqueued},
-                {"dispatched", b.dispatched},
-                {"rejected_capacity", b.rejected_capacity},
-                {"evicted_ttl", b.evicted_ttl},
-                {"cancelled", b.cancelled},
-                {"max_queued", b.max_queued},
-                {"wait_ms_mean",
-                 b.dispatched > 0 ? b.wait_ms_sum / static_cast<double>(b.dispatched) : 0.0},
-                {"wait_ms_max", b.wait_ms_max}});
-    }
-    out["flow_control"]["bands"] = std::move(bands);
-  }
+  if (const epp::FlowController* fc = st.router.flow()) out["flow_control"] = flow_control_of(*fc);
   put_latency_set(out, c);
   const bool has_slo = any_slo(sc);
   if (!has_slo) out["goodput_requests_per_s"] = nullptr;
@@ -299,34 +362,7 @@ static ojson summary_body(const Simulation::State& st) {
       pool_xq[p] += s.external_prefix_queries;
       pool_xh[p] += s.external_prefix_hits;
     }
-    const InstanceCounters& k = inst.counters();
-    instances.push_back(ojson{
-        {"name", inst.name()},
-        {"pool", st.pools[p].name},
-        {"requests", ojson{{"routed", t.routed},
-                           {"finished", t.finished},
-                           {"aborted", t.aborted},
-                           {"rejected", t.rejected}}},
-        {"ttft_ms_mean", t.ttft_ms.mean()},
-        {"e2e_ms_mean", t.e2e_ms.mean()},
-        {"preemptions", s.preemptions},
-        {"prefix_cache_hit_rate", s.prefix_queries > 0 ? static_cast<double>(s.prefix_hits) /
-                                                             static_cast<double>(s.prefix_queries)
-                                                       : 0.0},
-        {"kv_usage", ojson{{"mean", kv_mean}, {"max", t.kv_max}}},
-        {"kv_blocks", s.num_total_blocks},
-        {"steps", k.steps},
-        {"gpu_busy_fraction", span > 0 ? to_seconds(k.gpu_busy) / to_seconds(span) : 0.0},
-    });
-    if (const LoraResidency* lr = inst.lora()) {
-      // LoRA pools only, so documents without LoRA keep their results (and digests).
-      const LoraCounters& lc = lr->counters();
-      instances.back()["lora"] = ojson{{"cpu_loads", lc.cpu_loads},
-                                       {"gpu_loads", lc.gpu_loads},
-                                       {"load_ms", lc.load_us / 1000.0},
-                                       {"compute_ms", lc.compute_us / 1000.0}};
-    }
-    put_instance_extras(inst, instances.back());
+    instances.push_back(instance_row(st, inst, s, t, kv_mean, span));
   }
   out["preemptions"] = preemptions;
   out["prefix_cache_hit_rate"] =
@@ -366,27 +402,7 @@ static ojson summary_body(const Simulation::State& st) {
   put_network(st, out);
   out["sim"] = ojson{{"events", st.events}, {"steps", st.steps}, {"simulated_s", to_seconds(span)}};
 
-  ojson prov;
-  prov["blis"] = BLIS_VERSION;
-  ojson engines = ojson::array();
-  std::set<std::string> catalog, coefficients;
-  for (std::size_t p = 0; p < st.pools.size(); ++p) {
-    const PoolRuntime& pr = st.pools[p];
-    const engine::Provenance e =
-        st.instances[static_cast<std::size_t>(pr.first_instance)]->engine().provenance();
-    engines.push_back(ojson{{"pool", pr.name},
-                            {"kind", e.kind},
-                            {"release", e.release},
-                            {"upstream_repo", e.upstream_repo},
-                            {"upstream_commit", e.upstream_commit}});
-    catalog.insert(pr.res.catalog_entries.begin(), pr.res.catalog_entries.end());
-    coefficients.insert(pr.res.coefficient_sources.begin(), pr.res.coefficient_sources.end());
-    if (!pr.res.overheads.source.empty()) coefficients.insert(pr.res.overheads.source);
-  }
-  prov["engines"] = std::move(engines);
-  prov["catalog"] = std::vector<std::string>(catalog.begin(), catalog.end());
-  prov["coefficients"] = std::vector<std::string>(coefficients.begin(), coefficients.end());
-  out["provenance"] = std::move(prov);
+  out["provenance"] = provenance_of(st);
   return out;
 }
 
