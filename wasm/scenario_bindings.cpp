@@ -1,5 +1,6 @@
 // validateScenario(json): every diagnostic of a scenario document, the messages `blis
-// validate` prints, for the web editor's inline errors.
+// validate` prints (cluster::validate_scenario: the decoder's and the router's), for the web
+// editor's inline errors.
 // effectiveScenario(json): the resolved document with every default written out (the rules
 // pack's engine-args defaults included), or "" when the document has errors: what the form
 // shows for a key the document leaves out, so no default is restated in TypeScript.
@@ -9,6 +10,7 @@
 
 #include <string>
 
+#include "cluster/validate_scenario.h"
 #include "diagnostics_js.h"
 #include "embind_guard.h"
 #include "scenario/scenario_decode.h"
@@ -18,7 +20,10 @@ namespace blis::wasm {
 namespace {
 
 emscripten::val validate_scenario(const std::string& json) {
-  return guard([&] { return diagnostics_to_js(scenario::validate_scenario_text(json)); });
+  return guard([&] {
+    return diagnostics_to_js(
+        cluster::validate_scenario(json, scenario::DecodeOptions{}).diagnostics);
+  });
 }
 
 std::string effective_scenario(const std::string& json) {

@@ -149,10 +149,13 @@ describe('the scale-out and router knobs against the decoder', () => {
       ).toEqual([]);
       sim.delete();
     }
-    // A broken YAML config: the error is at /router/epp_config, which the EPP field shows.
-    // validateScenario does not read the config (blis validate neither); loading the run
-    // does, and the app shows a failed load's diagnostics like the validator's.
+    // A broken YAML config: the error is at /router/epp_config, which the EPP field shows;
+    // the validator and the run's load report it alike (cluster::validate_scenario).
     const bad = JSON.stringify(knob('epp_config').set(JSON.parse(MINIMAL) as Json, 'plugins: ['));
+    expect(blis.validateScenario(bad).find((d) => d.severity === 'error')).toMatchObject({
+      pointer: '/router/epp_config',
+      message: /line 1/,
+    });
     const sim = new blis.Simulation();
     const diags = sim.load(bad);
     sim.delete();
