@@ -59,8 +59,7 @@ class PrefixIndex {
     std::uint32_t version = 0;         // bumped on every touch; older queue items are stale
     std::uint32_t holder_next = kNil;  // the hash's holder list
   };
-  struct Touch {  // one LRU queue item; `hash` is the entry's, for prefetching only
-    std::uint64_t hash = 0;
+  struct Touch {  // one LRU queue item
     std::uint32_t entry = 0;
     std::uint32_t version = 0;
   };
