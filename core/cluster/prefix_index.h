@@ -56,7 +56,9 @@ class PrefixIndex {
   struct Entry {
     std::uint64_t hash = 0;
     std::uint32_t instance = 0;
-    std::uint32_t version = 0;         // bumped on every touch; older queue items are stale
+    // Bumped on every touch; older queue items are stale. Wrapping needs 2^32 touches of one
+    // entry, but a queue item is consumed or compacted away within ~4 x live + 1,024 pushes.
+    std::uint32_t version = 0;
     std::uint32_t holder_next = kNil;  // the hash's holder list
   };
   struct Touch {  // one LRU queue item
