@@ -57,19 +57,15 @@ void PrefixIndex::add(std::size_t instance, const std::vector<std::uint64_t>& ha
     std::uint32_t e = head == FlatHashMap::kMissing ? kNil : head;
     while (e != kNil && entries_[e].instance != me) e = entries_[e].holder_next;
     if (e != kNil) {  // already held: refresh its recency
-      lru_unlink(e);
-      lru_push_front(e);
+      touch(e);
       continue;
     }
-    if (lru.size >= lru.capacity && lru.tail != kNil) {
+    if (lru.size >= lru.capacity && lru.size > 0) {
       // Evict the least recently added hash (EPP's eviction callback drops the instance
       // from that hash's holders) and reuse its entry.
-      e = lru.tail;
-      lru_unlink(e);
+      e = pop_least_recent(lru);
+      --lru.size;
       holder_remove(e);
-    } else if (!free_.empty()) {
-      e = free_.back();
-      free_.pop_back();
     } else {
       e = static_cast<std::uint32_t>(entries_.size());
       entries_.emplace_back();
@@ -80,34 +76,49 @@ void PrefixIndex::add(std::size_t instance, const std::vector<std::uint64_t>& ha
     // `head` is still h's list: evicting an entry of another hash leaves h's value alone.
     entry.holder_next = head == FlatHashMap::kMissing ? kNil : head;
     holders_.put(h, e);
-    lru_push_front(e);
+    ++lru.size;
+    touch(e);
   }
 }
 
-void PrefixIndex::lru_unlink(std::uint32_t e) {
+void PrefixIndex::touch(std::uint32_t e) {
   Entry& entry = entries_[e];
   Lru& lru = lrus_[entry.instance];
-  if (entry.lru_prev != kNil)
-    entries_[entry.lru_prev].lru_next = entry.lru_next;
-  else
-    lru.head = entry.lru_next;
-  if (entry.lru_next != kNil)
-    entries_[entry.lru_next].lru_prev = entry.lru_prev;
-  else
-    lru.tail = entry.lru_prev;
-  entry.lru_prev = entry.lru_next = kNil;
-  --lru.size;
+  ++entry.version;
+  lru.queue.push_back(Touch{e, entry.version});
+  // Stale items are consumed as eviction passes them; without evictions (or with mostly
+  // refreshes) they are dropped here, so the queue stays within a few times the live size.
+  const std::size_t pending = lru.queue.size() - lru.head;
+  if (pending > 4 * static_cast<std::size_t>(lru.size) + 1024) compact(lru);
 }
 
-void PrefixIndex::lru_push_front(std::uint32_t e) {
-  Entry& entry = entries_[e];
-  Lru& lru = lrus_[entry.instance];
-  entry.lru_prev = kNil;
-  entry.lru_next = lru.head;
-  if (lru.head != kNil) entries_[lru.head].lru_prev = e;
-  lru.head = e;
-  if (lru.tail == kNil) lru.tail = e;
-  ++lru.size;
+std::uint32_t PrefixIndex::pop_least_recent(Lru& lru) {
+  // Prefetch, two stages ahead: the entry 16 items ahead, and the holder-map slot of the
+  // one 8 ahead (its entry, prefetched 8 pops ago, gives the hash), so an eviction's misses
+  // overlap with the ones before it. A stale item's prefetch is wasted, never wrong.
+  constexpr std::size_t kAhead = 8;
+  for (;;) {
+    if (lru.head + 2 * kAhead < lru.queue.size())
+      __builtin_prefetch(&entries_[lru.queue[lru.head + 2 * kAhead].entry]);
+    if (lru.head + kAhead < lru.queue.size())
+      holders_.prefetch(entries_[lru.queue[lru.head + kAhead].entry].hash);
+    const Touch t = lru.queue[lru.head++];
+    if (lru.head * 2 >= lru.queue.size() && lru.head >= 4096) {
+      lru.queue.erase(lru.queue.begin(), lru.queue.begin() + static_cast<std::ptrdiff_t>(lru.head));
+      lru.head = 0;
+    }
+    if (entries_[t.entry].version == t.version) return t.entry;
+  }
+}
+
+void PrefixIndex::compact(Lru& lru) {
+  std::size_t out = 0;
+  for (std::size_t i = lru.head; i < lru.queue.size(); ++i) {
+    const Touch t = lru.queue[i];
+    if (entries_[t.entry].version == t.version) lru.queue[out++] = t;
+  }
+  lru.queue.resize(out);
+  lru.head = 0;
 }
 
 void PrefixIndex::holder_remove(std::uint32_t e) {

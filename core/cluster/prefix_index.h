@@ -11,9 +11,14 @@
 // EPP hashes characters (4 per token); the simulator hashes token ids with the engine's
 // block size, which is what EPP's AutoTune aims at.
 //
-// Storage: one pool of entries (hash, instance), each on two lists: its instance's LRU list
-// and its hash's holder list (EPP's hashToPods). A flat hash map finds a hash's holder list.
-// Matching costs O(blocks + holders) and adding O(blocks), with no allocation in steady state.
+// Storage: one pool of entries (hash, instance), each on its hash's holder list (EPP's
+// hashToPods); a flat hash map finds a hash's holder list. Each instance's LRU order is a
+// queue of touches, oldest first: adding or refreshing an entry bumps its version and appends
+// (entry, version); the least recently touched live entry is the first queue item whose
+// version is still the entry's. That is the same order as a linked LRU list, without the
+// neighbours' cache misses on a refresh, and eviction reads the queue sequentially, so the
+// entries and map slots it will evict next are prefetched ahead. Matching costs
+// O(blocks + holders) and adding O(blocks) amortized.
 
 #include <cstdint>
 #include <vector>
@@ -51,23 +56,30 @@ class PrefixIndex {
   struct Entry {
     std::uint64_t hash = 0;
     std::uint32_t instance = 0;
-    std::uint32_t lru_prev = kNil, lru_next = kNil;  // the instance's LRU, most recent first
-    std::uint32_t holder_next = kNil;                // the hash's holder list
+    // Bumped on every touch; older queue items are stale. Wrapping needs 2^32 touches of one
+    // entry, but a queue item is consumed or compacted away within ~4 x live + 1,024 pushes.
+    std::uint32_t version = 0;
+    std::uint32_t holder_next = kNil;  // the hash's holder list
+  };
+  struct Touch {  // one LRU queue item
+    std::uint32_t entry = 0;
+    std::uint32_t version = 0;
   };
   struct Lru {
-    std::uint32_t head = kNil, tail = kNil;
-    std::int64_t size = 0;
+    std::vector<Touch> queue;  // oldest first; items before `head` are consumed
+    std::size_t head = 0;
+    std::int64_t size = 0;  // live entries
     std::int64_t capacity = kDefaultLruCapacityPerServer;
   };
   std::vector<Entry> entries_;
-  std::vector<std::uint32_t> free_;
   std::vector<Lru> lrus_;
   FlatHashMap holders_;  // hash -> first entry of its holder list
   std::int32_t block_size_ = 16;
   std::uint64_t salt_ = 0;
 
-  void lru_unlink(std::uint32_t e);
-  void lru_push_front(std::uint32_t e);
+  void touch(std::uint32_t e);
+  std::uint32_t pop_least_recent(Lru& lru);
+  void compact(Lru& lru);
   void holder_remove(std::uint32_t e);
 };
 

@@ -315,6 +315,23 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
   // The API server streams this step's tokens once its output handler gets to them.
   const SimTime visible = with_tokens > 0 ? inst.stream_outputs(now, with_tokens) : now;
   const std::int32_t pool = inst.pool();
+  // The step's inter-token gaps, one results call per run of equal gaps: every continuing
+  // decode of a step sees the same gap (visible - the previous step's visible time), and the
+  // zero gaps of tokens delivered together are one run. Exact: the ITL samples only reach
+  // the ITL percentiles, which hold a multiset of whole microseconds, so their sum (in a
+  // double, < 2^53) and every percentile are the same however equal values are grouped.
+  SimTime run_gap = 0;
+  std::int32_t run_count = 0;
+  const auto gap = [&](SimTime g, std::int32_t n) {
+    if (n <= 0) return;
+    if (run_count > 0 && g == run_gap) {
+      run_count += n;
+      return;
+    }
+    if (run_count > 0) results.on_token_gap(pool, run_gap, run_count);
+    run_gap = g;
+    run_count = n;
+  };
   for (const auto& p : ev.progress) {
     RequestRecord* rec = requests.find(p.key);
     if (rec == nullptr || rec->engine_done) continue;
@@ -342,9 +359,9 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
         results.on_first_token(visible - rec->sent);
         window_prompt_tokens += rec->gen.prompt_token_ids.size();
       } else {
-        results.on_token_gap(pool, visible - rec->last_token);
+        gap(visible - rec->last_token, 1);
       }
-      results.on_token_gap(pool, 0, zero_gaps);
+      gap(0, zero_gaps);
       rec->last_token = visible;
       rec->output_tokens = p.num_output_tokens;
       results.on_tokens(p.new_tokens);
@@ -355,6 +372,7 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
       queue.push(at, EventClass::kRequestFinished, 0, rec->key);
     }
   }
+  if (run_count > 0) results.on_token_gap(pool, run_gap, run_count);
 }
 
 void Simulation::State::publish(Instance& inst) {

@@ -142,3 +142,53 @@ TEST(PrefixIndex, SeveralInstancesCanHoldAHash) {
 
 }  // namespace
 }  // namespace blis::cluster
+
+#include <algorithm>
+#include <list>
+
+namespace blis::cluster {
+namespace {
+
+// The index's LRU (a queue of versioned touches) against a plain linked-list LRU per
+// instance: after random adds over a small hash space (many refreshes, evictions, shared
+// hashes), every instance holds exactly the reference's hashes, and matches agree.
+TEST(PrefixIndex, EvictionOrderIsThatOfALinkedLru) {
+  constexpr std::size_t kInstances = 3;
+  PrefixIndex idx(kInstances, 1, 0);
+  const std::int64_t caps[kInstances] = {5, 40, 300};
+  std::vector<std::list<std::uint64_t>> ref(kInstances);  // most recent first
+  for (std::size_t i = 0; i < kInstances; ++i) idx.set_capacity(i, caps[i]);
+  Rng rng(17);
+  std::vector<std::uint64_t> hashes;
+  std::vector<std::int32_t> m;
+  for (int op = 0; op < 30000; ++op) {
+    const auto inst = static_cast<std::size_t>(rng.uniform_int(0, kInstances - 1));
+    hashes.clear();
+    const std::int64_t n = rng.uniform_int(1, 12);
+    for (std::int64_t k = 0; k < n; ++k)
+      hashes.push_back(static_cast<std::uint64_t>(rng.uniform_int(1, op % 2 == 0 ? 60 : 2000)));
+    idx.add(inst, hashes);
+    std::list<std::uint64_t>& lru = ref[inst];
+    for (const std::uint64_t h : hashes) {
+      auto it = std::find(lru.begin(), lru.end(), h);
+      if (it != lru.end()) {
+        lru.erase(it);
+      } else if (static_cast<std::int64_t>(lru.size()) >= caps[inst]) {
+        lru.pop_back();
+      }
+      lru.push_front(h);
+    }
+    ASSERT_EQ(idx.entries(inst), lru.size());
+    if (op % 50 != 0) continue;
+    for (std::uint64_t h = 1; h <= 2000; ++h) {
+      idx.match({h}, m);
+      for (std::size_t i = 0; i < kInstances; ++i) {
+        const bool held = std::find(ref[i].begin(), ref[i].end(), h) != ref[i].end();
+        ASSERT_EQ(m[i], held ? 1 : 0) << "op " << op << " hash " << h << " instance " << i;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace blis::cluster

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "util/rng.h"
+
 namespace blis {
 namespace {
 
@@ -180,6 +182,26 @@ TEST(Percentiles, DeterministicWhateverTheQueries) {
   chatty.clear();
   EXPECT_TRUE(chatty.exact());
   EXPECT_EQ(chatty.count(), 0u);
+}
+
+// The cluster adds a step's inter-token gaps (whole microseconds) one call per run of equal
+// gaps instead of one per token (Simulation::State::apply_step_events): for whole-number
+// values every figure is bit-identical however equal consecutive values are grouped.
+TEST(Percentiles, GroupingEqualWholeNumbersChangesNothing) {
+  Percentiles one, grouped;
+  Rng rng(23);
+  for (int step = 0; step < 20000; ++step) {
+    const double gap = static_cast<double>(rng.uniform_int(0, 90000));
+    const auto n = static_cast<std::uint64_t>(rng.uniform_int(1, 150));
+    for (std::uint64_t k = 0; k < n; ++k) one.add(gap);
+    grouped.add(gap, n);
+  }
+  EXPECT_EQ(one.count(), grouped.count());
+  EXPECT_EQ(one.mean(), grouped.mean());
+  EXPECT_EQ(one.exact(), grouped.exact());
+  for (double p : {0.0, 1.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
+    EXPECT_EQ(one.percentile(p), grouped.percentile(p)) << p;
+  }
 }
 
 }  // namespace

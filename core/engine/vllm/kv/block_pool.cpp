@@ -84,6 +84,13 @@ void BlockPool::get_new_blocks(std::int32_t n, std::vector<std::int32_t>& out) {
     if (b.ref_cnt != 0) throw std::logic_error("BlockPool::get_new_blocks: free block in use");
     b.ref_cnt = 1;
   }
+  // Look ahead for the next allocation (usually the next request of this schedule pass):
+  // the queue's new first block is cached (popleft_n just linked it to the head), so its
+  // successor's line and the hash-index slot it will evict can be fetched now. Hints only.
+  if (const KVCacheBlock* f = free_queue_.front_block()) {
+    if (f->next_free != kNoBlock) __builtin_prefetch(&blk(f->next_free));
+    if (enable_caching_ && f->has_hash) index_.prefetch(f->block_hash);
+  }
 }
 
 void BlockPool::touch(std::span<const std::int32_t> blocks) {

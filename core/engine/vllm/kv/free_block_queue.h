@@ -29,6 +29,10 @@ class FreeBlockQueue {
   // Puts `ids` at the front in the given order (ids[0] becomes the head).
   void prepend_n(std::span<const std::int32_t> ids);
   bool contains(std::int32_t block) const;
+  // The block the next popleft would take, or nullptr when none is free (a read only).
+  const KVCacheBlock* front_block() const {
+    return num_free_ > 0 ? &at(at(head_).next_free) : nullptr;
+  }
   // Head to tail, for tests and invariant checks.
   std::vector<std::int32_t> all_free_blocks() const;
 

@@ -15,7 +15,7 @@ std::int32_t cdiv(std::int32_t a, std::int32_t b) {
 FullAttentionManager::FullAttentionManager(BlockPool* pool, std::int32_t block_size)
     : pool_(pool), block_size_(block_size) {}
 
-FullAttentionManager::Entry& FullAttentionManager::entry(std::int32_t slot) {
+FullAttentionManager::Entry& FullAttentionManager::entry_slow(std::int32_t slot) {
   if (slot < 0) throw std::logic_error("FullAttentionManager: invalid request slot");
   if (static_cast<std::size_t>(slot) >= entries_.size())
     entries_.resize(static_cast<std::size_t>(slot) + 1);
@@ -28,12 +28,6 @@ FullAttentionManager::Entry& FullAttentionManager::entry(std::int32_t slot) {
     ++num_entries_;
   }
   return e;
-}
-
-const FullAttentionManager::Entry* FullAttentionManager::find(std::int32_t slot) const {
-  if (slot < 0 || static_cast<std::size_t>(slot) >= entries_.size()) return nullptr;
-  const Entry& e = entries_[static_cast<std::size_t>(slot)];
-  return e.live ? &e : nullptr;
 }
 
 std::int32_t FullAttentionManager::get_num_blocks_to_allocate(

@@ -62,8 +62,21 @@ class FullAttentionManager {
     std::int32_t num_cached_block = 0;
     bool live = false;  // present in vLLM's req_to_blocks
   };
-  Entry& entry(std::int32_t slot);
-  const Entry* find(std::int32_t slot) const;
+  // The live entry of `slot`, created on first access. Inline for the common case (called
+  // two or three times per request per step); the rest is entry_slow.
+  Entry& entry(std::int32_t slot) {
+    if (slot >= 0 && static_cast<std::size_t>(slot) < entries_.size()) {
+      Entry& e = entries_[static_cast<std::size_t>(slot)];
+      if (e.live) return e;
+    }
+    return entry_slow(slot);
+  }
+  Entry& entry_slow(std::int32_t slot);
+  const Entry* find(std::int32_t slot) const {
+    if (slot < 0 || static_cast<std::size_t>(slot) >= entries_.size()) return nullptr;
+    const Entry& e = entries_[static_cast<std::size_t>(slot)];
+    return e.live ? &e : nullptr;
+  }
 
   BlockPool* pool_;
   std::int32_t block_size_;

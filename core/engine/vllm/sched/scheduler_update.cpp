@@ -41,7 +41,9 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
   }
   for (std::size_t i = 0; i < out.scheduled.size(); ++i) {
     const ScheduledRequest& e = out.scheduled[i];
-    RequestUpdate u;
+    // Built in place (every path below yields exactly one update, in order): a stack copy
+    // pushed afterwards stalls on store forwarding (perf).
+    RequestUpdate& u = res.updates.emplace_back();
     u.ref = e.ref;
     u.key = e.key;
     u.num_sampled = mro.count(i);
@@ -61,7 +63,6 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
       u.disposition =
           u.num_sampled > 0 ? OutputDisposition::kIgnored : OutputDisposition::kNoOutput;
       u.status = r != nullptr ? r->status : RequestStatus::kFinishedAborted;
-      res.updates.push_back(u);
       continue;
     }
     u.stale = stale;
@@ -69,7 +70,6 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
       u.disposition = OutputDisposition::kStaleDropped;
       u.status = r->status;
       u.num_output_tokens = r->num_output_tokens();
-      res.updates.push_back(u);
       continue;
     }
     const std::int32_t* tokens = mro.tokens.data() + mro.offsets[i];
@@ -107,7 +107,6 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
           .push_back(e.ref.index);
       res.finished.push_back(e.key);
     }
-    res.updates.push_back(u);
   }
   // Remove stopped requests, keeping the order of the rest (utils.py remove_all). A request
   // can stop while PREEMPTED (its in-flight output arrived after the preemption).
