@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/simulation.h"
+#include "cluster/validate_scenario.h"
 #include "command_registry.h"
 #include "file_access.h"
 #include "scenario/scenario_decode.h"
@@ -259,7 +261,17 @@ int run_run(const std::vector<std::string>& args) {
   }
   scenario::DecodeOptions opts;
   opts.read_file = scenario_file_reader(scenario_path, o.anywhere);
-  const scenario::DecodeResult decoded = scenario::decode_scenario(*text, opts);
+  if (!o.epp_config.empty()) {
+    // The user named this file on the command line (a scenario itself never reads one).
+    const auto epp = read_regular_file(o.epp_config, 256u << 10, &error);
+    if (!epp) {
+      std::fprintf(stderr, "blis run: cannot read %s: %s\n",
+                   quote_excerpt(o.epp_config, 200).c_str(), error.c_str());
+      return 1;
+    }
+    opts.epp_config = *epp;
+  }
+  const scenario::DecodeResult decoded = cluster::validate_scenario(*text, opts);
   bool failed = false;
   for (const auto& d : decoded.diagnostics) {
     const bool is_error = d.severity == Severity::kError;
@@ -269,24 +281,17 @@ int run_run(const std::vector<std::string>& args) {
   if (decoded.malformed_json) return 1;
   if (failed || !decoded.scenario) return 2;
 
-  scenario::Scenario sc = *decoded.scenario;
-  if (!o.epp_config.empty()) {
-    // The user named this file on the command line (a scenario itself never reads one).
-    const auto epp = read_regular_file(o.epp_config, 256u << 10, &error);
-    if (!epp) {
-      std::fprintf(stderr, "blis run: cannot read %s: %s\n",
-                   quote_excerpt(o.epp_config, 200).c_str(), error.c_str());
-      return 1;
-    }
-    sc.router.policy = "epp";
-    sc.router.scorers.clear();
-    sc.router.epp_config = *epp;
-  }
+  const scenario::Scenario& sc = *decoded.scenario;
   cluster::Simulation sim;
   const Diagnostics ds = sim.load(sc);
+  // load repeats the decoder's cross-section checks (a scenario built in code meets them
+  // there too): print only what the decode did not already say.
+  std::set<std::string> said;
+  for (const auto& d : decoded.diagnostics) said.insert(format_diagnostic(d));
   for (const auto& d : ds) {
-    if (d.severity == Severity::kError || !o.quiet) {
-      std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());
+    const std::string line = format_diagnostic(d);
+    if ((d.severity == Severity::kError || !o.quiet) && said.insert(line).second) {
+      std::fprintf(stderr, "%s\n", line.c_str());
     }
   }
   if (has_errors(ds)) return 2;

@@ -64,6 +64,11 @@ void decode_root(const json& doc, Scenario& s, DecodeContext& c) {
   else
     r.missing("pools", "a non-empty array of pools");
   if (const json* router = r.raw("router")) s.router = detail::decode_router(*router, "/router", c);
+  if (c.options.epp_config) {
+    s.router.policy = "epp";
+    s.router.scorers.clear();
+    s.router.epp_config = *c.options.epp_config;
+  }
   if (const json* w = r.raw("workload"))
     s.workload = detail::decode_workload(*w, "/workload", c);
   else

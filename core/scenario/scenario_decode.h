@@ -18,6 +18,9 @@ struct DecodeOptions {
   // relative to the scenario file; returns the text, or nullopt with *error set. Without a
   // reader (WASM, the web editor) a trace must be given inline as `csv`.
   std::function<std::optional<std::string>(const std::string& path, std::string* error)> read_file;
+  // `blis run --epp-config FILE`: the router is policy "epp" with this EndpointPickerConfig
+  // text, whatever the document's router section says (its scorers are dropped).
+  std::optional<std::string> epp_config;
 };
 
 // Diagnostics one decode reports at most; beyond them, one "… and N more" at "/".

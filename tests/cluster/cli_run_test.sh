@@ -118,4 +118,18 @@ mkdir -p "$WORK/cwd" && cp "$SRC/examples/default.json" "$WORK/cwd/tiny.json"
 sed -i 's/"duration_s": 60/"duration_s": 5/' "$WORK/cwd/tiny.json"
 (cd "$WORK/cwd" && "$BLIS" run tiny.json --quiet) || fail "run without --out exited $?"
 [ -s "$WORK/cwd/tiny-results/summary.json" ] || fail "run without --out wrote no tiny-results/summary.json"
+# --epp-config replaces the router before the checks: a client priority, which the EPP uses,
+# gets no "has no effect" warning; a broken config is an error at /router/epp_config, and
+# blis validate says the same of a scenario that carries it.
+printf 'plugins:\n- type: queue-scorer\n- type: max-score-picker\nschedulingProfiles:\n- name: default\n  plugins:\n  - pluginRef: queue-scorer\n  - pluginRef: max-score-picker\n' >"$WORK/epp.yaml"
+sed 's/"name": "chat",/"name": "chat", "priority": 1,/' "$WORK/cwd/tiny.json" >"$WORK/prio.json"
+grep -q '"priority": 1' "$WORK/prio.json" || fail "prio.json has no priority"
+"$BLIS" run "$WORK/prio.json" --out "$WORK/prio" 2>"$WORK/err" >/dev/null || fail "run without --epp-config exited $?"
+[ "$(grep -c 'has no effect' "$WORK/err")" -eq 1 ] || fail "the priority warning is not printed once: $(cat "$WORK/err")"
+"$BLIS" run "$WORK/prio.json" --out "$WORK/prio" --epp-config "$WORK/epp.yaml" 2>"$WORK/err" >/dev/null || fail "run --epp-config exited $?"
+! grep -q 'has no effect' "$WORK/err" || fail "--epp-config: stale priority warning: $(cat "$WORK/err")"
+printf 'plugins: [' >"$WORK/bad.yaml"
+"$BLIS" run "$WORK/prio.json" --out "$WORK/prio" --epp-config "$WORK/bad.yaml" >/dev/null 2>"$WORK/err"; rc=$?
+[ $rc -eq 2 ] || fail "a broken --epp-config exited $rc"
+grep -q '^/router/epp_config: EPP config YAML: line 1' "$WORK/err" || fail "broken --epp-config message: $(cat "$WORK/err")"
 echo "cli_run_test: ok"
