@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "engine/engine.h"
+
 namespace blis::vllm {
 
 // vllm/v1/engine/__init__.py FinishReason; str() gives FINISH_REASON_STRINGS[value].
@@ -19,5 +21,7 @@ enum class FinishReason : std::uint8_t {
 inline constexpr int kNumFinishReasons = 5;
 // FINISH_REASON_STRINGS: "stop", "length", "abort", "error", "repetition" ("" for kNone).
 const char* finish_reason_string(FinishReason reason);
+// The engine API's reason, which has no repetition: it counts as a stop.
+engine::FinishReason to_engine_reason(FinishReason reason);
 
 }  // namespace blis::vllm

@@ -21,20 +21,7 @@ FinishReason finish_reason(RequestStatus s) {
 }
 
 engine::FinishReason finish_reason_of(RequestStatus s) {
-  switch (finish_reason(s)) {
-    case FinishReason::kStop:
-    case FinishReason::kRepetition:
-      return engine::FinishReason::kStop;
-    case FinishReason::kLength:
-      return engine::FinishReason::kLength;
-    case FinishReason::kAbort:
-      return engine::FinishReason::kAbort;
-    case FinishReason::kError:
-      return engine::FinishReason::kError;
-    case FinishReason::kNone:
-      break;
-  }
-  return engine::FinishReason::kNone;
+  return to_engine_reason(finish_reason(s));
 }
 
 const char* finish_reason_name(RequestStatus s) {

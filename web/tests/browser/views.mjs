@@ -241,6 +241,15 @@ test('A/B: the knob diff of B against A, named runs, swap; the real-run card com
   await q.done();
 });
 
+// Clicks the export button `id`, saves the download into the artifacts folder and returns
+// its suggested name and bytes.
+async function download(page, id) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(tid(id))]);
+  const file = path.join(artifacts, dl.suggestedFilename());
+  await dl.saveAs(file);
+  return { name: dl.suggestedFilename(), bytes: readFileSync(file) };
+}
+
 test('exports download summary.json, requests.csv and Prometheus text', async (browser) => {
   const p = await openPage(browser);
   await waitStatus(p.page, ['ready']);
@@ -248,10 +257,8 @@ test('exports download summary.json, requests.csv and Prometheus text', async (b
   await p.page.click(tid('play'));
   await waitStatus(p.page, ['done'], 120000);
   const grab = async (id) => {
-    const [dl] = await Promise.all([p.page.waitForEvent('download'), p.page.click(tid(id))]);
-    const file = path.join(artifacts, dl.suggestedFilename());
-    await dl.saveAs(file);
-    return { name: dl.suggestedFilename(), text: readFileSync(file, 'utf8') };
+    const d = await download(p.page, id);
+    return { name: d.name, text: d.bytes.toString('utf8') };
   };
   const summary = await grab('export-summary');
   check(summary.name.endsWith('-summary.json'), `summary file name ${summary.name}`);
@@ -279,12 +286,7 @@ test('exports: timeseries.json, every .prom in one zip, a chart PNG, requests.cs
   await setSpeed(p.page, 'Infinity');
   await p.page.click(tid('play'));
   await waitStatus(p.page, ['done'], 120000);
-  const grab = async (id) => {
-    const [dl] = await Promise.all([p.page.waitForEvent('download'), p.page.click(tid(id))]);
-    const file = path.join(artifacts, dl.suggestedFilename());
-    await dl.saveAs(file);
-    return { name: dl.suggestedFilename(), bytes: readFileSync(file) };
-  };
+  const grab = (id) => download(p.page, id);
   const ts = await grab('export-timeseries');
   const series = JSON.parse(ts.bytes.toString('utf8'));
   check(ts.name.endsWith('-timeseries.json') && series.rows > 0 && 'e2e_p99_ms' in series.columns, `timeseries.json: ${ts.name}`);
