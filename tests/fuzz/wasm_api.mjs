@@ -238,7 +238,9 @@ while (performance.now() - start < seconds * 1000) {
   parentPort?.postMessage({ program: text, index: programs });
   if (performance.now() - lastReport > 60000) {
     lastReport = performance.now();
-    console.log(`wasm_api: ${programs} programs after ${Math.round((lastReport - start) / 1000)} s`);
+    // The heap in use between programs (every Simulation deleted): flat when nothing leaks.
+    console.log(`wasm_api: ${programs} programs after ${Math.round((lastReport - start) / 1000)} s, ` +
+      `heap in use ${blis.heapBytesInUse()} bytes`);
   }
   try {
     runChecked(program);
@@ -251,5 +253,6 @@ while (performance.now() - start < seconds * 1000) {
   }
   programs++;
 }
-console.log(`wasm_api: ${replayed} corpus programs replayed, ${programs} random programs in ${seconds} s (seed ${seed}), no finding`);
+console.log(`wasm_api: ${replayed} corpus programs replayed, ${programs} random programs in ${seconds} s (seed ${seed}), ` +
+  `heap in use ${blis.heapBytesInUse()} bytes, no finding`);
 }
