@@ -47,6 +47,11 @@ std::string describe_type(const json& v) {
   }
 }
 
+std::string type_mismatch(const json& v, const std::string& expected) {
+  if (v.is_null()) return "null is not accepted, expected " + expected;
+  return show(v) + " is " + describe_type(v) + ", expected " + expected;
+}
+
 std::string join(const std::vector<std::string>& items, bool quote) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -143,7 +148,7 @@ FieldReader::FieldReader(const json& value, std::string pointer, Diagnostics& di
     object_ = &value;
     return;
   }
-  diags_.push_back({pointer_, show(value) + " is " + describe_type(value) + ", expected " + what});
+  diags_.push_back({pointer_, type_mismatch(value, what)});
 }
 
 std::optional<bool> pydantic_bool(const json& v) {
@@ -199,7 +204,7 @@ std::optional<bool> FieldReader::boolean(const std::string& key) {
   const json* v = raw(key);
   if (!v) return std::nullopt;
   if (v->is_boolean()) return v->get<bool>();
-  error(key, show(*v) + " is " + describe_type(*v) + ", expected true or false");
+  error(key, type_mismatch(*v, "true or false"));
   return std::nullopt;
 }
 
@@ -213,26 +218,27 @@ std::optional<bool> FieldReader::lax_boolean(const std::string& key, const std::
   return std::nullopt;
 }
 
-std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::int64_t min,
-                                                 std::int64_t max, const std::string& expected,
-                                                 bool human_readable) {
-  const json* v = raw(key);
-  if (!v) return std::nullopt;
+namespace {
+
+// One value read as FieldReader::integer reads it; on failure `*problem` says why.
+std::optional<std::int64_t> read_integer(const json& v, std::int64_t min, std::int64_t max,
+                                         const std::string& expected, bool human_readable,
+                                         std::string* problem) {
   std::optional<std::int64_t> value;
   bool out_of_range = false;
-  if (v->is_number_unsigned()) {
-    const auto u = v->get<std::uint64_t>();
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
     if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
       out_of_range = true;
     } else {
       value = static_cast<std::int64_t>(u);
     }
-  } else if (v->is_number_integer()) {
-    value = v->get<std::int64_t>();
-  } else if (v->is_number_float()) {
-    const double d = v->get<double>();
+  } else if (v.is_number_integer()) {
+    value = v.get<std::int64_t>();
+  } else if (v.is_number_float()) {
+    const double d = v.get<double>();
     if (std::floor(d) != d) {
-      error(key, show(*v) + " is not a whole number, expected " + expected);
+      *problem = show(v) + " is not a whole number, expected " + expected;
       return std::nullopt;
     }
     if (d < -9.2e18 || d > 9.2e18) {
@@ -240,25 +246,71 @@ std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::in
     } else {
       value = static_cast<std::int64_t>(d);
     }
-  } else if (v->is_string() && human_readable) {
-    value = parse_human_readable_int(v->get<std::string>());
+  } else if (v.is_string() && human_readable) {
+    value = parse_human_readable_int(v.get<std::string>());
     if (!value) {
-      error(
-          key,
-          show(*v) +
-              " is not an integer (vLLM's human-readable forms: 8k = 8000, 8K = 8192), expected " +
-              expected);
+      *problem = show(v) +
+                 " is not an integer (vLLM's human-readable forms: 8k = 8000, 8K = 8192), "
+                 "expected " +
+                 expected;
       return std::nullopt;
     }
   } else {
-    error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
+    *problem = type_mismatch(v, expected);
     return std::nullopt;
   }
   if (out_of_range || *value < min || *value > max) {
-    error(key, show(*v) + " is out of range, expected " + expected);
+    *problem = show(v) + " is out of range, expected " + expected;
     return std::nullopt;
   }
   return value;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::int64_t min,
+                                                 std::int64_t max, const std::string& expected,
+                                                 bool human_readable) {
+  const json* v = raw(key);
+  if (!v) return std::nullopt;
+  std::string problem;
+  const auto value = read_integer(*v, min, max, expected, human_readable, &problem);
+  if (!value) error(key, problem);
+  return value;
+}
+
+std::optional<std::vector<std::int64_t>> FieldReader::integer_list(const std::string& key,
+                                                                   std::int64_t min,
+                                                                   std::int64_t max,
+                                                                   const std::string& expected) {
+  const json* v = array(key, "an array (each element " + expected + ")");
+  if (!v) return std::nullopt;
+  std::vector<std::int64_t> out;
+  out.reserve(v->size());
+  std::string problem;
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const auto x = read_integer((*v)[i], min, max, expected, false, &problem);
+    if (!x) {
+      diags_.push_back({json_pointer_append(pointer(key), i), problem, Severity::kError});
+      return std::nullopt;
+    }
+    out.push_back(*x);
+  }
+  return out;
+}
+
+const json* FieldReader::object(const std::string& key, const std::string& expected) {
+  const json* v = raw(key);
+  if (!v || v->is_object()) return v;
+  error(key, type_mismatch(*v, expected));
+  return nullptr;
+}
+
+const json* FieldReader::array(const std::string& key, const std::string& expected) {
+  const json* v = raw(key);
+  if (!v || v->is_array()) return v;
+  error(key, type_mismatch(*v, expected));
+  return nullptr;
 }
 
 std::optional<double> FieldReader::number(const std::string& key, double min, bool min_exclusive,
@@ -266,7 +318,7 @@ std::optional<double> FieldReader::number(const std::string& key, double min, bo
   const json* v = raw(key);
   if (!v) return std::nullopt;
   if (!v->is_number()) {
-    error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
+    error(key, type_mismatch(*v, expected));
     return std::nullopt;
   }
   const double d = v->get<double>();
@@ -283,7 +335,7 @@ std::optional<std::string> FieldReader::string(const std::string& key,
   const json* v = raw(key);
   if (!v) return std::nullopt;
   if (v->is_string()) return v->get<std::string>();
-  error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
+  error(key, type_mismatch(*v, expected));
   return std::nullopt;
 }
 
@@ -293,7 +345,7 @@ std::optional<std::string> FieldReader::choice(const std::string& key,
   const json* v = raw(key);
   if (!v) return std::nullopt;
   if (!v->is_string()) {
-    error(key, show(*v) + " is " + describe_type(*v) + ", expected one of: " + join(choices, true));
+    error(key, type_mismatch(*v, "one of: " + join(choices, true)));
     return std::nullopt;
   }
   const std::string s = v->get<std::string>();
