@@ -1,7 +1,8 @@
-// Module-level functions: the version and the sampler digest (the native/WASM determinism
-// check).
+// Module-level functions: the version, the sampler digest (the native/WASM determinism
+// check) and the heap in use (for the leak tests).
 
 #include <emscripten/bind.h>
+#include <malloc.h>
 
 #include <cstdint>
 #include <stdexcept>
@@ -43,10 +44,18 @@ std::string sampler_digest_hex(double seed, int draws) {
   });
 }
 
+// Bytes the module's allocator has handed out and not taken back (dlmalloc's uordblks): how the
+// WASM tests check that a call, or an error thrown from one, leaks nothing. A diagnostic only:
+// no page depends on it.
+double heap_bytes_in_use() {
+  return static_cast<double>(mallinfo().uordblks);
+}
+
 }  // namespace
 }  // namespace blis::wasm
 
 EMSCRIPTEN_BINDINGS(blis_util) {
+  emscripten::function("heapBytesInUse", &blis::wasm::heap_bytes_in_use);
   emscripten::function("version", &blis::wasm::version);
   emscripten::function("samplerDigestHex", &blis::wasm::sampler_digest_hex);
 }

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 #include "catalog/entries.h"
 #include "catalog/schema/object_reader.h"
 #include "catalog/schema/schema.h"
+#include "util/json_fields.h"
 
 namespace blis::catalog {
 
@@ -14,53 +16,50 @@ namespace {
 
 using nlohmann::json;
 
-// Reads keys of one config object (the top level, or text_config of a multimodal model),
-// recording errors with their pointers and the defaults taken in the entry's "sources".
+// Reads keys of one config object (the top level, or text_config of a multimodal model)
+// through the shared field reader (util/json_fields.h), recording errors with their pointers
+// and the defaults taken in the entry's "sources". A config.json carries many keys the
+// importer does not read: unknown keys are not reported, and null is "not given".
 class ConfigReader {
  public:
   ConfigReader(const json& c, std::string base, Diagnostics* d, json* sources)
-      : c_(c), base_(std::move(base)), d_(d), sources_(sources) {}
+      : r_(c, std::move(base), *d, {}, "a config.json object"), sources_(sources) {}
 
-  std::string ptr(const std::string& key) const { return base_ + "/" + key; }
-  bool has(const char* key) const { return c_.contains(key) && !c_[key].is_null(); }
-  const json& at(const char* key) const { return c_[key]; }
+  bool valid() const { return r_.valid(); }
+  bool has(const char* key) const { return r_.has(key); }
+  const json& at(const char* key) const { return *r_.raw(key); }
 
-  // An integer >= lo; nullopt when absent (an error when required) or not an integer.
+  // An integer >= lo; nullopt when absent (an error when required) or not such an integer.
   std::optional<std::int64_t> integer(const char* key, bool required, std::int64_t lo = 0) {
     if (!has(key)) {
-      if (required) d_->push_back({ptr(key), "missing: blis catalog import needs it"});
+      if (required) r_.error(key, "missing: blis catalog import needs it");
       return std::nullopt;
     }
-    const json& v = c_[key];
-    if (!v.is_number_integer() || v.get<std::int64_t>() < lo) {
-      d_->push_back({ptr(key), "expected an integer >= " + std::to_string(lo) + ", got " +
-                                   schema::describe(v)});
-      return std::nullopt;
-    }
-    return v.get<std::int64_t>();
+    return r_.integer(key, lo, std::numeric_limits<std::int64_t>::max(),
+                      "an integer >= " + std::to_string(lo));
   }
 
   bool boolean(const char* key, bool fallback, const std::string& why) {
-    if (has(key) && c_[key].is_boolean()) return c_[key].get<bool>();
-    if (has(key))
-      d_->push_back({ptr(key), "expected true or false, got " + schema::describe(c_[key])});
+    if (const std::optional<bool> b = r_.boolean(key)) return *b;
     if (!why.empty()) note(std::string("/") + key, why);
     return fallback;
   }
 
+  // The string value, or "" when absent or not a string.
   std::string text(const char* key) const {
-    return has(key) && c_[key].is_string() ? c_[key].get<std::string>() : std::string();
+    const json* v = r_.raw(key);
+    return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
   }
 
   void note(const std::string& field, const std::string& why) { (*sources_)[field] = why; }
-  void error(const std::string& key, const std::string& message) {
-    d_->push_back({ptr(key), message});
+  void error(const std::string& key, const std::string& message) { r_.error(key, message); }
+  // An error at element `index` of the array at `key`.
+  void error(const std::string& key, std::size_t index, const std::string& message) {
+    r_.diagnostics().push_back({json_pointer_append(r_.pointer(key), index), message});
   }
 
  private:
-  const json& c_;
-  std::string base_;
-  Diagnostics* d_;
+  FieldReader r_;
   json* sources_;
 };
 
@@ -140,7 +139,7 @@ void read_layer_attention(ConfigReader& r, std::int64_t layers, json* e) {
       } else if (k == "chunked_attention") {
         pattern.push_back("chunked");
       } else {
-        r.error("layer_types/" + std::to_string(i),
+        r.error("layer_types", i,
                 "expected full_attention, sliding_attention or chunked_attention, got " +
                     schema::describe(lt[i]));
       }
@@ -284,14 +283,11 @@ std::int64_t vision_params(const json& v) {
 
 Diagnostics import_hf_config(const json& config, const HfImportOptions& options, json* entry) {
   Diagnostics d;
-  if (!config.is_object()) {
-    d.push_back({"", "expected a config.json object, got " + schema::describe(config)});
-    return d;
-  }
   json sources = json::object();
+  ConfigReader top(config, "", &d, &sources);
+  if (!top.valid()) return d;
   const bool nested = config.contains("text_config") && config["text_config"].is_object();
   const json& tc = nested ? config["text_config"] : config;
-  ConfigReader top(config, "", &d, &sources);
   ConfigReader r(tc, nested ? "/text_config" : "", &d, &sources);
 
   json e = json::object();

@@ -119,14 +119,19 @@ Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, Decod
   // An upper bound keeps a typo (1e9 instances) from exhausting memory in the cluster.
   p.instances = static_cast<std::int32_t>(
       r.integer("instances", 1, 10000, "an integer in [1, 10000]").value_or(p.instances));
-  if (auto h = r.string("hardware", "a catalog GPU id"))
-    p.hardware = *h;
-  else if (!r.has("hardware"))
-    r.missing("hardware", "a catalog GPU id (e.g. " + example_gpu_ids() + ")");
-  if (auto m = r.string("model", "a catalog model id (Hugging Face repo id)"))
-    p.model = *m;
-  else if (!r.has("model"))
-    r.missing("model", "a catalog model id (e.g. " + example_model_ids() + ")");
+  // A catalog id is a non-empty string; "" is refused here, since the catalog check
+  // (catalog_bridge.cpp) reads it as "not given, already reported" (found by the wasm_api
+  // fuzzer: "model": "" passed validate and failed load).
+  const auto catalog_id = [&r](const char* key, const std::string& expected, std::string* out) {
+    if (const auto id = r.string(key, expected)) {
+      if (id->empty()) r.error(key, "\"\" is empty, expected " + expected);
+      *out = *id;
+    } else if (!r.has(key)) {
+      r.missing(key, expected);
+    }
+  };
+  catalog_id("hardware", "a catalog GPU id (e.g. " + example_gpu_ids() + ")", &p.hardware);
+  catalog_id("model", "a catalog model id (e.g. " + example_model_ids() + ")", &p.model);
   if (const json* par = r.raw("parallelism"))
     p.parallelism = decode_parallelism(*par, r.pointer("parallelism"), c);
   if (const json* eng = r.raw("engine")) p.engine = decode_engine(*eng, r.pointer("engine"), c);

@@ -47,6 +47,11 @@ std::string describe_type(const json& v) {
   }
 }
 
+std::string type_mismatch(const json& v, const std::string& expected) {
+  if (v.is_null()) return "null is not accepted, expected " + expected;
+  return show(v) + " is " + describe_type(v) + ", expected " + expected;
+}
+
 std::string join(const std::vector<std::string>& items, bool quote) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -233,7 +238,7 @@ FieldReader::FieldReader(const json& value, std::string pointer, Diagnostics& di
     object_ = &value;
     return;
   }
-  diags_.push_back({pointer_, show(value) + " is " + describe_type(value) + ", expected " + what});
+  diags_.push_back({pointer_, type_mismatch(value, what)});
 }
 
 std::optional<bool> pydantic_bool(const json& v) {
@@ -289,7 +294,7 @@ std::optional<bool> FieldReader::boolean(const std::string& key) {
   const json* v = raw(key);
   if (!v) return std::nullopt;
   if (v->is_boolean()) return v->get<bool>();
-  error(key, show(*v) + " is " + describe_type(*v) + ", expected true or false");
+  error(key, type_mismatch(*v, "true or false"));
   return std::nullopt;
 }
 
@@ -309,45 +314,47 @@ std::optional<bool> FieldReader::lax_boolean(const std::string& key, const std::
   return std::nullopt;
 }
 
-std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::int64_t min,
-                                                 std::int64_t max, const std::string& expected,
-                                                 bool human_readable) {
-  const json* v = raw(key);
-  if (!v) return std::nullopt;
-  const bool lax = !lax_rule_.empty();
+namespace {
+
+// One value read as FieldReader::integer reads it; on failure `*problem` says why. `lax`:
+// pydantic's lax int (a bool, a whole float, a numeric string); `*converted` says one was
+// applied.
+std::optional<std::int64_t> read_integer(const json& v, std::int64_t min, std::int64_t max,
+                                         const std::string& expected, bool human_readable, bool lax,
+                                         bool* converted, std::string* problem) {
   std::optional<std::int64_t> value;
   bool out_of_range = false;
-  bool converted = false;  // a lax conversion: reported once the value is in range
-  if (v->is_number_unsigned()) {
-    const auto u = v->get<std::uint64_t>();
+  *converted = false;
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
     if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
       out_of_range = true;
     } else {
       value = static_cast<std::int64_t>(u);
     }
-  } else if (v->is_number_integer()) {
-    value = v->get<std::int64_t>();
-  } else if (v->is_number_float()) {
-    const double d = v->get<double>();
+  } else if (v.is_number_integer()) {
+    value = v.get<std::int64_t>();
+  } else if (v.is_number_float()) {
+    const double d = v.get<double>();
     if (std::floor(d) != d) {
-      error(key, show(*v) + " is not a whole number, expected " + expected);
+      *problem = show(v) + " is not a whole number, expected " + expected;
       return std::nullopt;
     }
     if (d < -9.2e18 || d > 9.2e18) {
       out_of_range = true;
     } else {
       value = static_cast<std::int64_t>(d);
-      converted = lax;
+      *converted = lax;
     }
-  } else if (v->is_boolean() && lax) {
+  } else if (v.is_boolean() && lax) {
     // pydantic-core input_python.rs lax int: a bool is its int (True -> 1).
-    value = v->get<bool>() ? 1 : 0;
-    converted = true;
-  } else if (v->is_string() && (human_readable || lax)) {
-    const std::string& text = v->get_ref<const std::string&>();
+    value = v.get<bool>() ? 1 : 0;
+    *converted = true;
+  } else if (v.is_string() && (human_readable || lax)) {
+    const std::string& text = v.get_ref<const std::string&>();
     if (lax) {
       value = pydantic_str_int(text);
-      converted = value.has_value();
+      *converted = value.has_value();
     }
     if (!value && human_readable) value = parse_human_readable_int(text);
     if (!value) {
@@ -355,22 +362,73 @@ std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::in
                               ? " is not an integer (vLLM's human-readable forms: 8k = 8000, "
                                 "8K = 8192), expected "
                               : " is not a valid integer, expected ";
-      error(key, show(*v) + forms + expected);
+      *problem = show(v) + forms + expected;
       return std::nullopt;
     }
   } else {
-    error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
+    *problem = type_mismatch(v, expected);
     return std::nullopt;
   }
   if (out_of_range || *value < min || *value > max) {
-    error(key, show(*v) + " is out of range, expected " + expected);
+    *problem = show(v) + " is out of range, expected " + expected;
     return std::nullopt;
   }
-  if (converted) {
+  return value;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::int64_t min,
+                                                 std::int64_t max, const std::string& expected,
+                                                 bool human_readable) {
+  const json* v = raw(key);
+  if (!v) return std::nullopt;
+  std::string problem;
+  bool converted = false;
+  const auto value = read_integer(*v, min, max, expected, human_readable, !lax_rule_.empty(),
+                                  &converted, &problem);
+  if (!value) {
+    error(key, problem);
+  } else if (converted) {
     warning(key, show(*v) + " read as the integer " + std::to_string(*value) + " (" + lax_rule_ +
                      " read ints in pydantic's lax mode)");
   }
   return value;
+}
+
+std::optional<std::vector<std::int64_t>> FieldReader::integer_list(const std::string& key,
+                                                                   std::int64_t min,
+                                                                   std::int64_t max,
+                                                                   const std::string& expected) {
+  const json* v = array(key, "an array (each element " + expected + ")");
+  if (!v) return std::nullopt;
+  std::vector<std::int64_t> out;
+  out.reserve(v->size());
+  std::string problem;
+  bool converted = false;
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const auto x = read_integer((*v)[i], min, max, expected, false, false, &converted, &problem);
+    if (!x) {
+      diags_.push_back({json_pointer_append(pointer(key), i), problem, Severity::kError});
+      return std::nullopt;
+    }
+    out.push_back(*x);
+  }
+  return out;
+}
+
+const json* FieldReader::object(const std::string& key, const std::string& expected) {
+  const json* v = raw(key);
+  if (!v || v->is_object()) return v;
+  error(key, type_mismatch(*v, expected));
+  return nullptr;
+}
+
+const json* FieldReader::array(const std::string& key, const std::string& expected) {
+  const json* v = raw(key);
+  if (!v || v->is_array()) return v;
+  error(key, type_mismatch(*v, expected));
+  return nullptr;
 }
 
 std::optional<double> FieldReader::number(const std::string& key, double min, bool min_exclusive,
@@ -395,7 +453,7 @@ std::optional<double> FieldReader::number(const std::string& key, double min, bo
     d = *f;
     converted = true;
   } else {
-    error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
+    error(key, type_mismatch(*v, expected));
     return std::nullopt;
   }
   const bool below = min_exclusive ? !(d > min) : !(d >= min);
@@ -415,7 +473,7 @@ std::optional<std::string> FieldReader::string(const std::string& key,
   const json* v = raw(key);
   if (!v) return std::nullopt;
   if (v->is_string()) return v->get<std::string>();
-  error(key, show(*v) + " is " + describe_type(*v) + ", expected " + expected);
+  error(key, type_mismatch(*v, expected));
   return std::nullopt;
 }
 
@@ -425,7 +483,7 @@ std::optional<std::string> FieldReader::choice(const std::string& key,
   const json* v = raw(key);
   if (!v) return std::nullopt;
   if (!v->is_string()) {
-    error(key, show(*v) + " is " + describe_type(*v) + ", expected one of: " + join(choices, true));
+    error(key, type_mismatch(*v, "one of: " + join(choices, true)));
     return std::nullopt;
   }
   const std::string s = v->get<std::string>();

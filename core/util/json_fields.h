@@ -2,7 +2,9 @@
 // Typed, pointer-aware reading of one JSON object: the one field reader of the code base.
 // Every problem becomes a Diagnostic that names the JSON pointer, the value and what was
 // expected; unknown keys are errors. Used by the catalog schemas (core/catalog/schema, through
-// ObjectReader), the rules packs (engine.args) and the scenario decoder (everything else).
+// ObjectReader), the Hugging Face config importer (core/catalog/hf_import.cpp), the rules packs
+// (engine.args), the scenario decoder (everything else) and the conformance input
+// (conform/conform_input.cpp).
 
 #include <cstdint>
 #include <initializer_list>
@@ -26,6 +28,10 @@ std::string show(const nlohmann::json& v);
 
 // "a string", "an integer", "a number", "an object", ... for type errors.
 std::string describe_type(const nlohmann::json& v);
+
+// The message of a value of the wrong type: `"x" is a string, expected <expected>` (null: `null
+// is not accepted, expected <expected>`).
+std::string type_mismatch(const nlohmann::json& v, const std::string& expected);
 
 // "a, b, c" (strings quoted when `quote`).
 std::string join(const std::vector<std::string>& items, bool quote = false);
@@ -89,6 +95,12 @@ class FieldReader {
   // human-readable strings ("8k", "32K").
   std::optional<std::int64_t> integer(const std::string& key, std::int64_t min, std::int64_t max,
                                       const std::string& expected, bool human_readable = false);
+  // An array of integers, each read as integer() reads one (`expected` describes one element,
+  // e.g. "an integer in [0, 9]"); an element's error names its index. nullopt when absent, not
+  // an array, or at the first bad element.
+  std::optional<std::vector<std::int64_t>> integer_list(const std::string& key, std::int64_t min,
+                                                        std::int64_t max,
+                                                        const std::string& expected);
   // Finite numbers; `min_exclusive`: value must be > min, else >= min.
   std::optional<double> number(const std::string& key, double min, bool min_exclusive, double max,
                                const std::string& expected);
@@ -98,6 +110,10 @@ class FieldReader {
   std::optional<std::string> choice(
       const std::string& key, const std::vector<std::string>& choices,
       const std::string& refusal = "is not one of the accepted values");
+
+  // The value when it is an object (an array), else a type error; nullptr when absent or wrong.
+  const nlohmann::json* object(const std::string& key, const std::string& expected = "an object");
+  const nlohmann::json* array(const std::string& key, const std::string& expected = "an array");
 
   void error(const std::string& key, const std::string& message);
   void warning(const std::string& key, const std::string& message);

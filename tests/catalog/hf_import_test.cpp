@@ -2,6 +2,7 @@
 // huggingface.co into fixtures/hf-configs, and hand-written MLA/MoE/hybrid/sliding ones)
 // become model entries that the schema accepts and that match the built-in entries.
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -151,6 +152,31 @@ TEST(HfImport, UnreadableConfigsNameThePointer) {
   const Diagnostics noid = import_hf_config(load("Llama-2-7b-hf.json"), {}, &entry);
   ASSERT_TRUE(has_errors(noid));
   EXPECT_EQ(noid.front().pointer, "/_name_or_path");
+}
+
+// The importer reads through the shared field reader (util/json_fields.h): its messages, the
+// pointer of an array element, and null as "not given".
+TEST(HfImport, BadValuesGetTheSharedReadersMessages) {
+  nlohmann::json config = load("Llama-2-7b-hf.json");
+  config["num_hidden_layers"] = "32";
+  config["hidden_size"] = 4096.5;
+  config["vocab_size"] = nullptr;
+  config["tie_word_embeddings"] = "no";
+  config["layer_types"] = {"full_attention", "global"};
+  nlohmann::json entry;
+  std::map<std::string, std::string> got;
+  for (const auto& x : import_hf_config(config, {"test/bad", ""}, &entry))
+    got[x.pointer] = x.message;
+  EXPECT_EQ(got["/num_hidden_layers"], "\"32\" is a string, expected an integer >= 1");
+  EXPECT_EQ(got["/hidden_size"], "4096.5 is not a whole number, expected an integer >= 1");
+  EXPECT_EQ(got["/vocab_size"], "missing: blis catalog import needs it");
+  EXPECT_EQ(got["/tie_word_embeddings"], "\"no\" is a string, expected true or false");
+  EXPECT_EQ(got["/layer_types/1"],
+            "expected full_attention, sliding_attention or chunked_attention, got \"global\"");
+  EXPECT_TRUE(entry.is_null());
+  const Diagnostics d = import_hf_config(nlohmann::json("x"), {}, &entry);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(format_diagnostic(d[0]), "/: \"x\" is a string, expected a config.json object");
 }
 
 }  // namespace

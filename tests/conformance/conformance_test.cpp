@@ -101,16 +101,36 @@ TEST(ConformInput, BadInputIsNamedByJsonPointer) {
             "/requests/0/prompt: the prompt cannot be empty");
   EXPECT_EQ(
       first(base + R"("requests":[{"id":"a","arrival_step":-1,"prompt":[1],"max_tokens":2}]})"),
-      "/requests/0/arrival_step: expected an integer in [0, 2147483647], got -1");
+      "/requests/0/arrival_step: -1 is out of range, expected an integer in [0, 2147483647]");
   EXPECT_EQ(
       first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":"x"}]})"),
-      "/requests/0/max_tokens: expected an integer, got string");
+      "/requests/0/max_tokens: \"x\" is a string, expected an integer in [1, 2147483647]");
   EXPECT_EQ(first(base +
                   R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1,"x":1}]})"),
-            "/requests/0/x: unknown key");
+            "/requests/0/x: unknown key; did you mean \"id\"? (accepted keys: id, arrival_step, "
+            "prompt, max_tokens, priority, arrival_time, lora_id, eos_token_id, eos_at_output, "
+            "min_tokens, stop_token_ids, spec_accept, spec_drafts)");
   EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1},)"
                          R"({"id":"a","arrival_step":0,"prompt":[1],"max_tokens":1}]})"),
             "/requests/1/id: duplicate request id \"a\"");
+  // The shared field reader's other messages: a token id at its index, a choice with its
+  // hint, null where a value is expected.
+  EXPECT_EQ(
+      first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1,-2],"max_tokens":2}]})"),
+      "/requests/0/prompt/1: -2 is out of range, expected a token id (an integer in [0, "
+      "2147483647])");
+  EXPECT_EQ(first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":2,)"
+                         R"("spec_accept":"x"}]})"),
+            "/requests/0/spec_accept: \"x\" is a string, expected an array (each element an "
+            "integer in [0, 1024])");
+  EXPECT_EQ(
+      first(base + R"("requests":[{"id":"a","arrival_step":0,"prompt":[1],"max_tokens":null}]})"),
+      "/requests/0/max_tokens: null is not accepted, expected an integer in [1, 2147483647]");
+  std::string fifo = base;
+  fifo.replace(fifo.find("\"fcfs\""), 6, "\"fcfz\"");
+  EXPECT_EQ(first(fifo + R"("requests":[]})"),
+            "/config/policy: \"fcfz\" is not one of the accepted values (accepted: \"fcfs\", "
+            "\"priority\"); did you mean \"fcfs\"?");
   EXPECT_NE(first("{").find("not valid JSON"), std::string::npos);
   EXPECT_EQ(first(R"({"config":{}})").substr(0, 19), "/config/block_size:");
 }

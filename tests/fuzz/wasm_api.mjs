@@ -209,6 +209,7 @@ if (watchdog) {
   let since = performance.now();
   worker.on('message', (m) => {
     if (m.program) { current = m; since = performance.now(); }
+    if (m.log) console.log(m.log);
   });
   worker.on('exit', (code) => { clearInterval(timer); process.exit(code); });
   worker.on('error', (e) => { console.error(`wasm_api: the fuzz thread failed: ${e.message}`); process.exit(1); });
@@ -238,7 +239,11 @@ while (performance.now() - start < seconds * 1000) {
   parentPort?.postMessage({ program: text, index: programs });
   if (performance.now() - lastReport > 60000) {
     lastReport = performance.now();
-    console.log(`wasm_api: ${programs} programs after ${Math.round((lastReport - start) / 1000)} s`);
+    // The heap in use between programs (every Simulation deleted): flat when nothing leaks.
+    // Through the watchdog: the worker's own stdout is flushed only when its loop yields.
+    const line = `wasm_api: ${programs} programs after ${Math.round((lastReport - start) / 1000)} s, ` +
+      `heap in use ${blis.heapBytesInUse()} bytes`;
+    if (parentPort) parentPort.postMessage({ log: line }); else console.log(line);
   }
   try {
     runChecked(program);
@@ -251,5 +256,6 @@ while (performance.now() - start < seconds * 1000) {
   }
   programs++;
 }
-console.log(`wasm_api: ${replayed} corpus programs replayed, ${programs} random programs in ${seconds} s (seed ${seed}), no finding`);
+console.log(`wasm_api: ${replayed} corpus programs replayed, ${programs} random programs in ${seconds} s (seed ${seed}), ` +
+  `heap in use ${blis.heapBytesInUse()} bytes, no finding`);
 }

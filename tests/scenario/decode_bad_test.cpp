@@ -112,6 +112,13 @@ const std::vector<BadCase>& cases() {
        "out of range"},
       {"hardware_missing", Base::kUnified, R"([{"op": "remove", "path": "/pools/0/hardware"}])",
        "/pools/0/hardware", "missing, expected a catalog GPU id"},
+      // Found by the wasm_api fuzzer (seed 12, program 13232): "" passed validate, failed load.
+      {"hardware_empty", Base::kUnified,
+       R"([{"op": "replace", "path": "/pools/0/hardware", "value": ""}])", "/pools/0/hardware",
+       "\"\" is empty, expected a catalog GPU id (e.g. "},
+      {"model_empty", Base::kUnified,
+       R"([{"op": "replace", "path": "/pools/0/model", "value": ""}])", "/pools/0/model",
+       "\"\" is empty, expected a catalog model id (e.g. "},
       {"model_number", Base::kUnified,
        R"([{"op": "replace", "path": "/pools/0/model", "value": 7}])", "/pools/0/model",
        "7 is an integer, expected a catalog model id"},

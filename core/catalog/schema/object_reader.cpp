@@ -123,22 +123,12 @@ bool ObjectReader::boolean(const std::string& key, bool* out, bool required) {
 
 const nlohmann::json* ObjectReader::object(const std::string& key, bool required) {
   if (!given(key, required, "an object")) return nullptr;
-  const nlohmann::json* v = r_.raw(key);
-  if (!v->is_object()) {
-    r_.error(key, show(*v) + " is " + describe_type(*v) + ", expected an object");
-    return nullptr;
-  }
-  return v;
+  return r_.object(key);
 }
 
 const nlohmann::json* ObjectReader::array(const std::string& key, bool required) {
   if (!given(key, required, "an array")) return nullptr;
-  const nlohmann::json* v = r_.raw(key);
-  if (!v->is_array()) {
-    r_.error(key, show(*v) + " is " + describe_type(*v) + ", expected an array");
-    return nullptr;
-  }
-  return v;
+  return r_.array(key);
 }
 
 void ObjectReader::string_map(const std::string& key, std::map<std::string, std::string>* out) {
