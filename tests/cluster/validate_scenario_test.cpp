@@ -23,7 +23,8 @@ TEST(ValidateScenario, ABrokenEppConfigIsAnErrorAtItsPointer) {
   ASSERT_TRUE(has_errors(r.diagnostics));
   bool at_pointer = false;
   for (const auto& d : r.diagnostics)
-    at_pointer = at_pointer || (d.severity == Severity::kError && d.pointer == "/router/epp_config");
+    at_pointer =
+        at_pointer || (d.severity == Severity::kError && d.pointer == "/router/epp_config");
   EXPECT_TRUE(at_pointer) << format_diagnostic(r.diagnostics.front());
   // The decoder alone lets it through; load refuses it at the same pointer.
   const scenario::DecodeResult decoded = scenario::decode_scenario(doc.dump(), {});

@@ -45,6 +45,9 @@ export interface BlisSimulation {
 export interface BlisModule {
   version(): string;
   samplerDigestHex(seed: number, draws: number): string;
+  /** Bytes of the module's heap in use (dlmalloc's uordblks): the leak tests' and the
+   *  wasm_api fuzzer's measure. */
+  heapBytesInUse(): number;
   validateScenario(json: string): BlisDiagnostic[];
   /** The resolved scenario with every default written out (the rules pack's engine-args
    *  defaults included), as JSON text; "" when the document has errors. */
@@ -62,10 +65,10 @@ export interface BlisModule {
   sweepPointScenario(text: string, index: number): string;
   /** Runs point i to the end: its points.jsonl row (JSON text, the native digest). */
   sweepRunPoint(text: string, index: number): string;
-  /** Ranks rows (a JSON array of rows): {ranking, pareto, table} as JSON text. */
   /** Point i's row from its summary.json text (a point run in slices on a Simulation):
    *  the row sweepRunPoint gives. */
   sweepPointRow(text: string, index: number, summaryJson: string): string;
+  /** Ranks rows (a JSON array of rows): {ranking, pareto, table} as JSON text. */
   sweepRank(text: string, rowsJson: string): string;
   /** `blis capacity` on a scenario; query {vary, slo[], pool?, rate?, tolerance?,
    *  max_probes?}; {vary, probes[], answer, first_fail, answer_scenario, diagnostics} as JSON
