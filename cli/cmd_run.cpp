@@ -138,11 +138,19 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
               100 * s["prefix_cache_hit_rate"].get<double>(),
               100 * s["kv_usage"]["mean"].get<double>(), 100 * s["kv_usage"]["max"].get<double>());
   // Data-parallel instances: the engine core's wave bookkeeping (summary.json instances[].dp).
+  // Dense models' ranks have none.
   for (const auto& inst : s["instances"]) {
     if (!inst.contains("dp")) continue;
     const auto& dp = inst["dp"];
     std::string ranks;
     for (const auto& n : dp["requests_per_rank"]) ranks += (ranks.empty() ? "" : " ") + n.dump();
+    if (!dp.contains("waves_started")) {
+      // A dense model's ranks are independent engine cores: no waves.
+      std::printf("  dp          %s: %lld independent ranks; requests per rank %s\n",
+                  escape_excerpt(inst["name"].get<std::string>(), 80).c_str(),
+                  dp["ranks"].get<long long>(), ranks.c_str());
+      continue;
+    }
     std::printf(
         "  dp          %s: %lld waves started, %lld ended; %lld steps, %lld dummy batches; "
         "requests per rank %s\n",

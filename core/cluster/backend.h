@@ -24,6 +24,9 @@ namespace blis::cluster {
 struct PoolResources {
   std::int64_t gpu_blocks = 0;  // KV-cache blocks per instance (vLLM num_gpu_blocks)
   std::shared_ptr<const StepCostModel> pricer;
+  // The model is a mixture of experts: its DP ranks step in lockstep (dp_engine.h), a dense
+  // model's independently (dense_dp_engine.h).
+  bool moe = false;
   ServingOverheads overheads;
   double spec_acceptance = 0;  // per-draft-token acceptance for speculative decoding
   // KV transfers (connectors): bytes one GPU holds per KV block (each GPU of a TP group moves

@@ -3,8 +3,8 @@
 // vLLM's internal load balancer, stepping in lockstep (docs/parallelism.md).
 //
 // Each rank is a whole engine of its own (its Scheduler and KV cache: the existing vLLM
-// engine). The balancer (dp_balancer.h) picks a rank for every request. The ranks of an MoE
-// model run vLLM's DPEngineCoreProc (vllm/v1/engine/core.py run_engine_core: DP with
+// engine). The balancer (dp_balancer.h) picks a rank for every request (dp_ranks.h). The ranks of
+// an MoE model run vLLM's DPEngineCoreProc (vllm/v1/engine/core.py run_engine_core: DP with
 // model_config.is_moe), whose MoE layers exchange tokens with every other rank in every
 // forward pass, so the ranks run the same number of passes: a step here is one pass on every
 // rank, a rank with nothing to run doing a dummy pass (DPEngineCoreProc.run_busy_loop:
@@ -20,13 +20,11 @@
 
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "cluster/dp_balancer.h"
-#include "engine/engine.h"
+#include "cluster/dp_ranks.h"
 
 namespace blis::cluster {
 
@@ -40,7 +38,7 @@ struct DpWaveCounters {
   std::int64_t waves_started = 0;  // requests that found the ranks paused (START_DP_WAVE)
 };
 
-class DpEngine final : public engine::Engine {
+class DpEngine final : public DpRanks {
  public:
   // vllm core.py DPEngineCoreProc._has_global_unfinished_reqs: "only perform finish-sync
   // all-reduce every 32 steps".
@@ -50,28 +48,13 @@ class DpEngine final : public engine::Engine {
   DpEngine(std::vector<std::unique_ptr<engine::Engine>> ranks, std::int32_t api_servers);
 
   void add_request(engine::RequestSpec spec, SimTime now) override;
-  void abort(engine::RequestKey key, SimTime now) override;
   bool can_schedule(SimTime now) const override;
   const engine::Batch* schedule(SimTime now) override;
   const engine::StepEvents& complete(std::uint64_t batch_id, const engine::StepOutcome& outcome,
                                      SimTime now) override;
-  void poll(SimTime now) override;
-  SimTime next_wake(SimTime now) const override;
   bool idle() const override;
-  std::int32_t max_concurrent_batches() const override;
   std::int32_t in_flight() const override { return static_cast<std::int32_t>(inflight_.size()); }
-  engine::EngineStats stats() const override;
-  std::string metrics_text(SimTime now, const std::string& labels) const override;
-  engine::Provenance provenance() const override { return ranks_.front()->provenance(); }
-
-  std::int32_t dp() const { return static_cast<std::int32_t>(ranks_.size()); }
-  const engine::Engine& rank(std::int32_t r) const { return *ranks_[static_cast<std::size_t>(r)]; }
-  // The rank a request went to (-1 if unknown or finished).
-  std::int32_t rank_of(engine::RequestKey key) const;
   const DpWaveCounters& waves() const { return waves_; }
-  const DpBalancer& balancer() const { return balancer_; }
-  // Requests the balancer sent to each rank so far.
-  const std::vector<std::int64_t>& requests_per_rank() const { return requests_per_rank_; }
 
  private:
   struct Slice {
@@ -83,21 +66,13 @@ class DpEngine final : public engine::Engine {
     std::uint64_t id = 0;
     std::vector<Slice> slices;  // per rank
   };
-  struct Placement {
-    std::int32_t rank = 0, client = 0;
-  };
-  std::vector<std::unique_ptr<engine::Engine>> ranks_;
-  DpBalancer balancer_;
-  std::map<engine::RequestKey, Placement> placed_;
   std::deque<Step> inflight_;
   engine::Batch batch_;
   engine::StepEvents events_;
   engine::StepOutcome scratch_outcome_;
   std::uint64_t next_id_ = 1;
   DpWaveCounters waves_;
-  std::vector<std::int64_t> requests_per_rank_;
 
-  void publish_if_due(SimTime now);
   void end_of_step_sync();
 };
 

@@ -1,5 +1,6 @@
 #include "cluster/instance.h"
 
+#include "cluster/dense_dp_engine.h"
 #include "cluster/spec_acceptance.h"
 
 #include <algorithm>
@@ -26,24 +27,43 @@ Instance::Instance(std::int32_t index, std::string name, std::int32_t pool,
       overheads_(std::move(overheads)),
       spec_acceptance_(spec_acceptance),
       spec_rng_(spec_rng) {
-  ring_.resize(static_cast<std::size_t>(std::max(1, engine_->max_concurrent_batches())));
+  dense_ = dynamic_cast<DenseDpEngine*>(engine_.get());
+  lanes_.resize(dense_ != nullptr ? static_cast<std::size_t>(dense_->dp()) : 1);
+  for (Lane& l : lanes_)
+    l.ring.resize(static_cast<std::size_t>(std::max(1, engine_->max_concurrent_batches())));
 }
 
-SimTime Instance::oldest_gpu_end() const {
-  return inflight_count_ == 0 ? kSimTimeNever : ring_[static_cast<std::size_t>(ring_head_)].gpu_end;
+std::int32_t Instance::in_flight() const {
+  std::int32_t n = 0;
+  for (const Lane& l : lanes_) n += l.count;
+  return n;
 }
 
-LoopDecision Instance::run_loop(SimTime t) {
+SimTime Instance::oldest_gpu_end(std::int32_t lane) const {
+  const Lane& l = lane_at(lane);
+  return l.count == 0 ? kSimTimeNever : l.ring[static_cast<std::size_t>(l.head)].gpu_end;
+}
+
+bool Instance::lane_can_schedule(std::int32_t l, SimTime t) const {
+  return dense_ != nullptr ? dense_->can_schedule_rank(l, t) : engine_->can_schedule(t);
+}
+
+const engine::Batch* Instance::lane_schedule(std::int32_t l, SimTime t) {
+  return dense_ != nullptr ? dense_->schedule_rank(l, t) : engine_->schedule(t);
+}
+
+LoopDecision Instance::run_loop(SimTime t, std::int32_t lane) {
   LoopDecision d;
-  const auto depth = static_cast<std::int32_t>(ring_.size());
+  Lane& ln = lane_at(lane);
+  const auto depth = static_cast<std::int32_t>(ln.ring.size());
   // core.py step_with_batch_queue: a new batch is always scheduled first when the scheduler
   // has requests and the batch queue has room.
-  if (inflight_count_ < depth && engine_->can_schedule(t)) {
-    const engine::Batch* batch = engine_->schedule(t);
+  if (ln.count < depth && lane_can_schedule(lane, t)) {
+    const engine::Batch* batch = lane_schedule(lane, t);
     if (batch != nullptr) {
       StepTiming cost = pricer_->price(*batch);
       // The worker loads the batch's adapters before the forward pass (set_active_adapters).
-      if (lora_) cost.gpu += round_us(lora_->apply(*batch));
+      if (ln.lora) cost.gpu += round_us(ln.lora->apply(*batch));
       // Hand-offs and all-to-alls between nodes share the NICs with the transfers in flight;
       // a slowed hand-off holds its stage longer too.
       if (link_share_ && cost.cross_node_us > 0) {
@@ -59,18 +79,18 @@ LoopDecision Instance::run_loop(SimTime t) {
       // back, so a pass starts when both the thread has launched it and the previous pass
       // has finished.
       const SimTime launch = t + cost.cpu;
-      const SimTime start = std::max(launch, gpu_free_);
+      const SimTime start = std::max(launch, ln.gpu_free);
       const SimTime end = start + cost.gpu;
       // With pipeline parallelism the next pass enters the first stage once this one has
       // left the busiest stage; it finishes after the whole pipeline.
-      gpu_free_ = cost.stage > 0 ? std::min(end, start + cost.stage) : end;
-      auto slot = static_cast<std::size_t>((ring_head_ + inflight_count_) % depth);
-      InFlight& f = ring_[slot];
+      ln.gpu_free = cost.stage > 0 ? std::min(end, start + cost.stage) : end;
+      auto slot = static_cast<std::size_t>((ln.head + ln.count) % depth);
+      InFlight& f = ln.ring[slot];
       f.batch_id = batch->id;
       f.gpu_end = end;
       f.tokens = batch->total_tokens;
       draw_acceptance(*batch, f.outcome);
-      ++inflight_count_;
+      ++ln.count;
       counters_.cpu_busy += cost.cpu;
       counters_.gpu_busy += cost.gpu;
       d.launched = batch;
@@ -78,38 +98,45 @@ LoopDecision Instance::run_loop(SimTime t) {
       d.gpu_end = end;
       // "Filling the pipeline beats collecting outputs": return at once only when the batch
       // queue still has room and the oldest pass is still running.
-      if (inflight_count_ < depth && oldest_gpu_end() > launch) {
+      if (ln.count < depth && oldest_gpu_end(lane) > launch) {
         d.kind = LoopDecision::Kind::kLoopAgain;
         d.at = launch;
       } else {
         d.kind = LoopDecision::Kind::kWaitBatch;
-        d.at = std::max(launch, oldest_gpu_end());
+        d.at = std::max(launch, oldest_gpu_end(lane));
       }
       return d;
     }
   }
-  if (inflight_count_ == 0) return d;  // kIdle
+  if (ln.count == 0) return d;  // kIdle
   // Nothing new to schedule (or the queue is full): block on the oldest pass.
   d.kind = LoopDecision::Kind::kWaitBatch;
-  d.at = std::max(t, oldest_gpu_end());
+  d.at = std::max(t, oldest_gpu_end(lane));
   return d;
 }
 
-const engine::StepEvents& Instance::complete_oldest(SimTime t) {
-  InFlight& f = ring_[static_cast<std::size_t>(ring_head_)];
-  ring_head_ = (ring_head_ + 1) % static_cast<std::int32_t>(ring_.size());
-  --inflight_count_;
+const engine::StepEvents& Instance::complete_oldest(SimTime t, std::int32_t lane) {
+  Lane& ln = lane_at(lane);
+  InFlight& f = ln.ring[static_cast<std::size_t>(ln.head)];
+  ln.head = (ln.head + 1) % static_cast<std::int32_t>(ln.ring.size());
+  --ln.count;
   ++counters_.steps;
   counters_.tokens_computed += static_cast<std::uint64_t>(f.tokens);
+  if (dense_ != nullptr) return dense_->complete_rank(lane, f.batch_id, f.outcome, t);
   return engine_->complete(f.batch_id, f.outcome, t);
 }
 
-SimTime Instance::stream_outputs(SimTime t, std::int32_t requests) {
-  const SimTime start = std::max(t, output_free_);
+// Each lane's outputs go to the API servers of its requests' clients; with one API server
+// per rank (vLLM's default under the internal LB) a rank's share of the output work is one
+// server's, modelled as the lane's own handler (an estimate: which server holds which request
+// is not tracked).
+SimTime Instance::stream_outputs(SimTime t, std::int32_t requests, std::int32_t lane) {
+  Lane& ln = lane_at(lane);
+  const SimTime start = std::max(t, ln.output_free);
   const double work =
       overheads_.output_step_us + overheads_.output_per_request_us * static_cast<double>(requests);
-  output_free_ = start + round_us(work);
-  return output_free_;
+  ln.output_free = start + round_us(work);
+  return ln.output_free;
 }
 
 SimTime Instance::engine_arrival(SimTime t, std::int32_t prompt_tokens) const {

@@ -12,6 +12,11 @@
 //
 // The instance does not own time: the Simulation calls run_loop() and complete_oldest() at
 // the instants they return, through its event queue.
+//
+// Lanes: an instance of a dense model with data parallelism (dense_dp_engine.h) runs one
+// engine-core loop per DP rank, each on its own GPUs, with its own batch queue, output
+// handler (the ranks' outputs reach the API servers in parallel) and LoRA slots; every other
+// instance has one lane. The calls below take the lane; lane 0 is the only one otherwise.
 
 #include <cstdint>
 #include <functional>
@@ -28,6 +33,8 @@
 #include "util/sim_time.h"
 
 namespace blis::cluster {
+
+class DenseDpEngine;
 
 struct LoopDecision {
   enum class Kind {
@@ -65,14 +72,16 @@ class Instance {
   engine::Engine& engine() { return *engine_; }
   const engine::Engine& engine() const { return *engine_; }
 
-  // One iteration of the engine-core busy loop, with the thread free at `t`
+  // The engine-core loops: one per DP rank of a dense model, else one.
+  std::int32_t lanes() const { return static_cast<std::int32_t>(lanes_.size()); }
+  // One iteration of lane `lane`'s engine-core busy loop, with its thread free at `t`
   // (core.py step_with_batch_queue's decision rule).
-  LoopDecision run_loop(SimTime t);
-  // Applies the oldest in-flight pass's output at `t` (>= its GPU end).
-  const engine::StepEvents& complete_oldest(SimTime t);
+  LoopDecision run_loop(SimTime t, std::int32_t lane = 0);
+  // Applies the lane's oldest in-flight pass's output at `t` (>= its GPU end).
+  const engine::StepEvents& complete_oldest(SimTime t, std::int32_t lane = 0);
   // The API server handles a step output carrying new tokens for `requests` requests, handed
   // over at `t`; returns when its tokens reach the clients.
-  SimTime stream_outputs(SimTime t, std::int32_t requests);
+  SimTime stream_outputs(SimTime t, std::int32_t requests, std::int32_t lane = 0);
   // When a request sent at `t` with `prompt_tokens` tokens reaches the engine.
   SimTime engine_arrival(SimTime t, std::int32_t prompt_tokens) const;
 
@@ -86,16 +95,24 @@ class Instance {
   using LinkShare = std::function<SimTime(Instance&, SimTime now, double cross_node_us)>;
   void set_link_share(LinkShare f) { link_share_ = std::move(f); }
 
-  SimTime oldest_gpu_end() const;
-  std::int32_t in_flight() const { return inflight_count_; }
+  SimTime oldest_gpu_end(std::int32_t lane = 0) const;
+  // Passes in flight over all lanes.
+  std::int32_t in_flight() const;
+  // Over all lanes (gpu_busy sums the lanes' GPU sets).
   const InstanceCounters& counters() const { return counters_; }
   const ServingOverheads& overheads() const { return overheads_; }
-  // LoRA pools: the worker's adapter residency, whose loads and kernels add to each pass.
-  void set_lora(std::unique_ptr<LoraResidency> lora) { lora_ = std::move(lora); }
-  const LoraResidency* lora() const { return lora_.get(); }
+  // LoRA pools: the worker's adapter residency, whose loads and kernels add to each pass
+  // (one per lane: each DP rank's workers hold their own adapters).
+  void set_lora(std::unique_ptr<LoraResidency> lora, std::int32_t lane = 0) {
+    lane_at(lane).lora = std::move(lora);
+  }
+  // Lane 0's by default (the EPP's LoRA probe reads one residency per endpoint).
+  const LoraResidency* lora(std::int32_t lane = 0) const { return lane_at(lane).lora.get(); }
 
-  // Loop bookkeeping owned by the Simulation: is an engine-loop or batch-done event pending?
-  bool loop_pending = false;
+  // Loop bookkeeping owned by the Simulation: is a lane's engine-loop or batch-done event
+  // pending?
+  bool loop_pending(std::int32_t lane = 0) const { return lane_at(lane).loop_pending; }
+  void set_loop_pending(std::int32_t lane, bool pending) { lane_at(lane).loop_pending = pending; }
   SimTime wake_at = kSimTimeNever;  // pending kEngineWake event, if any
 
  private:
@@ -115,13 +132,23 @@ class Instance {
   Rng spec_rng_;
   AcceptanceOf acceptance_of_;
   LinkShare link_share_;
-  std::unique_ptr<LoraResidency> lora_;
+  DenseDpEngine* dense_ = nullptr;  // the engine, when its lanes are DP ranks
 
-  std::vector<InFlight> ring_;  // in-flight passes, oldest at ring_head_
-  std::int32_t ring_head_ = 0, inflight_count_ = 0;
-  SimTime gpu_free_ = 0;
-  SimTime output_free_ = 0;
+  struct Lane {
+    std::vector<InFlight> ring;  // in-flight passes, oldest at head
+    std::int32_t head = 0, count = 0;
+    SimTime gpu_free = 0;
+    SimTime output_free = 0;
+    bool loop_pending = false;
+    std::unique_ptr<LoraResidency> lora;
+  };
+  std::vector<Lane> lanes_;
   InstanceCounters counters_;
+
+  Lane& lane_at(std::int32_t l) { return lanes_[static_cast<std::size_t>(l)]; }
+  const Lane& lane_at(std::int32_t l) const { return lanes_[static_cast<std::size_t>(l)]; }
+  bool lane_can_schedule(std::int32_t l, SimTime t) const;
+  const engine::Batch* lane_schedule(std::int32_t l, SimTime t);
 
   void draw_acceptance(const engine::Batch& batch, engine::StepOutcome& out);
 };

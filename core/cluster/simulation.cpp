@@ -103,13 +103,15 @@ void Simulation::State::dispatch(const Event& ev) {
       on_engine_arrival(ev.target, ev.payload);
       break;
     case EventClass::kEngineLoop: {
+      // The payload is the lane (instance.h): the DP rank of a dense model's instance.
       Instance& inst = *instances[ev.target];
-      inst.loop_pending = false;
-      run_loop(inst);
+      const auto lane = static_cast<std::int32_t>(ev.payload);
+      inst.set_loop_pending(lane, false);
+      run_loop(inst, lane);
       break;
     }
     case EventClass::kBatchDone:
-      on_batch_done(ev.target);
+      on_batch_done(ev.target, static_cast<std::int32_t>(ev.payload));
       break;
     case EventClass::kEngineWake:
       on_engine_wake(ev.target, ev.time);
@@ -248,13 +250,16 @@ void Simulation::State::on_engine_arrival(std::uint32_t instance, engine::Reques
 }
 
 void Simulation::State::kick(Instance& inst) {
-  if (inst.loop_pending) return;
-  inst.loop_pending = true;
-  queue.push(now, EventClass::kEngineLoop, static_cast<std::uint32_t>(inst.index()));
+  for (std::int32_t lane = 0; lane < inst.lanes(); ++lane) {
+    if (inst.loop_pending(lane)) continue;
+    inst.set_loop_pending(lane, true);
+    queue.push(now, EventClass::kEngineLoop, static_cast<std::uint32_t>(inst.index()),
+               static_cast<std::uint64_t>(lane));
+  }
 }
 
-void Simulation::State::run_loop(Instance& inst) {
-  const LoopDecision d = inst.run_loop(now);
+void Simulation::State::run_loop(Instance& inst, std::int32_t lane) {
+  const LoopDecision d = inst.run_loop(now, lane);
   start_transfers(inst);
   if (d.launched != nullptr) {
     for (const auto& sr : d.launched->requests) {
@@ -268,12 +273,14 @@ void Simulation::State::run_loop(Instance& inst) {
   }
   switch (d.kind) {
     case LoopDecision::Kind::kLoopAgain:
-      inst.loop_pending = true;
-      queue.push(d.at, EventClass::kEngineLoop, static_cast<std::uint32_t>(inst.index()));
+      inst.set_loop_pending(lane, true);
+      queue.push(d.at, EventClass::kEngineLoop, static_cast<std::uint32_t>(inst.index()),
+                 static_cast<std::uint64_t>(lane));
       return;
     case LoopDecision::Kind::kWaitBatch:
-      inst.loop_pending = true;
-      queue.push(d.at, EventClass::kBatchDone, static_cast<std::uint32_t>(inst.index()));
+      inst.set_loop_pending(lane, true);
+      queue.push(d.at, EventClass::kBatchDone, static_cast<std::uint32_t>(inst.index()),
+                 static_cast<std::uint64_t>(lane));
       return;
     case LoopDecision::Kind::kIdle:
       break;
@@ -287,15 +294,15 @@ void Simulation::State::run_loop(Instance& inst) {
   }
 }
 
-void Simulation::State::on_batch_done(std::uint32_t instance) {
+void Simulation::State::on_batch_done(std::uint32_t instance, std::int32_t lane) {
   Instance& inst = *instances[instance];
-  inst.loop_pending = false;
-  const engine::StepEvents& ev = inst.complete_oldest(now);
+  inst.set_loop_pending(lane, false);
+  const engine::StepEvents& ev = inst.complete_oldest(now, lane);
   ++steps;
-  apply_step_events(inst, ev);
+  apply_step_events(inst, ev, lane);
   publish(inst);
   // The engine-core thread goes straight on to its next loop iteration.
-  run_loop(inst);
+  run_loop(inst, lane);
 }
 
 void Simulation::State::on_engine_wake(std::uint32_t instance, SimTime at) {
@@ -307,13 +314,14 @@ void Simulation::State::on_engine_wake(std::uint32_t instance, SimTime at) {
   kick(inst);
 }
 
-void Simulation::State::apply_step_events(Instance& inst, const engine::StepEvents& ev) {
+void Simulation::State::apply_step_events(Instance& inst, const engine::StepEvents& ev,
+                                          std::int32_t lane) {
   std::int32_t with_tokens = 0;
   for (const auto& p : ev.progress) {
     if (p.new_tokens > 0 && requests.find(p.key) != nullptr) ++with_tokens;
   }
   // The API server streams this step's tokens once its output handler gets to them.
-  const SimTime visible = with_tokens > 0 ? inst.stream_outputs(now, with_tokens) : now;
+  const SimTime visible = with_tokens > 0 ? inst.stream_outputs(now, with_tokens, lane) : now;
   const std::int32_t pool = inst.pool();
   // The step's inter-token gaps, one results call per run of equal gaps: every continuing
   // decode of a step sees the same gap (visible - the previous step's visible time), and the

@@ -125,7 +125,11 @@ bool Simulation::State::build_pools(Diagnostics& ds) {
       instances.push_back(std::make_unique<Instance>(
           global, name, static_cast<std::int32_t>(p), std::move(eng), *pr.res.pricer,
           pr.res.overheads, pr.res.spec_acceptance, Rng::stream(sc.seed, "spec/" + name)));
-      if (pr.res.lora_cost) instances.back()->set_lora(make_lora_residency(sc, p, pr.res));
+      if (pr.res.lora_cost) {
+        // Each engine-core lane (a dense model's DP rank) has its own workers and slots.
+        for (std::int32_t lane = 0; lane < instances.back()->lanes(); ++lane)
+          instances.back()->set_lora(make_lora_residency(sc, p, pr.res), lane);
+      }
       {
         State* state = this;
         instances.back()->set_link_share(
@@ -177,10 +181,13 @@ void Simulation::State::build_routers() {
                            decode_salt.value(), Rng::stream(sc.seed, "router/decode"));
   }
   board = SignalBoard(n, from_millis(sc.router.signal_staleness_ms));
-  for (const PoolRuntime& pr : pools) {
+  for (std::size_t p = 0; p < pools.size(); ++p) {
+    const PoolRuntime& pr = pools[p];
+    // A DP instance's ranks each hold gpu_blocks (their prefix caches side by side).
+    const std::int64_t blocks = pr.res.gpu_blocks * std::max(1, sc.pools[p].parallelism.dp);
     for (std::int32_t i = 0; i < pr.count; ++i) {
-      router.set_instance_blocks(pr.first_instance + i, pr.res.gpu_blocks);
-      if (pd) decode_router.set_instance_blocks(pr.first_instance + i, pr.res.gpu_blocks);
+      router.set_instance_blocks(pr.first_instance + i, blocks);
+      if (pd) decode_router.set_instance_blocks(pr.first_instance + i, blocks);
     }
   }
 }
@@ -198,7 +205,7 @@ void Simulation::State::wire_epp() {
     const std::int32_t max_loras = pool.engine.args.enable_lora ? pool.engine.args.max_loras : 0;
     for (std::int32_t i = 0; i < pr.count; ++i) {
       const std::int32_t inst = pr.first_instance + i;
-      s.set_endpoint(inst, role, pr.res.gpu_blocks, max_loras);
+      s.set_endpoint(inst, role, pr.res.gpu_blocks * std::max(1, pool.parallelism.dp), max_loras);
       s.set_labels(inst, pool.labels);
       if (engine::KvEventListener* l = s.kv_listener(inst))
         instances[static_cast<std::size_t>(inst)]->engine().set_kv_event_listener(l);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "blis_version.h"
+#include "cluster/dense_dp_engine.h"
 #include "cluster/deployment_cost.h"
 #include "cluster/dp_engine.h"
 #include "cluster/simulation.h"
@@ -169,6 +170,15 @@ ojson cost_of(const Simulation::State& st, const ojson& throughput, const ojson&
 // What only some instances have, so documents without it keep their results (and digests):
 // data parallelism's wave bookkeeping, passes whose transfers between nodes were slowed.
 void put_instance_extras(const Instance& inst, ojson& out) {
+  if (const auto* dense = dynamic_cast<const DenseDpEngine*>(&inst.engine())) {
+    // Independent ranks (no waves): what the balancer sent to each and the passes each ran.
+    ojson per_rank = ojson::array(), steps = ojson::array();
+    for (std::int64_t n : dense->requests_per_rank()) per_rank.push_back(n);
+    for (std::int64_t n : dense->steps_per_rank()) steps.push_back(n);
+    out["dp"] = ojson{{"ranks", dense->dp()},
+                      {"requests_per_rank", std::move(per_rank)},
+                      {"steps_per_rank", std::move(steps)}};
+  }
   if (const auto* dp = dynamic_cast<const DpEngine*>(&inst.engine())) {
     const DpWaveCounters& w = dp->waves();
     ojson per_rank = ojson::array();
@@ -287,11 +297,21 @@ static ojson instance_row(const Simulation::State& st, const Instance& inst,
       {"kv_usage", ojson{{"mean", kv_mean}, {"max", t.kv_max}}},
       {"kv_blocks", s.num_total_blocks},
       {"steps", k.steps},
-      {"gpu_busy_fraction", span > 0 ? to_seconds(k.gpu_busy) / to_seconds(span) : 0.0},
+      // A dense model's DP ranks each have their GPUs: the mean over the ranks' sets.
+      {"gpu_busy_fraction",
+       span > 0 ? to_seconds(k.gpu_busy) / to_seconds(span) / inst.lanes() : 0.0},
   };
-  if (const LoraResidency* lr = inst.lora()) {
-    // LoRA pools only, so documents without LoRA keep their results (and digests).
-    const LoraCounters& lc = lr->counters();
+  if (inst.lora() != nullptr) {
+    // LoRA pools only, so documents without LoRA keep their results (and digests); a dense
+    // DP instance's ranks summed.
+    LoraCounters lc;
+    for (std::int32_t lane = 0; lane < inst.lanes(); ++lane) {
+      const LoraCounters& x = inst.lora(lane)->counters();
+      lc.cpu_loads += x.cpu_loads;
+      lc.gpu_loads += x.gpu_loads;
+      lc.load_us += x.load_us;
+      lc.compute_us += x.compute_us;
+    }
     row["lora"] = ojson{{"cpu_loads", lc.cpu_loads},
                         {"gpu_loads", lc.gpu_loads},
                         {"load_ms", lc.load_us / 1000.0},

@@ -104,7 +104,7 @@ struct Simulation::State {
   void dispatch(const Event& ev);
   void on_arrival();
   void on_engine_arrival(std::uint32_t instance, engine::RequestKey key);
-  void on_batch_done(std::uint32_t instance);
+  void on_batch_done(std::uint32_t instance, std::int32_t lane);
   void on_engine_wake(std::uint32_t instance, SimTime at);
   void on_transfer_done(std::uint64_t slot);
   void on_request_finished(engine::RequestKey key);
@@ -123,9 +123,10 @@ struct Simulation::State {
   void flow_enqueue(RequestRecord& rec);
   void flow_cycle();
   void arm_flow_tick();
+  // Wakes every engine-core loop of the instance that is not already due (its lanes).
   void kick(Instance& inst);
-  void run_loop(Instance& inst);
-  void apply_step_events(Instance& inst, const engine::StepEvents& ev);
+  void run_loop(Instance& inst, std::int32_t lane);
+  void apply_step_events(Instance& inst, const engine::StepEvents& ev, std::int32_t lane);
   void start_transfers(Instance& inst);
   network::ClusterNetwork& network();
   void arm_network();

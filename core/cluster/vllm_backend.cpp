@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "cluster/dense_dp_engine.h"
 #include "cluster/dp_engine.h"
 #include "cluster/dp_step_cost.h"
 #include "cluster/kernel_step_cost.h"
@@ -105,11 +106,6 @@ Diagnostics pool_deployment(const catalog::Catalog& catalog, const scenario::Sce
   append(ds, kernel::make_deployment(catalog, pool.hardware, pool.model, pool.parallelism.tp, out),
          ptr);
   if (has_errors(ds)) return ds;
-  if (pool.parallelism.dp != 1) {
-    for (auto& d : scenario::data_parallel_checks(pool, out->model, ptr))
-      ds.push_back(std::move(d));
-    if (has_errors(ds)) return ds;
-  }
   // The decoder's mapping of engine.args to the kernel (scenario/pool_deployment.h), so a run
   // prices the deployment `blis validate` checked.
   // One node size for the whole cluster: the network's (the P/D topology places on it too).
@@ -242,8 +238,11 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
   if (pool.engine.args.speculative_config)
     pricer->set_drafter(drafter_for(*catalog_, *pool.engine.args.speculative_config, d,
                                     ptr + "/engine/args/speculative_config", ds));
-  // Data parallelism: the ranks step in lockstep, each priced by the kernel (dp_step_cost.h).
-  if (pool.parallelism.dp > 1) {
+  // Data parallelism of an MoE model: the ranks step in lockstep, each priced by the kernel
+  // (dp_step_cost.h). A dense model's ranks step on their own (dense_dp_engine.h), each pass
+  // priced as one engine's.
+  out.moe = d.model.moe.num_experts > 0;
+  if (pool.parallelism.dp > 1 && out.moe) {
     out.pricer = std::make_shared<DpStepCost>(std::move(pricer), pool.parallelism.dp);
   } else {
     out.pricer = std::move(pricer);
@@ -289,22 +288,13 @@ Diagnostics VllmBackend::prepare_pool(const scenario::Scenario& s, std::size_t p
   return ds;
 }
 
-std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenario& s, std::size_t p,
-                                                         std::int32_t instance,
-                                                         const PoolResources& res) {
-  const scenario::Pool& pool = s.pools[p];
-  if (pool.parallelism.dp > 1) {
-    // Data parallelism (MoE): dp engine-core ranks behind the internal load balancer, one
-    // API server per rank (vllm entrypoints/cli/serve.py: internal LB defaults
-    // api_server_count to data_parallel_size). The checks refused connectors with dp.
-    std::vector<std::unique_ptr<engine::Engine>> ranks;
-    for (std::int32_t r = 0; r < pool.parallelism.dp; ++r) {
-      auto rank = std::make_unique<vllm::VllmEngine>(engine_config(pool, res.gpu_blocks));
-      rank->set_report_common_prefix(false);
-      ranks.push_back(std::move(rank));
-    }
-    return std::make_unique<DpEngine>(std::move(ranks), pool.parallelism.dp);
-  }
+namespace {
+
+// One engine core of pool `pool` (a whole instance, or one DP rank of it), with the pool's KV
+// connector. `engine_id` is its KVTransferConfig.engine_id.
+std::unique_ptr<engine::Engine> engine_core(const scenario::Pool& pool, std::int32_t instance,
+                                            const std::string& engine_id,
+                                            const PoolResources& res) {
   auto eng = std::make_unique<vllm::VllmEngine>(engine_config(pool, res.gpu_blocks));
   eng->set_report_common_prefix(false);  // nothing in the cluster reads it; it costs O(blocks)
   // Prefill and decode pools hand KV over with NIXL (the rules pack sets their
@@ -313,7 +303,7 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
     vllm::NixlConfig nc;
     nc.instance = instance;
     nc.block_size = pool.engine.args.block_size;
-    nc.engine_id = "instance-" + std::to_string(instance);
+    nc.engine_id = engine_id;
     nc.tp_size = pool.parallelism.tp;
     // The engine registers NixlPromMetrics' families with it (metrics/*.prom).
     eng->own_connector(std::make_unique<vllm::NixlConnector>(nc));
@@ -330,8 +320,10 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
     // pack checked that it divides).
     oc.blocks_per_chunk = std::max(1, offload_block_size / oc.gpu_block_size);
     oc.enable_prefix_caching = pool.engine.args.enable_prefix_caching;
-    // cpu_bytes_to_use is the total over the instance's GPUs; one offload block holds every
-    // GPU's share of offload_block_size tokens.
+    // cpu_bytes_to_use is the total over one engine's GPUs (vllm config/cache.py
+    // kv_offloading_size: "summed across all TP ranks"; every DP rank is an engine with the
+    // same config, so each has that much); one offload block holds every GPU's share of
+    // offload_block_size tokens.
     const std::int64_t gpus = static_cast<std::int64_t>(pool.parallelism.tp) * pool.parallelism.pp;
     const std::int64_t block_bytes = res.kv_bytes_per_block * gpus * oc.blocks_per_chunk;
     oc.num_cpu_blocks = block_bytes > 0 ? kt->cpu_bytes_to_use.value_or(0) / block_bytes : 0;
@@ -339,6 +331,27 @@ std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenari
     eng->own_connector(std::make_unique<vllm::OffloadingConnector>(oc));
   }
   return eng;
+}
+
+}  // namespace
+
+std::unique_ptr<engine::Engine> VllmBackend::make_engine(const scenario::Scenario& s, std::size_t p,
+                                                         std::int32_t instance,
+                                                         const PoolResources& res) {
+  const scenario::Pool& pool = s.pools[p];
+  const std::string engine_id = "instance-" + std::to_string(instance);
+  if (pool.parallelism.dp <= 1) return engine_core(pool, instance, engine_id, res);
+  // Data parallelism: dp engine-core ranks behind the internal load balancer, one API server
+  // per rank (vllm entrypoints/cli/serve.py: internal LB defaults api_server_count to
+  // data_parallel_size). Each rank's connector has its own engine_id (vllm v1/engine/core.py
+  // run_engine_core: engine_id + "_dp<rank>").
+  std::vector<std::unique_ptr<engine::Engine>> ranks;
+  for (std::int32_t r = 0; r < pool.parallelism.dp; ++r)
+    ranks.push_back(engine_core(pool, instance, engine_id + "_dp" + std::to_string(r), res));
+  // core.py run_engine_core: an MoE model's ranks run DPEngineCoreProc (lockstep waves); a
+  // dense model's are independent EngineCoreProcs.
+  if (res.moe) return std::make_unique<DpEngine>(std::move(ranks), pool.parallelism.dp);
+  return std::make_unique<DenseDpEngine>(std::move(ranks), pool.parallelism.dp);
 }
 
 }  // namespace blis::cluster

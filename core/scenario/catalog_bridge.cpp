@@ -185,11 +185,6 @@ void check_fit(Pool& pool, const std::string& pool_pointer, const rules::Deploym
   const std::string release = "vLLM " + pool.engine.release;
   kernel::Deployment d;
   kernel::make_deployment(*c.catalog, pool.hardware, pool.model, pool.parallelism.tp, &d);
-  if (pool.parallelism.dp != 1) {
-    const Diagnostics dp = data_parallel_checks(pool, d.model, pool_pointer);
-    c.diags.insert(c.diags.end(), dp.begin(), dp.end());
-    if (has_errors(dp)) return;
-  }
   if (!apply_engine_args(pool, &d)) {
     const std::string& q = a.quantization;
     c.diags.push_back(

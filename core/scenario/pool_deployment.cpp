@@ -45,28 +45,6 @@ bool apply_engine_args(const Pool& pool, kernel::Deployment* d) {
   return true;
 }
 
-Diagnostics data_parallel_checks(const Pool& pool, const catalog::Model& model,
-                                 const std::string& ptr) {
-  Diagnostics ds;
-  const std::string at = ptr + "/parallelism/dp";
-  if (model.moe.num_experts <= 0) {
-    // vllm/v1/engine/core.py run_engine_core: "Non-MoE DP ranks are completely independent,
-    // so treat like DP=1".
-    ds.push_back({at,
-                  "dp > 1 on a dense model: vLLM runs its DP ranks as independent "
-                  "engines (v1/engine/core.py run_engine_core), which BLIS Playground "
-                  "models as separate instances: set instances to instances x dp and dp "
-                  "to 1"});
-  } else if (pool.role != "unified") {
-    ds.push_back(
-        {at, "data parallelism is modelled for unified pools only (role '" + pool.role + "')"});
-  } else if (pool.engine.args.kv_transfer_config) {
-    ds.push_back({at, "data parallelism is not modelled with a KV connector (" +
-                          pool.engine.args.kv_transfer_config->kv_connector + ")"});
-  }
-  return ds;
-}
-
 Diagnostics placement_warnings(const catalog::Catalog& catalog, const Scenario& s) {
   Diagnostics ds;
   const std::int64_t per_node = std::max<std::int32_t>(1, s.network.gpus_per_node);

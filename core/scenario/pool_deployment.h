@@ -18,16 +18,10 @@ namespace blis::scenario {
 // unquantized checkpoint. False when the kernel does not model the pool's quantization.
 bool apply_engine_args(const Pool& pool, kernel::Deployment* d);
 
-// What the data-parallel model covers (dp > 1): unified MoE pools without a KV connector.
-// Errors at `pool_pointer`/parallelism/dp; run by the decoder and by the cluster alike, so
-// validate and run refuse the same pools.
 // The warnings about where each pool's instances sit (network.gpus_per_node): an instance over
 // several nodes with no scale-out /fabric (its hand-offs are priced on ib-ndr), and tp larger
 // than a node (its all-reduces stay on the intra-node link). Run by the decoder on a document
 // without errors; the cluster places the same way without repeating them.
 Diagnostics placement_warnings(const catalog::Catalog& catalog, const Scenario& s);
-
-Diagnostics data_parallel_checks(const Pool& pool, const catalog::Model& model,
-                                 const std::string& pool_pointer);
 
 }  // namespace blis::scenario
