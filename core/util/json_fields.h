@@ -55,6 +55,16 @@ std::optional<std::int64_t> pydantic_str_int(const std::string& text);
 // stripped): "0.5", "1e-3", ".5", "+2", "inf", "nan". Surrounding whitespace is trimmed.
 std::optional<double> pydantic_str_float(const std::string& text);
 
+// An array of integers in [min, max] at `pointer` (FieldReader::integer_list reads a key's
+// value with it; a reader of nested arrays calls it directly). `expected` describes one
+// element; an element's error names its index. nullopt, with the error reported, when `v` is
+// not an array or at the first bad element.
+std::optional<std::vector<std::int64_t>> integer_array(const nlohmann::json& v,
+                                                       const std::string& pointer, std::int64_t min,
+                                                       std::int64_t max,
+                                                       const std::string& expected,
+                                                       Diagnostics& diags);
+
 // How a reader treats a key whose value is null.
 enum class NullKey {
   kAbsent,  // null is "not given" (engine.args, the scenario: vLLM's `None`)
