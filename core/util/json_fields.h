@@ -3,8 +3,8 @@
 // Every problem becomes a Diagnostic that names the JSON pointer, the value and what was
 // expected; unknown keys are errors. Used by the catalog schemas (core/catalog/schema, through
 // ObjectReader), the Hugging Face config importer (core/catalog/hf_import.cpp), the rules packs
-// (engine.args), the scenario decoder (everything else) and the conformance input
-// (conform/conform_input.cpp).
+// (engine.args), the scenario decoder (everything else) and the conformance input, base and
+// ext format (conform/conform_fields.h).
 
 #include <cstdint>
 #include <initializer_list>
