@@ -325,7 +325,9 @@ ConformOutcome run_ext_conformance(std::string_view input_json) {
   // What remains is a base-format input: its reader decodes and checks it.
   conform::Case c;
   const std::string base_text = doc.dump();
-  const bool base_ok = conform::decode_case(base_text, c, out.diagnostics);
+  const bool base_ok =
+      conform::decode_case(base_text, c, out.diagnostics,
+                           ext != nullptr ? ext->request_keys() : std::vector<std::string>{});
   if (!base_ok || has_errors(out.diagnostics)) return out;
   if (ext != nullptr) {
     ext->configure(c, out.diagnostics);

@@ -65,6 +65,7 @@ class ConnectorExtension final : public ExtExtension {
     take_connector_input(doc, in_, diags);
     step_seconds_ = step_seconds;  // Δ (section 2): the connector's clock follows the driver's
   }
+  std::vector<std::string> request_keys() const override { return connector_request_keys(); }
   void configure(Case& c, Diagnostics& diags) override;
   void configure_metrics(metrics::RecorderConfig& config) override {
     // The families of the connector class attach() builds (its metrics_kind()).

@@ -102,6 +102,11 @@ void take_connector_object(const json& c, ConnectorInput& out, Diagnostics& diag
 
 }  // namespace
 
+const std::vector<std::string>& connector_request_keys() {
+  static const std::vector<std::string> keys = {"kv_transfer_params", "recv_steps", "read_steps"};
+  return keys;
+}
+
 void take_connector_input(json& doc, ConnectorInput& out, Diagnostics& diags) {
   take_connector_object(doc["connector"], out, diags);
   doc.erase("connector");
@@ -112,8 +117,8 @@ void take_connector_input(json& doc, ConnectorInput& out, Diagnostics& diags) {
     json& r = (*reqs)[i];
     if (!r.is_object()) continue;  // the base reader reports it
     // The connector's request keys; the base reader checks the rest once they are removed.
-    FieldReader req = reader(r, json_pointer_append("/requests", i), diags,
-                             {"kv_transfer_params", "recv_steps", "read_steps"});
+    FieldReader req =
+        reader(r, json_pointer_append("/requests", i), diags, connector_request_keys());
     ConnectorRequest& cr = out.requests[i];
     take_params(req, cr);
     std::int32_t v = 0;
@@ -121,7 +126,7 @@ void take_connector_input(json& doc, ConnectorInput& out, Diagnostics& diags) {
     // read_steps: null means the decoder never reads the blocks.
     cr.has_read_steps = req.has("read_steps");
     if (!given_null(req, "read_steps") && take_steps(req, "read_steps", v)) cr.read_steps = v;
-    for (const char* key : {"kv_transfer_params", "recv_steps", "read_steps"}) r.erase(key);
+    for (const std::string& key : connector_request_keys()) r.erase(key);
   }
 }
 

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,9 @@ class ExtExtension : public DriverHooks {
   // pointers of the original document. `step_seconds` is the decoded metrics.step_seconds
   // (Δ, 0 when it is invalid).
   virtual void take_input(nlohmann::json& doc, double step_seconds, Diagnostics& diags) = 0;
+  // The per-request keys take_input reads (and removes), for the base reader's unknown-key
+  // hints.
+  virtual std::vector<std::string> request_keys() const { return {}; }
   // Adjusts the decoded case before the engine is built (e.g. the connector config).
   virtual void configure(Case& c, Diagnostics& diags) {}
   // Adjusts the recorder (e.g. config.connector = ConnectorMetrics::kNixl).

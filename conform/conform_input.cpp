@@ -158,18 +158,21 @@ void decode_prompt(FieldReader& j, const Case& out, CaseRequest& r) {
   }
 }
 
-void decode_requests(const json& rs, Case& out, Diagnostics& diags) {
+void decode_requests(const json& rs, Case& out, Diagnostics& diags,
+                     const std::vector<std::string>& extension_keys) {
   if (rs.size() > kMaxRequests) {
     diags.push_back({"/requests", "at most " + std::to_string(kMaxRequests) + " requests, got " +
                                       std::to_string(rs.size())});
     return;
   }
+  std::vector<std::string> keys = {
+      "id",         "arrival_step", "prompt",        "max_tokens", "priority",       "arrival_time",
+      "lora_id",    "eos_token_id", "eos_at_output", "min_tokens", "stop_token_ids", "spec_accept",
+      "spec_drafts"};
+  keys.insert(keys.end(), extension_keys.begin(), extension_keys.end());
   std::set<std::string> ids;
   for (std::size_t i = 0; i < rs.size(); ++i) {
-    FieldReader j = reader(rs[i], json_pointer_append("/requests", i), diags,
-                           {"id", "arrival_step", "prompt", "max_tokens", "priority",
-                            "arrival_time", "lora_id", "eos_token_id", "eos_at_output",
-                            "min_tokens", "stop_token_ids", "spec_accept", "spec_drafts"});
+    FieldReader j = reader(rs[i], json_pointer_append("/requests", i), diags, keys);
     if (!j.valid()) continue;
     CaseRequest r;
     if (take_string(j, "id", true, r.id) && !ids.insert(r.id).second) {
@@ -245,7 +248,8 @@ void check_bounds(const Case& c, Diagnostics& diags) {
 
 }  // namespace
 
-bool decode_case(std::string_view text, Case& out, Diagnostics& diags) {
+bool decode_case(std::string_view text, Case& out, Diagnostics& diags,
+                 const std::vector<std::string>& extension_request_keys) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
@@ -273,7 +277,8 @@ bool decode_case(std::string_view text, Case& out, Diagnostics& diags) {
     }
   }
   if (given(top, "requests", true, "an array")) {
-    if (const json* rs = top.array("requests")) decode_requests(*rs, out, diags);
+    if (const json* rs = top.array("requests"))
+      decode_requests(*rs, out, diags, extension_request_keys);
   }
   if (const json* as = top.array("aborts")) decode_aborts(*as, out, diags);
   take_int(top, "max_steps", true, 1, kMaxSteps, out.max_steps);

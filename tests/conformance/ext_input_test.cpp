@@ -138,6 +138,12 @@ TEST(ExtInput, ConnectorWrongTypeUnknownKeyAndBadElementNameTheirPointer) {
               "/requests/0/kv_transfer_params/remote_port: \"80\" is a string, expected an "
               "integer in [0, 65535]");
   expect_line(all, "/requests/1/kv_transfer_params: [1] is an array, expected an object");
+  // A misspelt connector request key: the base reader's hint knows the connector's keys.
+  doc = ext_case("c01-nixl-decode");
+  doc["requests"][2]["recv_step"] = 1;
+  EXPECT_NE(problems(doc).find("/requests/2/recv_step: unknown key; did you mean "
+                               "\"recv_steps\"? (accepted keys: id, "),
+            std::string::npos);
 }
 
 TEST(ExtInput, ConnectorNullsMeanWhatVllmReadsThemAs) {
