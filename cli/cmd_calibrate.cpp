@@ -22,6 +22,8 @@
 #include "cluster/vllm_backend.h"
 #include "cluster/workload/workload.h"
 #include "command_registry.h"
+#include "file_access.h"
+#include "generated_block.h"
 #include "scenario/scenario_decode.h"
 
 namespace blis::cli {
@@ -55,15 +57,6 @@ constexpr const char* kUsage =
     "(ratios of simulated to measured means).\n"
     "Exit status: 0 done, 1 unreadable input, 2 invalid arguments or runs.";
 
-bool read_text(const fs::path& p, std::string* out) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  *out = ss.str();
-  return true;
-}
-
 // The scenario with every load stage cut to `seconds` and the horizon to their sum.
 std::string shorten(const json& scenario, double seconds) {
   json s = scenario;
@@ -95,10 +88,12 @@ std::string load_run(const std::string& arg, double stage_seconds, Run* run) {
     run->name = fs::path(arg).filename().string();
     if (run->name.empty()) run->name = fs::path(arg).parent_path().filename().string();
   }
-  std::string st, mt;
-  if (!read_text(scen, &st)) return "cannot read '" + scen.string() + "'";
-  if (!read_text(meas, &mt)) return "cannot read '" + meas.string() + "'";
-  const json s = json::parse(st, nullptr, false), m = json::parse(mt, nullptr, false);
+  std::string error;
+  const auto st = read_regular_file(scen, kMaxScenarioBytes, &error);
+  if (!st) return "cannot read '" + scen.string() + "': " + error;
+  const auto mt = read_regular_file(meas, kMaxScenarioBytes, &error);
+  if (!mt) return "cannot read '" + meas.string() + "': " + error;
+  const json s = json::parse(*st, nullptr, false), m = json::parse(*mt, nullptr, false);
   if (s.is_discarded()) return "'" + scen.string() + "' is not JSON";
   if (m.is_discarded()) return "'" + meas.string() + "' is not JSON";
   const json::json_pointer pool("/pools/0"),
@@ -130,7 +125,7 @@ std::string load_run(const std::string& arg, double stage_seconds, Run* run) {
   if (!(run->measured.e2e > 0 && run->measured.ttft > 0 && run->measured.itl > 0)) {
     return "'" + meas.string() + "': measured means must be positive";
   }
-  run->scenario_full = st;
+  run->scenario_full = *st;
   run->scenario_short = shorten(s, stage_seconds);
   return "";
 }
@@ -308,21 +303,12 @@ json fitted_entry(const json& entry, const std::vector<Param>& params,
   return e;
 }
 
+// The table between the <!-- MARKER:begin --> and <!-- MARKER:end --> lines of `path`.
 int write_doc(const std::string& path, const std::string& marker, const std::string& tbl) {
-  std::string doc;
-  if (!read_text(path, &doc)) {
-    std::fprintf(stderr, "blis calibrate: cannot read '%s'\n", path.c_str());
-    return 1;
-  }
+  const char* cmd = "blis calibrate";
   const std::string begin = "<!-- " + marker + ":begin -->\n", end = "<!-- " + marker + ":end -->";
-  const auto b = doc.find(begin), e = doc.find(end);
-  if (b == std::string::npos || e == std::string::npos || e < b) {
-    std::fprintf(stderr, "blis calibrate: '%s' has no %s markers\n", path.c_str(), marker.c_str());
-    return 2;
-  }
-  doc = doc.substr(0, b + begin.size()) + tbl + doc.substr(e);
-  std::ofstream(path, std::ios::binary) << doc;
-  return 0;
+  const auto doc = replace_generated_block(cmd, path, begin, end, begin + tbl + end + "\n");
+  return doc && write_generated_file(cmd, path, *doc) ? 0 : 1;
 }
 
 struct Options {

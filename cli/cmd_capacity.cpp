@@ -86,12 +86,8 @@ int run_capacity(const std::vector<std::string>& args) {
     }
   }
   if (path.empty() || q.slo.empty()) return usage_error("a scenario and at least one --slo");
-  std::string error;
-  const auto text = read_regular_file(path, kMaxScenarioBytes, &error);
-  if (!text) {
-    std::fprintf(stderr, "blis capacity: cannot read '%s': %s\n", path.c_str(), error.c_str());
-    return 1;
-  }
+  const auto text = read_named_file("blis capacity", path);
+  if (!text) return 1;
   const scenario::JsonText doc = scenario::parse_json_text(*text);
   if (doc.error) {
     std::fprintf(stderr, "blis capacity: %s: %s\n", path.c_str(), doc.error->message.c_str());

@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "catalog/catalog.h"
 #include "catalog/hf_import.h"
 #include "command_registry.h"
+#include "file_access.h"
 #include "util/units.h"
 
 namespace blis::cli {
@@ -172,14 +172,9 @@ int import_config(const std::vector<std::string>& args) {
     std::fprintf(stderr, "blis catalog import: a config.json is required\n%s\n", kUsage);
     return 2;
   }
-  std::ifstream in(config_path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "blis catalog import: cannot read %s\n", config_path.c_str());
-    return 2;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json config = nlohmann::json::parse(text.str(), nullptr, false);
+  const auto text = read_named_file("blis catalog import", config_path);
+  if (!text) return 2;
+  const nlohmann::json config = nlohmann::json::parse(*text, nullptr, false);
   if (config.is_discarded()) {
     std::fprintf(stderr, "blis catalog import: %s: not valid JSON\n", config_path.c_str());
     return 2;

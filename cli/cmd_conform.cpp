@@ -4,11 +4,11 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 
 #include "command_registry.h"
 #include "conform/conform.h"
 #include "conform/conform_ext.h"
+#include "file_access.h"
 #include "util/diagnostic.h"
 
 namespace blis::cli {
@@ -38,15 +38,10 @@ int run_conform(const std::vector<std::string>& args) {
     std::fprintf(stderr, "usage: blis conform INPUT.json [--out FILE]\n");
     return 2;
   }
-  std::ifstream in(input, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "blis conform: cannot read '%s'\n", input.c_str());
-    return 1;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
+  const auto text = read_named_file("blis conform", input);
+  if (!text) return 1;
   // An input with "metrics" is the ext format (tests/conformance/data/ext/FORMAT.md).
-  const std::string doc = text.str();
+  const std::string& doc = *text;
   const vllm::ConformOutcome outcome =
       vllm::is_ext_input(doc) ? vllm::run_ext_conformance(doc) : vllm::run_conformance(doc);
   if (!outcome.ok) {

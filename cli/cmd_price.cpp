@@ -13,6 +13,7 @@
 #include "catalog/catalog.h"
 #include "command_registry.h"
 #include "engine/engine.h"
+#include "file_access.h"
 #include "kernel/deployment.h"
 #include "kernel/kv_capacity.h"
 #include "kernel/step_pricer.h"
@@ -306,21 +307,16 @@ int run_price(const std::vector<std::string>& argv) {
   }
   catalog::Catalog cat = catalog::Catalog::builtin();
   if (!a.model_file.empty()) {
-    std::ifstream in(a.model_file, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in) {
-      std::fprintf(stderr, "blis price: cannot read %s\n", a.model_file.c_str());
-      return 2;
-    }
-    const Diagnostics added = cat.add_inline(catalog::Kind::kModel, text.str(), "");
+    const auto text = read_named_file("blis price", a.model_file);
+    if (!text) return 2;
+    const Diagnostics added = cat.add_inline(catalog::Kind::kModel, *text, "");
     for (const auto& x : added) {
       std::fprintf(stderr, "blis price: %s: %s\n", a.model_file.c_str(),
                    format_diagnostic(x).c_str());
     }
     if (has_errors(added)) return 2;
     if (a.model.empty()) {
-      const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+      const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
       a.model = j.is_object() ? j.value("id", std::string()) : std::string();
     }
   }

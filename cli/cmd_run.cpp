@@ -260,23 +260,14 @@ int run_run(const std::vector<std::string>& args) {
   if (!parse_run_options(args, o)) return 2;
 
   const fs::path scenario_path(o.scenario);
-  std::string error;
-  const auto text = read_regular_file(scenario_path, kMaxScenarioBytes, &error);
-  if (!text) {
-    std::fprintf(stderr, "blis run: cannot read %s: %s\n",
-                 quote_excerpt(scenario_path.string(), 200).c_str(), error.c_str());
-    return 1;
-  }
+  const auto text = read_named_file("blis run", scenario_path);
+  if (!text) return 1;
   scenario::DecodeOptions opts;
   opts.read_file = scenario_file_reader(scenario_path, o.anywhere);
   if (!o.epp_config.empty()) {
     // The user named this file on the command line (a scenario itself never reads one).
-    const auto epp = read_regular_file(o.epp_config, 256u << 10, &error);
-    if (!epp) {
-      std::fprintf(stderr, "blis run: cannot read %s: %s\n",
-                   quote_excerpt(o.epp_config, 200).c_str(), error.c_str());
-      return 1;
-    }
+    const auto epp = read_named_file("blis run", o.epp_config, 256u << 10);
+    if (!epp) return 1;
     opts.epp_config = *epp;
   }
   const scenario::DecodeResult decoded = cluster::validate_scenario(*text, opts);

@@ -38,12 +38,8 @@ int run_validate(const std::vector<std::string>& args) {
   }
   const fs::path file = scenario;
   const std::string shown = quote_excerpt(file.string(), 200);
-  std::string error;
-  const auto text = read_regular_file(file, kMaxScenarioBytes, &error);
-  if (!text) {
-    std::fprintf(stderr, "blis validate: cannot read %s: %s\n", shown.c_str(), error.c_str());
-    return 1;
-  }
+  const auto text = read_named_file("blis validate", file);
+  if (!text) return 1;
   scenario::DecodeOptions options;
   // trace.path is relative to the scenario file and, by default, inside its folder.
   options.read_file = scenario_file_reader(file, anywhere);

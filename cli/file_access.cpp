@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+
+#include "util/text.h"
 
 namespace blis::cli {
 
@@ -71,6 +74,17 @@ std::optional<std::string> read_regular_file(const fs::path& path, std::uintmax_
   }
   ::close(fd);
   return out;
+}
+
+std::optional<std::string> read_named_file(const char* command, const fs::path& path,
+                                           std::uintmax_t max_bytes) {
+  std::string error;
+  auto text = read_regular_file(path, max_bytes, &error);
+  if (!text) {
+    std::fprintf(stderr, "%s: cannot read %s: %s\n", command,
+                 quote_excerpt(path.string(), 200).c_str(), error.c_str());
+  }
+  return text;
 }
 
 std::function<std::optional<std::string>(const std::string&, std::string*)> scenario_file_reader(

@@ -24,6 +24,11 @@ inline constexpr std::uintmax_t kMaxNamedFileBytes = 256u << 20;  // 256 MiB
 std::optional<std::string> read_regular_file(const std::filesystem::path& path,
                                              std::uintmax_t max_bytes, std::string* error);
 
+// A file the command line names, read for `command` ("blis run"): read_regular_file, else
+// nullopt after "COMMAND: cannot read "PATH": REASON" on stderr.
+std::optional<std::string> read_named_file(const char* command, const std::filesystem::path& path,
+                                           std::uintmax_t max_bytes = kMaxScenarioBytes);
+
 // The reader DecodeOptions::read_file takes for a scenario read from `scenario_path`: a
 // relative path is resolved against the scenario's folder; unless `anywhere`, an absolute path
 // or one that leads outside that folder is refused.

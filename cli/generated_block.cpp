@@ -1,22 +1,18 @@
 #include "generated_block.h"
 
+#include "file_access.h"
+
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 
 namespace blis::cli {
 
 std::optional<std::string> replace_generated_block(const char* command, const std::string& path,
                                                    const std::string& begin, const std::string& end,
                                                    const std::string& block) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "%s: cannot read '%s'\n", command, path.c_str());
-    return std::nullopt;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string md = text.str();
+  const auto text = read_named_file(command, path);
+  if (!text) return std::nullopt;
+  std::string md = *text;
   const std::size_t from = md.find(begin);
   const std::size_t to = md.find(end);
   if (from == std::string::npos || to == std::string::npos || to < from) {

@@ -13,11 +13,8 @@ namespace fs = std::filesystem;
 
 std::optional<LoadedSweep> load_sweep(const std::string& command, const fs::path& path,
                                       bool anywhere, int* exit_code) {
-  std::string error;
-  const auto text = read_regular_file(path, kMaxScenarioBytes, &error);
+  const auto text = read_named_file(("blis " + command).c_str(), path);
   if (!text) {
-    std::fprintf(stderr, "blis %s: cannot read '%s': %s\n", command.c_str(), path.string().c_str(),
-                 error.c_str());
     *exit_code = 1;
     return std::nullopt;
   }

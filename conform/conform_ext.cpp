@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "conform/conform_ext_extension.h"
+#include "conform/conform_fields.h"
 #include "conform/conform_hooks.h"
 #include "conform/conform_input.h"
 #include "engine/vllm/key_index.h"
@@ -28,49 +29,23 @@ struct MetricsInput {
   std::string served_model_name = "oracle-model";
 };
 
+// Through the conformance input's field reader (conform_fields.h): pointers, types, ranges
+// and unknown keys as the base reader reports them.
 void decode_metrics(const json& doc, MetricsInput& out, Diagnostics& diags) {
-  const std::string ptr = "/metrics";
+  const char* what = "an object with step_seconds and dump_steps";
   const auto m = doc.find("metrics");
-  if (m == doc.end() || !m->is_object()) {
-    diags.push_back({ptr, "expected an object with step_seconds and dump_steps"});
+  if (m == doc.end()) {
+    diags.push_back({"/metrics", std::string("missing, expected ") + what});
     return;
   }
-  for (auto it = m->begin(); it != m->end(); ++it) {
-    if (it.key() != "step_seconds" && it.key() != "dump_steps" && it.key() != "served_model_name")
-      diags.push_back({json_pointer_append(ptr, it.key()), "unknown key"});
-  }
-  const auto s = m->find("step_seconds");
-  if (s == m->end() || !s->is_number() || !std::isfinite(s->get<double>()) ||
-      s->get<double>() <= 0 || s->get<double>() > 3600) {
-    diags.push_back({ptr + "/step_seconds", "expected a number of seconds in (0, 3600]"});
-  } else {
-    out.step_seconds = s->get<double>();
-  }
-  const auto d = m->find("dump_steps");
-  if (d != m->end()) {
-    if (!d->is_array()) {
-      diags.push_back({ptr + "/dump_steps", "expected an array of step numbers"});
-    } else {
-      for (std::size_t i = 0; i < d->size(); ++i) {
-        const json& v = (*d)[i];
-        if (!v.is_number_integer() || v.get<std::int64_t>() < 0 ||
-            v.get<std::int64_t>() > 10000000) {
-          diags.push_back({json_pointer_append(ptr + "/dump_steps", i),
-                           "expected a step number (integer in [0, 10000000])"});
-          continue;
-        }
-        out.dump_steps.push_back(static_cast<std::int32_t>(v.get<std::int64_t>()));
-      }
-    }
-  }
-  const auto n = m->find("served_model_name");
-  if (n != m->end()) {
-    if (!n->is_string()) {
-      diags.push_back({ptr + "/served_model_name", "expected a string"});
-    } else {
-      out.served_model_name = n->get<std::string>();
-    }
-  }
+  FieldReader r = conform::reader(*m, "/metrics", diags,
+                                  {"step_seconds", "dump_steps", "served_model_name"}, what);
+  if (!r.valid()) return;
+  conform::take_number(r, "step_seconds", true, 0.0, true, 3600.0,
+                       "a number of seconds in (0, 3600]", out.step_seconds);
+  conform::take_int_list(r, "dump_steps", 0, conform::kMaxSteps, out.dump_steps);
+  conform::take_string(r, "served_model_name", false, out.served_model_name);
+  r.report_unknown_keys();
 }
 
 // Records what the base loop does into vLLM's frontend stat pipeline, on the simulated
@@ -345,12 +320,14 @@ ConformOutcome run_ext_conformance(std::string_view input_json) {
   MetricsInput m;
   decode_metrics(doc, m, out.diagnostics);
   std::unique_ptr<conform::ExtExtension> ext = conform::make_connector_extension(doc);
-  if (ext != nullptr) ext->take_input(doc, out.diagnostics);  // reads metrics.step_seconds
+  if (ext != nullptr) ext->take_input(doc, m.step_seconds, out.diagnostics);
   doc.erase("metrics");
   // What remains is a base-format input: its reader decodes and checks it.
   conform::Case c;
   const std::string base_text = doc.dump();
-  const bool base_ok = conform::decode_case(base_text, c, out.diagnostics);
+  const bool base_ok =
+      conform::decode_case(base_text, c, out.diagnostics,
+                           ext != nullptr ? ext->request_keys() : std::vector<std::string>{});
   if (!base_ok || has_errors(out.diagnostics)) return out;
   if (ext != nullptr) {
     ext->configure(c, out.diagnostics);

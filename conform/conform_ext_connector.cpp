@@ -61,14 +61,11 @@ struct WorkerOutput {
 
 class ConnectorExtension final : public ExtExtension {
  public:
-  void take_input(json& doc, Diagnostics& diags) override {
+  void take_input(json& doc, double step_seconds, Diagnostics& diags) override {
     take_connector_input(doc, in_, diags);
-    // Δ (section 2): the connector's clock follows the driver's.
-    const auto m = doc.find("metrics");
-    if (m != doc.end() && m->is_object() && m->contains("step_seconds") &&
-        (*m)["step_seconds"].is_number())
-      step_seconds_ = (*m)["step_seconds"].get<double>();
+    step_seconds_ = step_seconds;  // Δ (section 2): the connector's clock follows the driver's
   }
+  std::vector<std::string> request_keys() const override { return connector_request_keys(); }
   void configure(Case& c, Diagnostics& diags) override;
   void configure_metrics(metrics::RecorderConfig& config) override {
     // The families of the connector class attach() builds (its metrics_kind()).

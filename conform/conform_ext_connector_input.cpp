@@ -1,176 +1,111 @@
 #include "conform/conform_ext_connector_input.h"
 
-#include <cmath>
+#include "conform/conform_fields.h"
 
 namespace blis::vllm::conform {
 namespace {
 
 using json = nlohmann::json;
 
-bool read_steps_value(const json& v, const std::string& ptr, std::int32_t& out,
-                      Diagnostics& diags) {
-  if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 100000) {
-    diags.push_back({ptr, "expected a step count (integer in [0, 100000])"});
-    return false;
-  }
-  out = static_cast<std::int32_t>(v.get<std::int64_t>());
-  return true;
+// The mock worker's step counts (FORMAT.md section 4).
+constexpr std::int64_t kMaxWorkerSteps = 100000;
+constexpr std::int64_t kMaxBlockId = 100000000;
+
+bool take_steps(FieldReader& r, const char* key, std::int32_t& out) {
+  return take_int(r, key, false, 0, kMaxWorkerSteps, out);
 }
 
-bool read_string(const json& v, const std::string& ptr, std::string& out, Diagnostics& diags) {
-  if (!v.is_string()) {
-    diags.push_back({ptr, "expected a string"});
-    return false;
-  }
-  out = v.get<std::string>();
-  return true;
-}
-
+// kv_connector_extra_config: the keys the NIXL and offloading schedulers read.
 void take_extra_config(const json& e, const std::string& ptr, ConnectorInput& out,
                        Diagnostics& diags) {
-  if (!e.is_object()) {
-    diags.push_back({ptr, "expected an object"});
-    return;
-  }
-  for (auto it = e.begin(); it != e.end(); ++it) {
-    const std::string p = json_pointer_append(ptr, it.key());
-    const json& v = it.value();
-    if (it.key() == "kv_lease_duration") {
-      if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0 ||
-          v.get<double>() > 1e6) {
-        diags.push_back({p, "expected seconds in (0, 1000000]"});
-      } else {
-        out.kv_lease_duration = v.get<double>();
-      }
-    } else if (it.key() == "eviction_policy") {
-      if (!v.is_string() || v.get<std::string>() != "lru")
-        diags.push_back({p, "only \"lru\" is modelled"});
-    } else if (it.key() == "blocks_per_chunk") {
-      if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 1024) {
-        diags.push_back({p, "expected an integer in [1, 1024]"});
-      } else {
-        out.blocks_per_chunk = static_cast<std::int32_t>(v.get<std::int64_t>());
-      }
-    } else if (it.key() == "offload_prompt_only") {
-      if (!v.is_boolean()) {
-        diags.push_back({p, "expected a boolean"});
-      } else {
-        out.offload_prompt_only = v.get<bool>();
-      }
-    } else {
-      diags.push_back({p, "unknown key"});
-    }
-  }
+  FieldReader r =
+      reader(e, ptr, diags,
+             {"kv_lease_duration", "eviction_policy", "blocks_per_chunk", "offload_prompt_only"});
+  if (!r.valid()) return;
+  take_number(r, "kv_lease_duration", false, 0.0, true, 1e6, "seconds in (0, 1000000]",
+              out.kv_lease_duration);
+  if (r.has("eviction_policy")) r.choice("eviction_policy", {"lru"}, "is not modelled");
+  take_int(r, "blocks_per_chunk", false, 1, 1024, out.blocks_per_chunk);
+  take_bool(r, "offload_prompt_only", false, out.offload_prompt_only);
+  r.report_unknown_keys();
 }
 
-void take_params(const json& v, const std::string& ptr, ConnectorRequest& r, Diagnostics& diags) {
-  if (v.is_null()) return;
-  if (!v.is_object()) {
-    diags.push_back({ptr, "expected an object"});
-    return;
+// The remote blocks of one KV group: [[ids]], a flat list accepted as the single group.
+void take_remote_blocks(FieldReader& r, engine::KvTransferParams& p) {
+  const char* key = "remote_block_ids";
+  const json* x = r.array(key, "[[block ids]] (one KV group)");
+  if (x == nullptr) return;
+  std::string ptr = r.pointer(key);
+  if (x->size() == 1 && (*x)[0].is_array()) {
+    x = &(*x)[0];
+    ptr = json_pointer_append(ptr, 0);
   }
+  const auto ids = integer_array(*x, ptr, 0, kMaxBlockId,
+                                 "a block id (" + int_range(0, kMaxBlockId) + ")", r.diagnostics());
+  if (!ids) return;
+  for (const std::int64_t id : *ids) p.remote_block_ids.push_back(static_cast<std::int32_t>(id));
+}
+
+// kv_transfer_params as NixlConnectorScheduler reads it. Other keys (pp_size, ...) are carried
+// by vLLM but not read by the scheduler side, so they are not reported.
+void take_params(FieldReader& req, ConnectorRequest& r) {
+  const char* key = "kv_transfer_params";
+  if (!req.has(key) || given_null(req, key)) return;
+  const json& v = *req.raw(key);
+  FieldReader q = reader(v, req.pointer(key), req.diagnostics(), {});
+  if (!q.valid()) return;
   r.has_params = !v.empty();  // `if not params`: {} is no params
   engine::KvTransferParams& p = r.params;
-  for (auto it = v.begin(); it != v.end(); ++it) {
-    const std::string q = json_pointer_append(ptr, it.key());
-    const json& x = it.value();
-    const std::string& k = it.key();
-    if (k == "do_remote_prefill" || k == "do_remote_decode") {
-      if (!x.is_boolean() && !x.is_null()) {
-        diags.push_back({q, "expected a boolean"});
-        continue;
-      }
-      (k == "do_remote_prefill" ? p.do_remote_prefill : p.do_remote_decode) =
-          x.is_boolean() && x.get<bool>();
-    } else if (k == "remote_block_ids") {
-      // One KV group: [[ids]] (a flat list is accepted as the single group).
-      const json* g = &x;
-      if (x.is_array() && x.size() == 1 && x[0].is_array()) g = &x[0];
-      if (!g->is_array()) {
-        diags.push_back({q, "expected [[block ids]] (one KV group)"});
-        continue;
-      }
-      for (std::size_t i = 0; i < g->size(); ++i) {
-        if (!(*g)[i].is_number_integer() || (*g)[i].get<std::int64_t>() < 0 ||
-            (*g)[i].get<std::int64_t>() > 100000000) {
-          diags.push_back({json_pointer_append(q, i), "expected a block id"});
-          break;
-        }
-        p.remote_block_ids.push_back(static_cast<std::int32_t>((*g)[i].get<std::int64_t>()));
-      }
-    } else if (k == "remote_engine_id" || k == "remote_request_id" || k == "remote_host") {
-      std::string s;
-      if (!read_string(x, q, s, diags)) continue;
-      (k == "remote_engine_id"    ? p.remote_engine_id
-       : k == "remote_request_id" ? p.remote_request_id
-                                  : p.remote_host) = s;
-    } else if (k == "remote_port" || k == "tp_size") {
-      if (!x.is_number_integer() || x.get<std::int64_t>() < 0 || x.get<std::int64_t>() > 65535) {
-        diags.push_back({q, "expected an integer in [0, 65535]"});
-        continue;
-      }
-      (k == "remote_port" ? p.remote_port : p.tp_size) =
-          static_cast<std::int32_t>(x.get<std::int64_t>());
-    }
-    // Other keys (pp_size, ...) are carried by vLLM but not read by the scheduler side.
-  }
+  // params.get("do_remote_prefill"): null is false.
+  if (!given_null(q, "do_remote_prefill"))
+    take_bool(q, "do_remote_prefill", false, p.do_remote_prefill);
+  if (!given_null(q, "do_remote_decode"))
+    take_bool(q, "do_remote_decode", false, p.do_remote_decode);
+  take_remote_blocks(q, p);
+  std::string s;
+  if (take_string(q, "remote_engine_id", false, s)) p.remote_engine_id = s;
+  if (take_string(q, "remote_request_id", false, s)) p.remote_request_id = s;
+  if (take_string(q, "remote_host", false, s)) p.remote_host = s;
+  std::int32_t n = 0;
+  if (take_int(q, "remote_port", false, 0, 65535, n)) p.remote_port = n;
+  if (take_int(q, "tp_size", false, 0, 65535, n)) p.tp_size = n;
 }
 
 void take_connector_object(const json& c, ConnectorInput& out, Diagnostics& diags) {
-  const std::string ptr = "/connector";
-  if (!c.is_object()) {
-    diags.push_back({ptr, "expected an object"});
-    return;
-  }
+  FieldReader r =
+      reader(c, "/connector", diags,
+             {"kind", "kv_connector", "kv_role", "engine_id", "extra_config", "recv_steps",
+              "read_steps", "load_steps", "store_steps", "num_cpu_blocks"});
+  if (!r.valid()) return;
   std::string kind = "nixl";
-  for (auto it = c.begin(); it != c.end(); ++it) {
-    const std::string p = json_pointer_append(ptr, it.key());
-    const json& v = it.value();
-    const std::string& k = it.key();
-    if (k == "kind") {
-      if (read_string(v, p, kind, diags) && kind != "nixl" && kind != "offloading")
-        diags.push_back({p, "expected \"nixl\" or \"offloading\""});
-    } else if (k == "kv_connector") {
-      std::string s;
-      if (read_string(v, p, s, diags) && s != "NixlConnector" && s != "OffloadingConnector")
-        diags.push_back({p, "expected \"NixlConnector\" or \"OffloadingConnector\""});
-    } else if (k == "kv_role") {
-      std::string s;
-      if (!read_string(v, p, s, diags)) continue;
-      if (s != "kv_consumer" && s != "kv_producer" && s != "kv_both") {
-        diags.push_back({p, "expected kv_consumer, kv_producer or kv_both"});
-        continue;
-      }
-      // KVTransferConfig.is_kv_consumer / is_kv_producer.
-      out.kv_consumer = s != "kv_producer";
-      out.kv_producer = s != "kv_consumer";
-    } else if (k == "engine_id") {
-      read_string(v, p, out.engine_id, diags);
-    } else if (k == "extra_config") {
-      take_extra_config(v, p, out, diags);
-    } else if (k == "recv_steps") {
-      read_steps_value(v, p, out.recv_steps, diags);
-    } else if (k == "read_steps") {
-      read_steps_value(v, p, out.read_steps, diags);
-    } else if (k == "load_steps") {
-      read_steps_value(v, p, out.load_steps, diags);
-    } else if (k == "store_steps") {
-      read_steps_value(v, p, out.store_steps, diags);
-    } else if (k == "num_cpu_blocks") {
-      if (!v.is_number_integer() || v.get<std::int64_t>() < 0 ||
-          v.get<std::int64_t>() > 100000000) {
-        diags.push_back({p, "expected an integer in [0, 100000000]"});
-      } else {
-        out.num_cpu_blocks = v.get<std::int64_t>();
-      }
-    } else {
-      diags.push_back({p, "unknown key"});
-    }
-  }
+  take_choice(r, "kind", false, {"nixl", "offloading"}, kind);
   out.nixl = kind == "nixl";
+  std::string connector;
+  take_choice(r, "kv_connector", false, {"NixlConnector", "OffloadingConnector"}, connector);
+  std::string role;
+  if (take_choice(r, "kv_role", false, {"kv_consumer", "kv_producer", "kv_both"}, role)) {
+    // KVTransferConfig.is_kv_consumer / is_kv_producer.
+    out.kv_consumer = role != "kv_producer";
+    out.kv_producer = role != "kv_consumer";
+  }
+  take_string(r, "engine_id", false, out.engine_id);
+  if (const json* e = r.raw("extra_config")) {
+    take_extra_config(*e, r.pointer("extra_config"), out, diags);
+  }
+  take_steps(r, "recv_steps", out.recv_steps);
+  take_steps(r, "read_steps", out.read_steps);
+  take_steps(r, "load_steps", out.load_steps);
+  take_steps(r, "store_steps", out.store_steps);
+  take_int64(r, "num_cpu_blocks", false, 0, kMaxBlockId, out.num_cpu_blocks);
+  r.report_unknown_keys();
 }
 
 }  // namespace
+
+const std::vector<std::string>& connector_request_keys() {
+  static const std::vector<std::string> keys = {"kv_transfer_params", "recv_steps", "read_steps"};
+  return keys;
+}
 
 void take_connector_input(json& doc, ConnectorInput& out, Diagnostics& diags) {
   take_connector_object(doc["connector"], out, diags);
@@ -180,24 +115,18 @@ void take_connector_input(json& doc, ConnectorInput& out, Diagnostics& diags) {
   out.requests.resize(reqs->size());
   for (std::size_t i = 0; i < reqs->size(); ++i) {
     json& r = (*reqs)[i];
-    if (!r.is_object()) continue;
-    const std::string ptr = json_pointer_append("/requests", i);
+    if (!r.is_object()) continue;  // the base reader reports it
+    // The connector's request keys; the base reader checks the rest once they are removed.
+    FieldReader req =
+        reader(r, json_pointer_append("/requests", i), diags, connector_request_keys());
     ConnectorRequest& cr = out.requests[i];
-    if (const auto p = r.find("kv_transfer_params"); p != r.end()) {
-      take_params(*p, ptr + "/kv_transfer_params", cr, diags);
-      r.erase("kv_transfer_params");
-    }
-    if (const auto s = r.find("recv_steps"); s != r.end()) {
-      std::int32_t v = 0;
-      if (read_steps_value(*s, ptr + "/recv_steps", v, diags)) cr.recv_steps = v;
-      r.erase("recv_steps");
-    }
-    if (const auto s = r.find("read_steps"); s != r.end()) {
-      cr.has_read_steps = true;
-      std::int32_t v = 0;
-      if (!s->is_null() && read_steps_value(*s, ptr + "/read_steps", v, diags)) cr.read_steps = v;
-      r.erase("read_steps");
-    }
+    take_params(req, cr);
+    std::int32_t v = 0;
+    if (take_steps(req, "recv_steps", v)) cr.recv_steps = v;
+    // read_steps: null means the decoder never reads the blocks.
+    cr.has_read_steps = req.has("read_steps");
+    if (!given_null(req, "read_steps") && take_steps(req, "read_steps", v)) cr.read_steps = v;
+    for (const std::string& key : connector_request_keys()) r.erase(key);
   }
 }
 

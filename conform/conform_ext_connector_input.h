@@ -41,6 +41,9 @@ struct ConnectorInput {
   std::vector<ConnectorRequest> requests;  // by position in requests[]
 };
 
+// The per-request connector keys (kv_transfer_params, recv_steps, read_steps).
+const std::vector<std::string>& connector_request_keys();
+
 // Decodes doc["connector"] and the per-request keys, then removes them from `doc`.
 void take_connector_input(nlohmann::json& doc, ConnectorInput& out, Diagnostics& diags);
 

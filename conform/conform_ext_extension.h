@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,8 +26,12 @@ class ExtExtension : public DriverHooks {
  public:
   // Decodes the extension's keys of the input document and removes them (top-level keys and
   // per-request keys alike), so that what remains is a base-format input. Diagnostics name
-  // pointers of the original document.
-  virtual void take_input(nlohmann::json& doc, Diagnostics& diags) = 0;
+  // pointers of the original document. `step_seconds` is the decoded metrics.step_seconds
+  // (Δ, 0 when it is invalid).
+  virtual void take_input(nlohmann::json& doc, double step_seconds, Diagnostics& diags) = 0;
+  // The per-request keys take_input reads (and removes), for the base reader's unknown-key
+  // hints.
+  virtual std::vector<std::string> request_keys() const { return {}; }
   // Adjusts the decoded case before the engine is built (e.g. the connector config).
   virtual void configure(Case& c, Diagnostics& diags) {}
   // Adjusts the recorder (e.g. config.connector = ConnectorMetrics::kNixl).

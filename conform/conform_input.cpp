@@ -5,7 +5,7 @@
 #include <limits>
 #include <set>
 
-#include "util/json_fields.h"
+#include "conform/conform_fields.h"
 #include "util/json_write.h"
 #include "util/text.h"
 
@@ -16,72 +16,6 @@ using json = nlohmann::json;
 
 constexpr std::int64_t kMaxI32 = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxSpecTokens = 1024;
-
-// Every object of the input goes through the shared field reader (util/json_fields.h): its
-// messages, pointers and unknown-key hints. null is a value of the wrong type (FORMAT.md
-// gives defaults by leaving a key out), except where a key says null is its default.
-FieldReader reader(const json& v, std::string ptr, Diagnostics& d, std::vector<std::string> keys,
-                   const char* what = "an object") {
-  return FieldReader(v, std::move(ptr), d, std::move(keys), what, NullKey::kValue);
-}
-
-std::string int_range(std::int64_t lo, std::int64_t hi) {
-  return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-}
-
-// Whether `key` is given; a missing required key is reported as missing `expected`.
-bool given(FieldReader& r, const char* key, bool required, const std::string& expected) {
-  if (r.has(key)) return true;
-  if (required) r.missing(key, expected);
-  return false;
-}
-
-// The take_* helpers write `out` only when the key is given and valid (else it keeps its
-// default) and return whether they did.
-bool take_int(FieldReader& r, const char* key, bool required, std::int64_t lo, std::int64_t hi,
-              std::int32_t& out) {
-  const std::string expected = int_range(lo, hi);
-  if (!given(r, key, required, expected)) return false;
-  const auto v = r.integer(key, lo, hi, expected);
-  if (v) out = static_cast<std::int32_t>(*v);
-  return v.has_value();
-}
-
-bool take_bool(FieldReader& r, const char* key, bool required, bool& out) {
-  if (!given(r, key, required, "true or false")) return false;
-  const auto v = r.boolean(key);
-  if (v) out = *v;
-  return v.has_value();
-}
-
-bool take_string(FieldReader& r, const char* key, bool required, std::string& out) {
-  if (!given(r, key, required, "a string")) return false;
-  const auto v = r.string(key);
-  if (v) out = *v;
-  return v.has_value();
-}
-
-bool take_choice(FieldReader& r, const char* key, bool required,
-                 const std::vector<std::string>& choices, std::string& out) {
-  if (!given(r, key, required, "one of: " + join(choices, true))) return false;
-  const auto v = r.choice(key, choices);
-  if (v) out = *v;
-  return v.has_value();
-}
-
-bool take_int_list(FieldReader& r, const char* key, std::int64_t lo, std::int64_t hi,
-                   std::vector<std::int32_t>& out) {
-  const auto v = r.integer_list(key, lo, hi, int_range(lo, hi));
-  if (!v) return false;
-  for (const std::int64_t x : *v) out.push_back(static_cast<std::int32_t>(x));
-  return true;
-}
-
-// A key whose null means "not given" (echoed as null): true when it is given as null.
-bool given_null(FieldReader& r, const char* key) {
-  const json* v = r.raw(key);
-  return v != nullptr && v->is_null();
-}
 
 // FORMAT.md "Additions ...": speculative decoding and LoRA (config keys echoed only when
 // given).
@@ -224,18 +158,21 @@ void decode_prompt(FieldReader& j, const Case& out, CaseRequest& r) {
   }
 }
 
-void decode_requests(const json& rs, Case& out, Diagnostics& diags) {
+void decode_requests(const json& rs, Case& out, Diagnostics& diags,
+                     const std::vector<std::string>& extension_keys) {
   if (rs.size() > kMaxRequests) {
     diags.push_back({"/requests", "at most " + std::to_string(kMaxRequests) + " requests, got " +
                                       std::to_string(rs.size())});
     return;
   }
+  std::vector<std::string> keys = {
+      "id",         "arrival_step", "prompt",        "max_tokens", "priority",       "arrival_time",
+      "lora_id",    "eos_token_id", "eos_at_output", "min_tokens", "stop_token_ids", "spec_accept",
+      "spec_drafts"};
+  keys.insert(keys.end(), extension_keys.begin(), extension_keys.end());
   std::set<std::string> ids;
   for (std::size_t i = 0; i < rs.size(); ++i) {
-    FieldReader j = reader(rs[i], json_pointer_append("/requests", i), diags,
-                           {"id", "arrival_step", "prompt", "max_tokens", "priority",
-                            "arrival_time", "lora_id", "eos_token_id", "eos_at_output",
-                            "min_tokens", "stop_token_ids", "spec_accept", "spec_drafts"});
+    FieldReader j = reader(rs[i], json_pointer_append("/requests", i), diags, keys);
     if (!j.valid()) continue;
     CaseRequest r;
     if (take_string(j, "id", true, r.id) && !ids.insert(r.id).second) {
@@ -311,7 +248,8 @@ void check_bounds(const Case& c, Diagnostics& diags) {
 
 }  // namespace
 
-bool decode_case(std::string_view text, Case& out, Diagnostics& diags) {
+bool decode_case(std::string_view text, Case& out, Diagnostics& diags,
+                 const std::vector<std::string>& extension_request_keys) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
@@ -339,7 +277,8 @@ bool decode_case(std::string_view text, Case& out, Diagnostics& diags) {
     }
   }
   if (given(top, "requests", true, "an array")) {
-    if (const json* rs = top.array("requests")) decode_requests(*rs, out, diags);
+    if (const json* rs = top.array("requests"))
+      decode_requests(*rs, out, diags, extension_request_keys);
   }
   if (const json* as = top.array("aborts")) decode_aborts(*as, out, diags);
   take_int(top, "max_steps", true, 1, kMaxSteps, out.max_steps);

@@ -64,6 +64,10 @@ struct Case {
 };
 
 // Decodes `text`; on failure returns false with diagnostics naming the JSON pointer.
-bool decode_case(std::string_view text, Case& out, Diagnostics& diags);
+// `extension_request_keys`: request keys an ext extension has read and removed already
+// (conform_ext_extension.h); they are not in `text`, but an unknown request key is matched
+// against them too for its "did you mean" hint and its list of accepted keys.
+bool decode_case(std::string_view text, Case& out, Diagnostics& diags,
+                 const std::vector<std::string>& extension_request_keys = {});
 
 }  // namespace blis::vllm::conform

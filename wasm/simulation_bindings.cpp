@@ -33,6 +33,16 @@ namespace {
 
 using emscripten::val;
 
+// An index a JS caller passes: in [0, count), else out_of_range naming it ("instance 5 does
+// not exist (2 instances)").
+std::size_t checked_index(int index, std::size_t count, const char* what, const char* plural) {
+  if (index < 0 || static_cast<std::size_t>(index) >= count) {
+    throw std::out_of_range(std::string(what) + " " + std::to_string(index) + " does not exist (" +
+                            std::to_string(count) + " " + plural + ")");
+  }
+  return static_cast<std::size_t>(index);
+}
+
 // A JS number that must be a whole, non-negative count or time (µs); -> int64/uint64.
 std::int64_t whole_number(double v, const char* what) {
   if (!(v >= 0) || v > 9007199254740991.0 || v != std::floor(v)) {
@@ -124,11 +134,8 @@ class JsSimulation {
   val series_view(int column) const {
     return guard([&] {
       const cluster::TimeSeries& ts = loaded().timeseries();
-      if (column < 0 || static_cast<std::size_t>(column) >= ts.columns()) {
-        throw std::out_of_range("series column " + std::to_string(column) + " does not exist (" +
-                                std::to_string(ts.columns()) + " columns)");
-      }
-      const std::vector<double>& v = ts.column(static_cast<std::size_t>(column));
+      const std::vector<double>& v =
+          ts.column(checked_index(column, ts.columns(), "series column", "columns"));
       return val(emscripten::typed_memory_view(ts.rows(), v.data()));
     });
   }
@@ -145,22 +152,15 @@ class JsSimulation {
   std::string metrics_text(int instance) const {
     return guard([&] {
       const cluster::Simulation& s = loaded();
-      if (instance < 0 || static_cast<std::size_t>(instance) >= s.instance_count()) {
-        throw std::out_of_range("instance " + std::to_string(instance) + " does not exist (" +
-                                std::to_string(s.instance_count()) + " instances)");
-      }
-      return s.metrics_text(static_cast<std::size_t>(instance));
+      return s.metrics_text(checked_index(instance, s.instance_count(), "instance", "instances"));
     });
   }
   // The mechanism view's snapshot of one instance's engine (engine_snapshot.h).
   std::string engine_snapshot(int instance) const {
     return guard([&] {
       const cluster::Simulation& s = loaded();
-      if (instance < 0 || static_cast<std::size_t>(instance) >= s.instance_count()) {
-        throw std::out_of_range("instance " + std::to_string(instance) + " does not exist (" +
-                                std::to_string(s.instance_count()) + " instances)");
-      }
-      return engine_snapshot_json(s.instance_engine(static_cast<std::size_t>(instance)));
+      const std::size_t i = checked_index(instance, s.instance_count(), "instance", "instances");
+      return engine_snapshot_json(s.instance_engine(i));
     });
   }
   std::string requests_csv() const {

@@ -1,16 +1,11 @@
 #include "cluster/request_table.h"
 
+#include "util/slot_pool.h"
+
 namespace blis::cluster {
 
 RequestRecord& RequestTable::allocate(std::uint64_t seq) {
-  std::uint32_t slot = 0;
-  if (!free_.empty()) {
-    slot = free_.back();
-    free_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(slots_.size());
-    slots_.emplace_back();
-  }
+  const std::uint32_t slot = take_slot(slots_, free_);
   RequestRecord& r = slots_[slot];
   // Keep the token vector's capacity: the next request reuses it.
   std::vector<std::int32_t> tokens = std::move(r.gen.prompt_token_ids);

@@ -96,6 +96,20 @@ inline bool too_many(const json& v, const std::string& ptr, std::size_t max, con
   return true;
 }
 
+// True when `v` is an array the decoder reads element by element: an array, not empty when
+// `non_empty`, and not too_many; else false with one error at `ptr` (`[] is empty, expected
+// <expected>`, `{} is an object, expected <expected>`, or too_many's).
+inline bool decodable_array(const json& v, const std::string& ptr, const std::string& expected,
+                            bool non_empty, std::size_t max, const char* what, DecodeContext& c) {
+  if (!v.is_array() || (non_empty && v.empty())) {
+    c.diags.push_back({ptr, show(v) + " is " +
+                                (v.is_array() ? std::string("empty") : describe_type(v)) +
+                                ", expected " + expected});
+    return false;
+  }
+  return !too_many(v, ptr, max, what, c);
+}
+
 // "an integer >= 1" etc. for messages.
 using blis::kInt32Max;
 

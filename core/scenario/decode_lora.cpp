@@ -45,13 +45,8 @@ LoraAdapter decode_adapter(const json& v, const std::string& ptr, DecodeContext&
 
 std::vector<LoraAdapter> decode_adapters(const json& v, const std::string& ptr, DecodeContext& c) {
   std::vector<LoraAdapter> out;
-  if (!v.is_array() || v.empty()) {
-    c.diags.push_back({ptr, rules::show(v) + " is " +
-                                (v.is_array() ? std::string("empty") : rules::describe_type(v)) +
-                                ", expected a non-empty array of adapters"});
+  if (!decodable_array(v, ptr, "a non-empty array of adapters", true, kMaxAdapters, "adapters", c))
     return out;
-  }
-  if (too_many(v, ptr, kMaxAdapters, "adapters", c)) return out;
   std::set<std::string> names;
   double total = 0;
   for (std::size_t i = 0; i < v.size(); ++i) {

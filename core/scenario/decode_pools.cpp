@@ -146,13 +146,8 @@ Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, Decod
 
 std::vector<Pool> decode_pools(const json& v, const std::string& ptr, DecodeContext& c) {
   std::vector<Pool> pools;
-  if (!v.is_array() || v.empty()) {
-    c.diags.push_back({ptr, rules::show(v) + " is " +
-                                (v.is_array() ? std::string("empty") : rules::describe_type(v)) +
-                                ", expected a non-empty array of pools"});
+  if (!decodable_array(v, ptr, "a non-empty array of pools", true, kMaxPools, "pools", c))
     return pools;
-  }
-  if (too_many(v, ptr, kMaxPools, "pools", c)) return pools;
   std::set<std::string> names;
   for (std::size_t i = 0; i < v.size(); ++i) {
     const std::string p = json_pointer_append(ptr, i);

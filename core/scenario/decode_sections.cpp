@@ -34,12 +34,8 @@ Slo decode_slo_fields(FieldReader& r) {
 
 std::vector<SloClass> decode_slo_classes(const json& v, const std::string& ptr, DecodeContext& c) {
   std::vector<SloClass> out;
-  if (!v.is_array()) {
-    c.diags.push_back({ptr, rules::show(v) + " is " + rules::describe_type(v) +
-                                ", expected an array of SLO classes"});
+  if (!decodable_array(v, ptr, "an array of SLO classes", false, kMaxSloClasses, "SLO classes", c))
     return out;
-  }
-  if (too_many(v, ptr, kMaxSloClasses, "SLO classes", c)) return out;
   std::set<std::string> names;
   for (std::size_t i = 0; i < v.size(); ++i) {
     const std::string p = json_pointer_append(ptr, i);

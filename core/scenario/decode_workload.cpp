@@ -178,12 +178,8 @@ Load decode_load(const json& v, const std::string& ptr, DecodeContext& c) {
     load.rate = r.number("rate", 0.0, true, 1e9, "a rate in requests/s > 0").value_or(0);
   } else if (const json* stages = r.raw("stages")) {
     load.kind = Load::Kind::kStages;
-    if (!stages->is_array() || stages->empty()) {
-      r.error("stages",
-              rules::show(*stages) + " is " +
-                  (stages->is_array() ? std::string("empty") : rules::describe_type(*stages)) +
-                  ", expected a non-empty array of {rate, duration_s}");
-    } else if (!too_many(*stages, r.pointer("stages"), kMaxStages, "stages", c)) {
+    if (decodable_array(*stages, r.pointer("stages"), "a non-empty array of {rate, duration_s}",
+                        true, kMaxStages, "stages", c)) {
       for (std::size_t i = 0; i < stages->size(); ++i) {
         FieldReader s((*stages)[i], json_pointer_append(r.pointer("stages"), i), c.diags,
                       keys::kStage, "an object ({rate, duration_s})");
@@ -412,12 +408,8 @@ Workload decode_workload(const json& v, const std::string& ptr, DecodeContext& c
   const json* clients = r.raw("clients");
   const json* trace = r.raw("trace_csv");
   if (clients) {
-    if (!clients->is_array() || clients->empty()) {
-      r.error("clients",
-              rules::show(*clients) + " is " +
-                  (clients->is_array() ? std::string("empty") : rules::describe_type(*clients)) +
-                  ", expected a non-empty array of clients");
-    } else if (!too_many(*clients, r.pointer("clients"), kMaxClients, "clients", c)) {
+    if (decodable_array(*clients, r.pointer("clients"), "a non-empty array of clients", true,
+                        kMaxClients, "clients", c)) {
       for (std::size_t i = 0; i < clients->size(); ++i) {
         const std::string p = json_pointer_append(r.pointer("clients"), i);
         w.clients.push_back(decode_client((*clients)[i], p, i, c));

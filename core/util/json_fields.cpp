@@ -396,25 +396,37 @@ std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::in
   return value;
 }
 
-std::optional<std::vector<std::int64_t>> FieldReader::integer_list(const std::string& key,
-                                                                   std::int64_t min,
-                                                                   std::int64_t max,
-                                                                   const std::string& expected) {
-  const json* v = array(key, "an array (each element " + expected + ")");
-  if (!v) return std::nullopt;
+std::optional<std::vector<std::int64_t>> integer_array(const json& v, const std::string& pointer,
+                                                       std::int64_t min, std::int64_t max,
+                                                       const std::string& expected,
+                                                       Diagnostics& diags) {
+  if (!v.is_array()) {
+    diags.push_back(
+        {pointer, type_mismatch(v, "an array (each element " + expected + ")"), Severity::kError});
+    return std::nullopt;
+  }
   std::vector<std::int64_t> out;
-  out.reserve(v->size());
+  out.reserve(v.size());
   std::string problem;
   bool converted = false;
-  for (std::size_t i = 0; i < v->size(); ++i) {
-    const auto x = read_integer((*v)[i], min, max, expected, false, false, &converted, &problem);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const auto x = read_integer(v[i], min, max, expected, false, false, &converted, &problem);
     if (!x) {
-      diags_.push_back({json_pointer_append(pointer(key), i), problem, Severity::kError});
+      diags.push_back({json_pointer_append(pointer, i), problem, Severity::kError});
       return std::nullopt;
     }
     out.push_back(*x);
   }
   return out;
+}
+
+std::optional<std::vector<std::int64_t>> FieldReader::integer_list(const std::string& key,
+                                                                   std::int64_t min,
+                                                                   std::int64_t max,
+                                                                   const std::string& expected) {
+  const json* v = raw(key);
+  if (!v) return std::nullopt;
+  return integer_array(*v, pointer(key), min, max, expected, diags_);
 }
 
 const json* FieldReader::object(const std::string& key, const std::string& expected) {

@@ -3,8 +3,8 @@
 // Every problem becomes a Diagnostic that names the JSON pointer, the value and what was
 // expected; unknown keys are errors. Used by the catalog schemas (core/catalog/schema, through
 // ObjectReader), the Hugging Face config importer (core/catalog/hf_import.cpp), the rules packs
-// (engine.args), the scenario decoder (everything else) and the conformance input
-// (conform/conform_input.cpp).
+// (engine.args), the scenario decoder (everything else) and the conformance input, base and
+// ext format (conform/conform_fields.h).
 
 #include <cstdint>
 #include <initializer_list>
@@ -54,6 +54,16 @@ std::optional<std::int64_t> pydantic_str_int(const std::string& text);
 // pydantic's lax float from a string (str_as_float: Rust's f64 parse, then underscores
 // stripped): "0.5", "1e-3", ".5", "+2", "inf", "nan". Surrounding whitespace is trimmed.
 std::optional<double> pydantic_str_float(const std::string& text);
+
+// An array of integers in [min, max] at `pointer` (FieldReader::integer_list reads a key's
+// value with it; a reader of nested arrays calls it directly). `expected` describes one
+// element; an element's error names its index. nullopt, with the error reported, when `v` is
+// not an array or at the first bad element.
+std::optional<std::vector<std::int64_t>> integer_array(const nlohmann::json& v,
+                                                       const std::string& pointer, std::int64_t min,
+                                                       std::int64_t max,
+                                                       const std::string& expected,
+                                                       Diagnostics& diags);
 
 // How a reader treats a key whose value is null.
 enum class NullKey {

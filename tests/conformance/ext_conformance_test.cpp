@@ -130,46 +130,6 @@ INSTANTIATE_TEST_SUITE_P(Cases, ExtGoldenTrace,
                            return "case_" + n;
                          });
 
-TEST(ExtInput, BadMetricsKeysAreNamedByPointer) {
-  json doc = json::parse(read_file(ext_dir() + "m01-simple.input.json"));
-  doc["metrics"]["step_seconds"] = -1;
-  doc["metrics"]["dump_steps"] = {0, "x"};
-  doc["metrics"]["colour"] = 1;
-  const vllm::ConformOutcome out = vllm::run_ext_conformance(doc.dump());
-  ASSERT_FALSE(out.ok);
-  std::string all;
-  for (const Diagnostic& d : out.diagnostics) all += format_diagnostic(d) + "\n";
-  EXPECT_NE(all.find("/metrics/step_seconds"), std::string::npos) << all;
-  EXPECT_NE(all.find("/metrics/dump_steps/1"), std::string::npos) << all;
-  EXPECT_NE(all.find("/metrics/colour: unknown key"), std::string::npos) << all;
-  // The base keys are still checked by the base reader.
-  doc = json::parse(read_file(ext_dir() + "m01-simple.input.json"));
-  doc["requests"][0]["max_tokens"] = 0;
-  const vllm::ConformOutcome base = vllm::run_ext_conformance(doc.dump());
-  ASSERT_FALSE(base.ok);
-  EXPECT_EQ(base.diagnostics.at(0).pointer, "/requests/0/max_tokens");
-}
-
-TEST(ExtInput, BadConnectorKeysAreNamedByPointer) {
-  json doc = json::parse(read_file(ext_dir() + "c01-nixl-decode.input.json"));
-  doc["connector"]["kind"] = "lmcache";
-  doc["connector"]["recv_steps"] = -1;
-  doc["connector"]["extra_config"]["kv_lease_duration"] = 0;
-  doc["connector"]["colour"] = 1;
-  doc["requests"][0]["kv_transfer_params"]["remote_block_ids"] = "x";
-  doc["requests"][1]["read_steps"] = 1.5;
-  const vllm::ConformOutcome out = vllm::run_ext_conformance(doc.dump());
-  ASSERT_FALSE(out.ok);
-  std::string all;
-  for (const Diagnostic& d : out.diagnostics) all += format_diagnostic(d) + "\n";
-  EXPECT_NE(all.find("/connector/kind"), std::string::npos) << all;
-  EXPECT_NE(all.find("/connector/recv_steps"), std::string::npos) << all;
-  EXPECT_NE(all.find("/connector/extra_config/kv_lease_duration"), std::string::npos) << all;
-  EXPECT_NE(all.find("/connector/colour: unknown key"), std::string::npos) << all;
-  EXPECT_NE(all.find("/requests/0/kv_transfer_params/remote_block_ids"), std::string::npos) << all;
-  EXPECT_NE(all.find("/requests/1/read_steps"), std::string::npos) << all;
-}
-
 // The heartbeat_by_engine of every step that sent one, as {step, compact JSON}, engines in
 // their output order.
 std::vector<std::pair<int, std::string>> heartbeats(const json& input) {

@@ -27,16 +27,18 @@ const std::vector<std::string> kTopKeys = {
 constexpr std::size_t kMaxPlugins = 64;
 constexpr std::size_t kMaxProfiles = 16;
 
-std::string hint(const std::string& got, const std::vector<std::string>& names) {
-  const auto near = closest(got, names, 3);
-  if (near.empty()) return "";
-  return " (did you mean " + quoted_list(near) + "?)";
-}
-
 class Loader {
  public:
   Loader(const std::string& base, bool yaml, std::map<std::string, YamlPos> pos, Diagnostics& ds)
       : base_(base), yaml_(yaml), pos_(std::move(pos)), ds_(ds) {}
+
+  // report_unknown_keys through this loader's error().
+  void unknown_keys(const json& obj, const std::string& ptr,
+                    const std::vector<std::string>& accepted) {
+    report_unknown_keys(
+        obj, ptr, accepted,
+        [this](const std::string& p, const std::string& m, Severity s) { error(p, m, s); });
+  }
 
   void error(const std::string& inner, const std::string& msg, Severity sev = Severity::kError) {
     if (!yaml_) {
@@ -60,11 +62,7 @@ class Loader {
       error("", "an EndpointPickerConfig must be a mapping / object");
       return;
     }
-    for (auto it = doc.begin(); it != doc.end(); ++it) {
-      if (std::find(kTopKeys.begin(), kTopKeys.end(), it.key()) == kTopKeys.end())
-        error("/" + it.key(), "unknown key " + quote_excerpt(it.key()) + hint(it.key(), kTopKeys) +
-                                  " (expected " + quoted_list(kTopKeys) + ")");
-    }
+    unknown_keys(doc, "", kTopKeys);
     if (doc.contains("apiVersion")) {
       const json& v = doc["apiVersion"];
       if (!v.is_string() || std::find(kApiVersions.begin(), kApiVersions.end(),
@@ -120,13 +118,7 @@ class Loader {
         error(ptr, "expected a mapping {type, name, parameters}");
         continue;
       }
-      for (auto it = p.begin(); it != p.end(); ++it) {
-        static const std::vector<std::string> keys = {"type", "name", "parameters"};
-        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
-          error(json_pointer_append(ptr, it.key()),
-                "unknown key " + quote_excerpt(it.key()) + hint(it.key(), keys) +
-                    " (expected \"type\", \"name\" or \"parameters\")");
-      }
+      unknown_keys(p, ptr, {"type", "name", "parameters"});
       if (!p.contains("type") || !p["type"].is_string()) {
         error(ptr + "/type", "missing plugin type (a string)");
         continue;
@@ -136,7 +128,7 @@ class Loader {
       spec.info = find_plugin(spec.type);
       if (spec.info == nullptr) {
         error(ptr + "/type", "unknown plugin type " + quote_excerpt(spec.type) +
-                                 hint(spec.type, plugin_types()) +
+                                 did_you_mean(spec.type, plugin_types()) +
                                  " (see docs/llm-d-parity.md for the plugins the simulator knows)");
         continue;
       }
@@ -188,7 +180,7 @@ class Loader {
       if (q == nullptr) {
         error(kp,
               "unknown parameter " + quote_excerpt(it.key()) + " of " + quote_excerpt(spec.type) +
-                  hint(it.key(), known) +
+                  did_you_mean(it.key(), known) +
                   (known.empty() ? " (it takes none)" : " (expected " + quoted_list(known) + ")"));
         continue;
       }
@@ -232,7 +224,7 @@ class Loader {
           const std::string sp = json_pointer_append(kp, it.key());
           if (!q.subkeys.empty() &&
               std::find(q.subkeys.begin(), q.subkeys.end(), it.key()) == q.subkeys.end()) {
-            error(sp, "unknown key " + quote_excerpt(it.key()) + hint(it.key(), q.subkeys) +
+            error(sp, "unknown key " + quote_excerpt(it.key()) + did_you_mean(it.key(), q.subkeys) +
                           " (expected " + quoted_list(q.subkeys) + ")");
           } else if (!it.value().is_string()) {
             error(sp, "expected a string");
@@ -258,18 +250,14 @@ class Loader {
         error(ep, "expected {key: <label>, operator: In|NotIn|Exists|DoesNotExist, values}");
         continue;
       }
-      for (auto it = e.begin(); it != e.end(); ++it) {
-        if (it.key() != "key" && it.key() != "operator" && it.key() != "values")
-          error(json_pointer_append(ep, it.key()), "unknown key " + quote_excerpt(it.key()) +
-                                                       " (expected \"key\", \"operator\" or "
-                                                       "\"values\")");
-      }
+      unknown_keys(e, ep, {"key", "operator", "values"});
       SelectorRequirement r;
       r.key = e["key"].get<std::string>();
       r.op = e["operator"].get<std::string>();
       if (std::find(ops.begin(), ops.end(), r.op) == ops.end()) {
-        error(ep + "/operator", "unknown operator " + quote_excerpt(r.op) + hint(r.op, ops) +
-                                    " (expected " + quoted_list(ops) + ")");
+        error(ep + "/operator", "unknown operator " + quote_excerpt(r.op) +
+                                    did_you_mean(r.op, ops) + " (expected " + quoted_list(ops) +
+                                    ")");
         continue;
       }
       if (e.contains("values")) {
@@ -316,11 +304,7 @@ class Loader {
         error(ptr, "expected a mapping with a string \"name\" and \"plugins\"");
         continue;
       }
-      for (auto it = pr.begin(); it != pr.end(); ++it) {
-        if (it.key() != "name" && it.key() != "plugins")
-          error(json_pointer_append(ptr, it.key()),
-                "unknown key " + quote_excerpt(it.key()) + " (expected \"name\" or \"plugins\")");
-      }
+      unknown_keys(pr, ptr, {"name", "plugins"});
       Profile p;
       p.name = pr["name"].get<std::string>();
       if (!seen.insert(p.name).second) error(ptr + "/name", "profile name used twice");
@@ -337,15 +321,12 @@ class Loader {
           error(rp, "expected a mapping with a string \"pluginRef\"");
           continue;
         }
-        for (auto it = r.begin(); it != r.end(); ++it) {
-          if (it.key() != "pluginRef" && it.key() != "weight")
-            error(json_pointer_append(rp, it.key()), "unknown key " + quote_excerpt(it.key()) +
-                                                         " (expected \"pluginRef\" or \"weight\")");
-        }
+        unknown_keys(r, rp, {"pluginRef", "weight"});
         const std::string ref = r["pluginRef"].get<std::string>();
         const auto it = by_name_.find(ref);
         if (it == by_name_.end()) {
-          error(rp + "/pluginRef", "no plugin named " + quote_excerpt(ref) + hint(ref, names()));
+          error(rp + "/pluginRef",
+                "no plugin named " + quote_excerpt(ref) + did_you_mean(ref, names()));
           continue;
         }
         double w = 1.0;
@@ -464,7 +445,8 @@ class Loader {
       const auto it = by_name_.find(decider);
       if (it == by_name_.end() || out.plugins[it->second].info->kind != PluginKind::kDecider) {
         error(hp + "/parameters", "deciders.prefill " + quote_excerpt(decider) +
-                                      " names no P/D decider plugin" + hint(decider, names()));
+                                      " names no P/D decider plugin" +
+                                      did_you_mean(decider, names()));
       } else {
         out.prefill_decider = it->second;
       }
@@ -480,8 +462,9 @@ class Loader {
     const auto it = by_name_.find(ref);
     if (it == by_name_.end() ||
         out.plugins[it->second].info->kind != PluginKind::kSaturationDetector)
-      return error("/saturationDetector/pluginRef", "no saturation detector plugin named " +
-                                                        quote_excerpt(ref) + hint(ref, names()));
+      return error(
+          "/saturationDetector/pluginRef",
+          "no saturation detector plugin named " + quote_excerpt(ref) + did_you_mean(ref, names()));
     out.saturation_detector = it->second;
   }
 };

@@ -27,11 +27,6 @@ const std::string kDefaultFairness = "global-strict-fairness-policy";
 const std::string kDefaultOrdering = "fcfs-ordering-policy";
 const std::string kDefaultUsageLimit = "static-usage-limit-policy";
 
-std::string flow_hint(const std::string& got, const std::vector<std::string>& names) {
-  const auto near = closest(got, names, 3);
-  return near.empty() ? "" : " (did you mean " + quoted_list(near) + "?)";
-}
-
 class FlowLoader {
  public:
   FlowLoader(const std::vector<PluginSpec>& plugins,
@@ -50,7 +45,7 @@ class FlowLoader {
       }
       const std::string name = g[i].get<std::string>();
       if (std::find(kGates.begin(), kGates.end(), name) == kGates.end()) {
-        err(p, "unknown feature gate " + quote_excerpt(name) + flow_hint(name, kGates) +
+        err(p, "unknown feature gate " + quote_excerpt(name) + did_you_mean(name, kGates) +
                    " (expected " + quoted_list(kGates) + ")");
         continue;
       }
@@ -60,12 +55,7 @@ class FlowLoader {
 
   void section(const json& fc, FlowControlConfig& out) {
     if (!fc.is_object()) return err("/flowControl", "expected a mapping (FlowControlConfig)");
-    for (auto it = fc.begin(); it != fc.end(); ++it) {
-      if (std::find(kFlowKeys.begin(), kFlowKeys.end(), it.key()) == kFlowKeys.end())
-        err(json_pointer_append("/flowControl", it.key()),
-            "unknown key " + quote_excerpt(it.key()) + flow_hint(it.key(), kFlowKeys) +
-                " (expected " + quoted_list(kFlowKeys) + ")");
-    }
+    report_unknown_keys(fc, "/flowControl", kFlowKeys, error_);
     quantity(fc, "/flowControl", "maxBytes", out.max_bytes);
     quantity(fc, "/flowControl", "maxRequests", out.max_requests);
     if (fc.contains("defaultRequestTTL") && !fc["defaultRequestTTL"].is_null()) {
@@ -127,7 +117,7 @@ class FlowLoader {
       if (ref == dflt) return dflt;
       std::vector<std::string> names{dflt};
       for (const auto& [name, idx] : by_name_) names.push_back(name);
-      err(p, "no plugin named " + quote_excerpt(ref) + flow_hint(ref, names));
+      err(p, "no plugin named " + quote_excerpt(ref) + did_you_mean(ref, names));
       return "";
     }
     const PluginSpec& s = plugins_[static_cast<std::size_t>(it->second)];
@@ -144,12 +134,7 @@ class FlowLoader {
       err(p, "expected a mapping (PriorityBandConfig)");
       return b;
     }
-    for (auto it = v.begin(); it != v.end(); ++it) {
-      if (std::find(kBandKeys.begin(), kBandKeys.end(), it.key()) == kBandKeys.end())
-        err(json_pointer_append(p, it.key()), "unknown key " + quote_excerpt(it.key()) +
-                                                  flow_hint(it.key(), kBandKeys) + " (expected " +
-                                                  quoted_list(kBandKeys) + ")");
-    }
+    report_unknown_keys(v, p, kBandKeys, error_);
     if (v.contains("priority")) {
       const json& pr = v["priority"];
       if (!pr.is_number_integer() || pr.get<std::int64_t>() < -1'000'000'000 ||
@@ -194,6 +179,22 @@ class FlowLoader {
 };
 
 }  // namespace
+
+std::string did_you_mean(const std::string& got, const std::vector<std::string>& names) {
+  const auto near = closest(got, names, 3);
+  return near.empty() ? "" : " (did you mean " + quoted_list(near) + "?)";
+}
+
+void report_unknown_keys(const json& obj, const std::string& ptr,
+                         const std::vector<std::string>& accepted, const ConfigError& error) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (std::find(accepted.begin(), accepted.end(), it.key()) != accepted.end()) continue;
+    error(json_pointer_append(ptr, it.key()),
+          "unknown key " + quote_excerpt(it.key()) + did_you_mean(it.key(), accepted) +
+              " (expected " + quoted_list(accepted) + ")",
+          Severity::kError);
+  }
+}
 
 void check_flow_params(const PluginSpec& s, const std::string& ptr, const ConfigError& error) {
   const std::string pp = ptr + "/parameters/";

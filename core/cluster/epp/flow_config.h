@@ -17,6 +17,15 @@ namespace blis::cluster::epp {
 // (pointer inside the config, message, severity): the loader's error reporting.
 using ConfigError = std::function<void(const std::string&, const std::string&, Severity)>;
 
+// ` (did you mean "x"?)` for a name that is near one of `names`, else "".
+std::string did_you_mean(const std::string& got, const std::vector<std::string>& names);
+
+// The config's one unknown-key rule (configloader.go decodes strictly): each key of the
+// mapping `obj` that is not in `accepted` is an error at its pointer below `ptr`:
+// `unknown key "k" (did you mean "x"?) (expected "a", "b" or "c")`.
+void report_unknown_keys(const nlohmann::json& obj, const std::string& ptr,
+                         const std::vector<std::string>& accepted, const ConfigError& error);
+
 void load_flow_control(const nlohmann::json& doc, const std::vector<PluginSpec>& plugins,
                        const std::map<std::string, std::int32_t>& by_name, FlowControlConfig& out,
                        const ConfigError& error);

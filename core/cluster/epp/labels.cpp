@@ -69,4 +69,13 @@ double context_range_score(std::int64_t n, std::int64_t lo, std::int64_t hi) {
   return kMaxFallback / (1.0 + static_cast<double>(distance) / 1000.0);
 }
 
+ContextRange context_range(const Labels& labels, const std::string& label) {
+  ContextRange r;
+  const auto it = labels.find(label);
+  if (it == labels.end()) return r;
+  r.labelled = true;
+  r.valid = parse_context_range(it->second, r.lo, r.hi);
+  return r;
+}
+
 }  // namespace blis::cluster::epp

@@ -24,4 +24,16 @@ bool parse_context_range(const std::string& s, std::int64_t& lo, std::int64_t& h
 // context_length_aware.go calculateRangeScore.
 double context_range_score(std::int64_t n, std::int64_t lo, std::int64_t hi);
 
+// context_length_aware.go: the label the plugin reads (its `label` parameter, this default).
+inline constexpr const char* kContextRangeLabel = "llm-d.ai/context-length-range";
+
+// One endpoint's context-length range, as the filter and the scorer both read it.
+struct ContextRange {
+  bool labelled = false;  // the endpoint carries the label
+  bool valid = false;     // and its value parses (parse_context_range)
+  std::int64_t lo = 0;
+  std::int64_t hi = 0;
+};
+ContextRange context_range(const Labels& labels, const std::string& label);
+
 }  // namespace blis::cluster::epp

@@ -266,14 +266,11 @@ void Scheduler::filter(const PluginSpec& f, const Request& r, SimTime now, Signa
     // context_length_aware.go Filter: only with enableFiltering; unlabelled endpoints pass,
     // unparsable ranges do not.
     if (f.number("enableFiltering", 0) == 0) return;
-    const std::string label = f.text("label", "llm-d.ai/context-length-range");
+    const std::string label = f.text("label", kContextRangeLabel);
     const auto n = static_cast<std::int64_t>(r.prompt->size());
     for (const std::int32_t c : pass_) {
-      const Labels& l = labels_[static_cast<std::size_t>(c)];
-      const auto it = l.find(label);
-      std::int64_t lo = 0, hi = 0;
-      if (it == l.end() || (parse_context_range(it->second, lo, hi) && n >= lo && n <= hi))
-        next_.push_back(c);
+      const ContextRange cr = context_range(labels_[static_cast<std::size_t>(c)], label);
+      if (!cr.labelled || (cr.valid && n >= cr.lo && n <= cr.hi)) next_.push_back(c);
     }
   } else if (t == "utilization-detector" || t == "concurrency-detector") {
     // A detector as a Filter (detector.go Filter): endpoints under the limits with headroom;
@@ -312,16 +309,13 @@ void Scheduler::score_local(const PluginSpec& p, const Request& r) {
     return;
   }
   // context_length_aware.go Score: unlabelled 0.5, unparsable 0.
-  const std::string label = p.text("label", "llm-d.ai/context-length-range");
+  const std::string label = p.text("label", kContextRangeLabel);
   const auto n = static_cast<std::int64_t>(r.prompt->size());
   for (const std::int32_t c : pass_) {
-    const Labels& l = labels_[static_cast<std::size_t>(c)];
-    const auto it = l.find(label);
-    std::int64_t lo = 0, hi = 0;
-    double v = 0.5;
-    if (it != l.end())
-      v = parse_context_range(it->second, lo, hi) ? context_range_score(n, lo, hi) : 0.0;
-    scores_[static_cast<std::size_t>(c)] = v;
+    const ContextRange cr = context_range(labels_[static_cast<std::size_t>(c)], label);
+    scores_[static_cast<std::size_t>(c)] = !cr.labelled ? 0.5
+                                           : cr.valid   ? context_range_score(n, cr.lo, cr.hi)
+                                                        : 0.0;
   }
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "util/slot_pool.h"
+
 namespace blis::cluster::network {
 
 namespace {
@@ -34,14 +36,7 @@ void FairShareNetwork::start_flow(SimTime now, double bytes, const std::vector<L
     epoch_ = now;  // a new busy period: instants are relative to it, so a lone flow is exact
     t_ = 0;
   }
-  std::uint32_t slot;
-  if (!free_.empty()) {
-    slot = free_.back();
-    free_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(flows_.size());
-    flows_.emplace_back();
-  }
+  const std::uint32_t slot = take_slot(flows_, free_);
   Flow& f = flows_[slot];
   f.used = f.sending = f.fresh = true;
   f.silent = silent;

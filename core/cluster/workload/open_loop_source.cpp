@@ -25,7 +25,7 @@ using ArrivalKind = scenario::ArrivalProcess::Kind;
 // Beyond this many seconds an instant no longer fits a SimTime: the process has ended.
 constexpr double kLastRepresentableSecond = 9.0e12;
 
-class OpenLoopSource final : public SlotSource {
+class OpenLoopSource final : public LookaheadSource {
  public:
   OpenLoopSource(const scenario::Load& load, SimTime horizon, Rng rng)
       : arrival_(load.arrival), horizon_(horizon), rng_(rng) {
@@ -36,12 +36,6 @@ class OpenLoopSource final : public SlotSource {
     }
     advance();
   }
-
-  const Slot* peek() const override { return done_ ? nullptr : &next_; }
-  void take() override {
-    if (!done_) advance();
-  }
-  bool done() const override { return done_; }
 
  private:
   struct Stage {
@@ -57,7 +51,7 @@ class OpenLoopSource final : public SlotSource {
   }
 
   // Computes the next arrival (or done_).
-  void advance() {
+  void advance() override {
     while (stage_ < stages_.size()) {
       const Stage& st = stages_[stage_];
       const double end_s = stage_start_s_ + st.duration_s;
@@ -104,8 +98,6 @@ class OpenLoopSource final : public SlotSource {
   double offset_s_ = 0;     // last arrival, seconds after the stage start
   std::int64_t count_ = 0;  // arrivals so far in this stage
   std::uint64_t index_ = 0;
-  Slot next_;
-  bool done_ = false;
 };
 
 }  // namespace

@@ -27,6 +27,22 @@ class SlotSource {
   virtual bool done() const = 0;
 };
 
+// A source that always knows its next slot (open loop, trace): advance() computes the next
+// one into next_, or sets done_; the derived constructor calls it once for the first.
+class LookaheadSource : public SlotSource {
+ public:
+  const Slot* peek() const final { return done_ ? nullptr : &next_; }
+  void take() final {
+    if (!done_) advance();
+  }
+  bool done() const final { return done_; }
+
+ protected:
+  virtual void advance() = 0;
+  Slot next_;
+  bool done_ = false;
+};
+
 // Open loop: `load` is kRate or kStages. Slots after `horizon` are never produced.
 // `stream_name` names the RNG stream of the gaps.
 std::unique_ptr<SlotSource> make_open_loop_source(const scenario::Load& load, SimTime horizon,

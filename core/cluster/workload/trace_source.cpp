@@ -5,19 +5,14 @@ namespace blis::cluster {
 
 namespace {
 
-class TraceSource final : public SlotSource {
+class TraceSource final : public LookaheadSource {
  public:
   TraceSource(std::string csv, SimTime horizon) : reader_(std::move(csv)), horizon_(horizon) {
     advance();
   }
-  const Slot* peek() const override { return done_ ? nullptr : &next_; }
-  void take() override {
-    if (!done_) advance();
-  }
-  bool done() const override { return done_; }
 
  private:
-  void advance() {
+  void advance() override {
     TraceRow row;
     if (!reader_.next(row)) {
       done_ = true;
@@ -36,8 +31,6 @@ class TraceSource final : public SlotSource {
   scenario::TraceCsvReader reader_;
   SimTime horizon_;
   std::uint64_t index_ = 0;
-  Slot next_;
-  bool done_ = false;
 };
 
 }  // namespace

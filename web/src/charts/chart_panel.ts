@@ -3,6 +3,7 @@
 
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { textEl } from '../ui/dom';
 import { downloadBytes } from '../ui/download';
 
 export interface SeriesSpec {
@@ -66,15 +67,10 @@ export class ChartPanel {
     this.el.dataset['points'] = '0';
     this.el.setAttribute('aria-label', opts.title);
     const head = document.createElement('header');
-    const h = document.createElement('h3');
-    h.textContent = opts.title;
-    const sub = document.createElement('span');
-    sub.className = 'chart-sub';
-    sub.textContent = opts.subtitle;
-    const png = document.createElement('button');
+    const h = textEl('h3', '', opts.title);
+    const sub = textEl('span', 'chart-sub', opts.subtitle);
+    const png = textEl('button', 'chart-png', 'PNG');
     png.type = 'button';
-    png.className = 'chart-png';
-    png.textContent = 'PNG';
     png.title = 'Download this chart as a PNG image';
     png.dataset['testid'] = `${opts.testid}-png`;
     png.addEventListener('click', () => this.savePng(opts.testid.replace(/^chart-/, '')));
@@ -82,9 +78,7 @@ export class ChartPanel {
     this.plotEl = document.createElement('div');
     this.plotEl.className = 'plot';
     this.plotEl.style.minHeight = `${this.height + 30}px`;
-    this.emptyEl = document.createElement('p');
-    this.emptyEl.className = 'chart-empty';
-    this.emptyEl.textContent = opts.empty;
+    this.emptyEl = textEl('p', 'chart-empty', opts.empty);
     this.plotEl.append(this.emptyEl);
     this.el.append(head, this.plotEl);
     parent.append(this.el);

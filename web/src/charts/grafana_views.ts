@@ -41,26 +41,28 @@ function sum(run: RunData, cols: string[]): Float64Array {
   return out;
 }
 
-/** Per-second rate of a cumulative counter over each window (the first row: since t = 0). */
-export function rate(t: Float64Array, total: Float64Array): Float64Array {
-  const out = new Float64Array(t.length);
-  for (let i = 0; i < t.length; i++) {
-    const dt = i === 0 ? t[0]! : t[i]! - t[i - 1]!;
-    const dv = i === 0 ? total[0]! : total[i]! - total[i - 1]!;
-    out[i] = dt > 0 ? dv / dt : NaN;
+/**
+ * `f(num window delta, den window delta)` per row of two cumulative series: each window's
+ * increase (the first row: since t = 0).
+ */
+function perWindow(num: Float64Array, den: Float64Array, f: (dn: number, dd: number) => number): Float64Array {
+  const out = new Float64Array(den.length);
+  for (let i = 0; i < den.length; i++) {
+    const dd = i === 0 ? den[0]! : den[i]! - den[i - 1]!;
+    const dn = i === 0 ? num[0]! : num[i]! - num[i - 1]!;
+    out[i] = f(dn, dd);
   }
   return out;
 }
 
+/** Per-second rate of a cumulative counter over each window (the first row: since t = 0). */
+export function rate(t: Float64Array, total: Float64Array): Float64Array {
+  return perWindow(total, t, (dv, dt) => (dt > 0 ? dv / dt : NaN));
+}
+
 /** Hits / queries over each window, in %; NaN where the window has no query. */
 export function windowRatio(hits: Float64Array, queries: Float64Array): Float64Array {
-  const out = new Float64Array(hits.length);
-  for (let i = 0; i < hits.length; i++) {
-    const dq = i === 0 ? queries[0]! : queries[i]! - queries[i - 1]!;
-    const dh = i === 0 ? hits[0]! : hits[i]! - hits[i - 1]!;
-    out[i] = dq > 0 ? (100 * dh) / dq : NaN;
-  }
-  return out;
+  return perWindow(hits, queries, (dh, dq) => (dq > 0 ? (100 * dh) / dq : NaN));
 }
 
 function constant(n: number, v: number): Float64Array {

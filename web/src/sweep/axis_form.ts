@@ -4,7 +4,7 @@
 // checks it (a linked key with too few values is named at /axes/<k>/linked/<j>).
 
 import type { AxisInput, MemberInput } from './axes';
-import { button, el } from './dom';
+import { button, el } from '../ui/dom';
 
 /** The inputs of one key and the row that shows them. */
 class MemberRow {

@@ -3,7 +3,7 @@
 // listed as it finishes, Cancel (the worker is terminated), and the found point opened as the
 // playground's scenario.
 
-import { button, el } from './dom';
+import { button, el } from '../ui/dom';
 import type { CapacityProbe, CapacityResult } from './protocol';
 import { Cancelled, type SweepPool } from './sweep_pool';
 import { fmtValue } from './view_model';

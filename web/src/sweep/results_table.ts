@@ -2,7 +2,7 @@
 // objective, the Pareto goals, whether the point is on the front, the constraint verdict
 // (feasible, or the violations), its digest and an Open button.
 
-import { button, el } from './dom';
+import { button, el } from '../ui/dom';
 import { fmtValue, type Goal, type SweepDoc, type TableRow } from './view_model';
 
 export function renderTable(

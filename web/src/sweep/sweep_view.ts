@@ -10,7 +10,7 @@ import type { Json } from '../scenario/knobs';
 import { AxisFormRow } from './axis_form';
 import { startPacer } from './pacer';
 import { buildSweep, OBJECTIVES, type AxisInput, type Objective } from './axes';
-import { button, el } from './dom';
+import { button, el } from '../ui/dom';
 import { renderHeat, renderPareto } from './plots';
 import type { PointRow, RankResult } from './protocol';
 import { renderTable } from './results_table';

@@ -1,5 +1,6 @@
 // The preset buttons. Choosing one loads its scenario (and its B scenario in compare mode).
 import type { Preset } from '../scenario/presets';
+import { textEl } from './dom';
 
 export class PresetGallery {
   private readonly buttons = new Map<string, HTMLButtonElement>();
@@ -13,11 +14,8 @@ export class PresetGallery {
       b.dataset['testid'] = `preset-${p.name}`;
       b.setAttribute('aria-pressed', 'false');
       b.title = p.blurb;
-      const t = document.createElement('span');
-      t.className = 'preset-title';
-      t.textContent = p.title;
-      const tag = document.createElement('span');
-      tag.className = 'preset-tag';
+      const t = textEl('span', 'preset-title', p.title);
+      const tag = textEl('span', 'preset-tag');
       tag.textContent = p.compare
         ? `A/B · ${p.compare.label}`
         : p.measured

@@ -4,6 +4,7 @@
 
 import type { Summary } from '../protocol';
 import type { Measured } from '../scenario/presets';
+import { textEl } from './dom';
 import { fmtCount, fmtDelta, fmtMs, fmtPct, fmtRate } from './format';
 
 interface CardDef {
@@ -32,17 +33,17 @@ const VERDICT_TEXT = { stable: 'Stable', backlogged: 'Backlogged', overloaded: '
 
 /** The saturation verdict card: stable / backlogged / overloaded and why. */
 function verdictCard(runs: { label: string; summary?: Summary }[]): HTMLElement {
-  const card = el('div', 'card verdict');
+  const card = textEl('div', 'card verdict');
   card.dataset['testid'] = 'verdict';
-  card.append(el('div', 'card-label', 'Saturation'));
+  card.append(textEl('div', 'card-label', 'Saturation'));
   const shown = runs.filter((r) => r.summary?.saturation);
   if (shown.length === 0) {
-    card.append(el('div', 'card-value', '–'));
+    card.append(textEl('div', 'card-value', '–'));
     return card;
   }
   for (const r of shown) {
     const sat = r.summary!.saturation!;
-    const v = el(
+    const v = textEl(
       'div',
       `card-value verdict-${sat.verdict}`,
       `${runs.length > 1 ? `${r.label} ` : ''}${VERDICT_TEXT[sat.verdict]}`,
@@ -51,7 +52,7 @@ function verdictCard(runs: { label: string; summary?: Summary }[]): HTMLElement 
     v.title = sat.reason;
     card.append(v);
   }
-  if (shown.length === 1) card.append(el('div', 'card-sub', shown[0]!.summary!.saturation!.reason));
+  if (shown.length === 1) card.append(textEl('div', 'card-sub', shown[0]!.summary!.saturation!.reason));
   return card;
 }
 
@@ -124,13 +125,6 @@ export function estimateNotes(s: Summary | undefined): string[] {
   return out;
 }
 
-function el(tag: string, cls: string, text?: string): HTMLElement {
-  const e = document.createElement(tag);
-  e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
 export function renderCards(
   host: HTMLElement,
   runs: { label: string; summary?: Summary }[],
@@ -142,20 +136,20 @@ export function renderCards(
   frag.append(verdictCard(runs));
   for (const def of compact ? CARDS.filter((c) => c.embed) : CARDS) {
     if (def.onlyWith && !withSummary.some((r) => def.onlyWith!(r.summary!))) continue;
-    const card = el('div', 'card');
-    card.append(el('div', 'card-label', def.label));
+    const card = textEl('div', 'card');
+    card.append(textEl('div', 'card-label', def.label));
     if (runs.length <= 1) {
       const s = runs[0]?.summary ?? {};
-      card.append(el('div', 'card-value', def.fmt(def.value(s))));
-      if (def.sub && runs[0]?.summary) card.append(el('div', 'card-sub', def.sub(s)));
+      card.append(textEl('div', 'card-value', def.fmt(def.value(s))));
+      if (def.sub && runs[0]?.summary) card.append(textEl('div', 'card-sub', def.sub(s)));
     } else {
-      const rows = el('div', 'card-rows');
+      const rows = textEl('div', 'card-rows');
       const a = runs[0]?.summary ? def.value(runs[0].summary) : undefined;
       runs.forEach((r) => {
         const v = r.summary ? def.value(r.summary) : undefined;
-        rows.append(el('span', 'slot', r.label), el('span', 'val', def.fmt(v)));
+        rows.append(textEl('span', 'slot', r.label), textEl('span', 'val', def.fmt(v)));
         const d = r === runs[0] ? '' : fmtDelta(a, v);
-        const delta = el('span', 'delta', d);
+        const delta = textEl('span', 'delta', d);
         if (d && def.lowerIsBetter !== undefined && a !== undefined && v !== undefined && a !== v) {
           const better = def.lowerIsBetter ? v < a : v > a;
           delta.classList.add(better ? 'better' : 'worse');
@@ -167,31 +161,31 @@ export function renderCards(
     frag.append(card);
   }
   if (measured && !compact) {
-    const card = el('div', 'card measured');
+    const card = textEl('div', 'card measured');
     card.title = measured.source;
     card.dataset['testid'] = 'measured';
     // Like with like: each measured figure beside the simulated figure of the same definition
     // (TPOT mean against TPOT mean, not against ITL p50).
     const sim = runs[0]?.summary;
-    card.append(el('div', 'card-label', 'Real vLLM vs simulated'));
-    const rows = el('div', 'card-rows measured-rows');
+    card.append(textEl('div', 'card-label', 'Real vLLM vs simulated'));
+    const rows = textEl('div', 'card-rows measured-rows');
     const row = (name: string, real: number | undefined, simulated: number | undefined) => {
       rows.append(
-        el('span', 'slot', name),
-        el('span', 'val', `${fmtMs(real)} / ${fmtMs(simulated)}`),
-        el('span', 'delta', sim ? fmtDelta(real, simulated) : ''),
+        textEl('span', 'slot', name),
+        textEl('span', 'val', `${fmtMs(real)} / ${fmtMs(simulated)}`),
+        textEl('span', 'delta', sim ? fmtDelta(real, simulated) : ''),
       );
     };
     row('TTFT p50', measured.ttftMs.p50, sim?.ttft_ms?.p50);
     row('E2E p50', measured.e2eMs.p50, sim?.e2e_ms?.p50);
     row('TPOT mean', measured.tpotMs.mean, sim?.tpot_ms?.mean);
     card.append(rows);
-    card.append(el('div', 'card-sub', 'measured / simulated'));
+    card.append(textEl('div', 'card-sub', 'measured / simulated'));
     frag.append(card);
   }
   const estimates = [...new Set(runs.flatMap((r) => estimateNotes(r.summary)))];
   if (estimates.length > 0) {
-    const note = el(
+    const note = textEl(
       'p',
       'estimate-note',
       `Estimates: no calibration run covers ${estimates.join(', ')}, so the step times ` +

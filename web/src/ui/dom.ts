@@ -1,4 +1,15 @@
-// A small element builder for the sweep view (attributes, then children).
+// The element builders of the views (the sweep view, the charts, the cards, the presets): one
+// way to make an element with its class and text.
+
+/** An element with its class (when not empty) and, when given, its text. */
+export function textEl<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** An element with attributes ("class" sets its class), then children. */
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
