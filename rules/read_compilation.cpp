@@ -354,7 +354,8 @@ void check_compilation(Context& c) {
     mode = "NONE";
   }
   a.cudagraph_mode = mode;
-  if (mode == "NONE") return;
+  // The sizes are checked against the batch limits; a refused limit left them unset.
+  if (mode == "NONE" || a.max_num_batched_tokens < 1 || a.max_num_seqs < 1) return;
   const std::int64_t q =
       1 + (a.speculative_config ? a.speculative_config->num_speculative_tokens : 0);
   check_capture_sizes(c, q);
