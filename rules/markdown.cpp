@@ -63,14 +63,16 @@ void intro(std::ostringstream& o) {
        "| file | what |\n|---|---|\n"
        "| `rules/pack.h` | the data of a pack: every argument with its constraint (`ArgSpec`), "
        "accepted values, defaults, the KV-connector registry, the rules with their sources |\n"
-       "| `rules/packs/arg_specs.cpp`, `rules/packs/shared_tables.cpp` | the tables, read at "
-       "upstream 8d9b52f7 |\n"
+       "| `rules/packs/arg_specs.cpp`, `other_arg_specs.cpp`, `rules/packs/shared_tables.cpp` | "
+       "the tables, read at upstream 8d9b52f7 |\n"
        "| `rules/packs/vllm_0_29.cpp`, `vllm_0_31.cpp`, `vllm_0_32.cpp` | one pack per release: "
        "what differs |\n"
        "| `rules/rules.h` | `find_pack(release)`, `known_releases()`, "
        "`resolve_engine_args(pack, args_json, pointer, facts)`, `rules_markdown()` |\n"
-       "| `rules/read_args.cpp`, `read_nested.cpp` | typed reading of every key with its "
-       "`ArgSpec` bounds (pydantic `Field`, `Literal`) |\n"
+       "| `rules/read_args.cpp`, `read_nested.cpp`, `read_typed.cpp` | typed reading of every "
+       "key with its `ArgSpec` bounds (pydantic `Field`, `Literal`) |\n"
+       "| `rules/read_compilation.cpp` | CUDA graph settings and `compilation_config`, and the "
+       "checks of `_set_cudagraph_sizes` |\n"
        "| `rules/defaults.cpp` | defaults that depend on the GPU, the model and other arguments |\n"
        "| `rules/check_scheduler.cpp`, `check_features.cpp`, `check_kv_transfer.cpp` | the "
        "cross-field checks (`__post_init__`, `verify_*`) |\n"
@@ -113,7 +115,8 @@ void arguments(std::ostringstream& o, const std::vector<const Pack*>& ps) {
        "whose message names the constraint.\n\n"
        "Values are read as vLLM's pydantic config classes read them (lax mode): an int is "
        "also\n`true`/`false` (1/0), a whole float (`128.0`) or a numeric string (`\"128\"`, "
-       "`\"128.0\"`,\n`\"1_000\"`; pydantic-core `str_as_int`); a float is also `true`/`false` "
+       "`\"128.0\"`,\n`\"1_000\"`, `\" 128 \"`, `\"0128\"`; not `\"128.\"` or `\"1e3\"`: "
+       "pydantic-core `str_as_int` / `clean_int_str`); a float is also `true`/`false` "
        "or a numeric string\n(`\"0.5\"`); a bool is `true`/`false`, `0`/`1` or one of the "
        "strings\n`\"true\"`/`\"false\"`, `\"yes\"`/`\"no\"`, "
        "`\"on\"`/`\"off\"`, `\"t\"`/`\"f\"`, `\"y\"`/`\"n\"`, `\"1\"`/`\"0\"` in any "
@@ -158,7 +161,7 @@ void arguments(std::ostringstream& o, const std::vector<const Pack*>& ps) {
   }
   for (const auto& r : newest.removed_args) {
     o << "| `" << r.key << "` | " << newest.release << " | — | — | unknown key: " << cell(r.note)
-      << " | vllm/config/scheduler.py |\n";
+      << " | vllm/engine/arg_utils.py EngineArgs |\n";
   }
   o << "\n";
 }
@@ -338,12 +341,31 @@ void after_rules(std::ostringstream& o, const std::vector<const Pack*>& ps) {
        "[scenario.md](scenario.md).\n\n"
        "## Arguments that are not modelled\n\n"
        "`engine.args` keys that change vLLM's behaviour in ways BLIS Playground does not "
-       "simulate are\nerrors naming the release (\"exists in vLLM "
-    << newest.release << " but is not modelled by BLIS Playground\"):\n"
+       "simulate:\n"
     << code_list(newest.unmodelled_args)
-    << ".\nThose with a row in the table above are still read as vLLM reads them: a value vLLM "
-       "refuses is\nrefused with vLLM's reason, vLLM's default (or null) is accepted with a "
-       "warning, and any\nother value is the error above.\n\n"
+    << ".\nEach is read as vLLM reads it, with the type and bounds of its row in the table "
+       "above: a value\nvLLM refuses is refused with vLLM's reason; any value vLLM accepts is "
+       "accepted with a warning\n(\"accepted by vLLM X, but BLIS Playground does not model ... "
+       "and simulates the engine as if it\nwere vLLM's default (...)\"), and the engine is "
+       "simulated with vLLM's default.\n\n"
+       "`cudagraph_capture_sizes`, `max_cudagraph_capture_size`, `optimization_level` and\n"
+       "`compilation_config` (`cudagraph_mode`, `mode`, `cudagraph_capture_sizes`,\n"
+       "`max_cudagraph_capture_size`) are modelled: they decide which steps run in a CUDA graph\n"
+       "([latency-model.md](latency-model.md)). compilation_config's other fields ("
+    << code_list(std::vector<std::string>(accepted_compilation_keys().begin() + 4,
+                                          accepted_compilation_keys().end()))
+    << ") are type-checked and simulated as vLLM's default; any other key is refused "
+       "(`extra=\"forbid\"`).\n`spec_method`, `spec_model` and `spec_tokens` fill "
+       "`speculative_config`'s `method`, `model` and\n`num_speculative_tokens` "
+       "(`EngineArgs.create_speculative_config`; the same key in both is an error).\n\n"
+       "Names that are not engine arguments of the release are errors that say so: "
+    <<
+      [&] {
+        std::vector<std::string> keys;
+        for (const auto& r : newest.removed_args) keys.push_back(r.key);
+        return code_list(keys);
+      }()
+    << ".\n\n"
     << "Keys that change nothing simulated are warnings and ignored (a value vLLM's config "
        "refuses is\nstill refused, e.g. `max_logprobs: -2`): "
     << code_list(ignored_arg_keys())

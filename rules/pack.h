@@ -80,6 +80,14 @@ struct ArgSpec {
   // False when vLLM's type is not Optional: EngineArgs passes null (None) on to the config
   // class, whose pydantic validation refuses it.
   bool nullable = true;
+  // Other types (rules/read_typed.cpp): "string" (with `choices`: one of them, compared after
+  // `fold` 'u' upper-cases or 'l' lower-cases it), "list[str]", "list[int]", "object" (with
+  // `object_keys`: only those keys, the class being extra="forbid"), "dict[str,str]",
+  // "str|list[str]", "str|bool". `neutral_text`: the string default that changes nothing.
+  std::vector<std::string> choices;
+  char fold = 0;
+  std::string neutral_text;
+  std::vector<std::string> object_keys;
 };
 
 // An engine argument an older release had and this one does not.

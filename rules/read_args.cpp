@@ -47,7 +47,14 @@ const std::vector<std::string>& accepted_arg_keys() {
                                                 "kv_transfer_config",
                                                 "kv_offloading_size",
                                                 "kv_offloading_backend",
-                                                "enable_expert_parallel"};
+                                                "enable_expert_parallel",
+                                                "cudagraph_capture_sizes",
+                                                "max_cudagraph_capture_size",
+                                                "optimization_level",
+                                                "compilation_config",
+                                                "spec_method",
+                                                "spec_model",
+                                                "spec_tokens"};
   return keys;
 }
 
@@ -114,7 +121,6 @@ const std::vector<std::string>& ignored_arg_keys() {
                                                 "load_format",
                                                 "seed",
                                                 "disable_log_stats",
-                                                "disable_log_requests",
                                                 "enable_log_requests",
                                                 "max_logprobs",
                                                 "logprobs_mode",
@@ -167,19 +173,6 @@ std::optional<std::int64_t> read_int(Context& c, FieldReader& r, const std::stri
 std::optional<double> read_float(Context& c, FieldReader& r, const std::string& key);
 std::optional<bool> read_bool(Context& c, FieldReader& r, const std::string& key);
 
-// An ignored key with an ArgSpec is type- and range-checked as its config class does it;
-// false when it is refused.
-bool check_ignored(Context& c, const json& args, const std::string& key) {
-  const ArgSpec* spec = c.pack.arg(key);
-  if (!spec) return true;
-  FieldReader r(args, c.args_pointer, c.diags, {});
-  lax_reader(c, r);
-  if (spec->type == "int") return read_int(c, r, key).has_value();
-  if (spec->type == "float") return read_float(c, r, key).has_value();
-  if (spec->type == "bool") return read_bool(c, r, key).has_value();
-  return true;
-}
-
 bool errors_since(const Context& c, std::size_t before) {
   for (std::size_t i = before; i < c.diags.size(); ++i) {
     if (c.diags[i].severity == Severity::kError) return true;
@@ -204,23 +197,60 @@ std::optional<double> spec_value(Context& c, const json& args, const ArgSpec& sp
   return std::nullopt;
 }
 
-// A key of unmodelled_args with an ArgSpec: true when it is settled here (refused with vLLM's
-// reason, or accepted at its neutral value with a warning).
+// `key`'s value read with its ArgSpec as its config class reads it: nullopt when refused (the
+// refusal is reported), else whether it is vLLM's default (null, or ArgSpec::neutral).
+std::optional<bool> spec_is_default(Context& c, const json& args, const ArgSpec& spec) {
+  if (spec.type != "int" && spec.type != "float" && spec.type != "bool") {
+    return read_typed(c, args, spec);
+  }
+  const std::size_t before = c.diags.size();
+  const auto v = spec_value(c, args, spec);
+  if (errors_since(c, before)) return std::nullopt;
+  return !v || (spec.neutral && *v == *spec.neutral);
+}
+
+// vllm/engine/arg_utils.py create_engine_config builds a LoRAConfig only with enable_lora, so
+// its fields are not validated without it.
+bool lora_unbuilt(const json& args, const std::string& key) {
+  if (key != "lora_dtype" && key != "lora_target_modules" && key != "default_mm_loras" &&
+      key != "fully_sharded_loras") {
+    return false;
+  }
+  const auto e = args.find("enable_lora");
+  return e == args.end() || pydantic_bool(*e) != std::optional<bool>(true);
+}
+
+// An ignored key with an ArgSpec is type- and range-checked as its config class does it;
+// false when it is refused.
+bool check_ignored(Context& c, const json& args, const std::string& key) {
+  const ArgSpec* spec = c.pack.arg(key);
+  if (!spec) return true;
+  return spec_is_default(c, args, *spec).has_value();
+}
+
+// A key of unmodelled_args with an ArgSpec: true when it is settled here. A value vLLM refuses
+// is refused with vLLM's reason; any other is accepted with a warning, and BLIS Playground
+// simulates the engine as if the key had vLLM's default.
 bool check_unmodelled(Context& c, const json& args, const std::string& key) {
   const ArgSpec* spec = c.pack.arg(key);
   if (!spec || !spec->unmodelled) return false;
   const std::string p = c.ptr(key);
-  const std::size_t before = c.diags.size();
-  const auto v = spec_value(c, args, *spec);
-  if (errors_since(c, before)) return true;
-  if (!v || (spec->neutral && *v == *spec->neutral)) {
-    c.warning(p, "\"" + key + "\" at " + (v ? show(args.at(key)) : std::string("null")) +
+  if (lora_unbuilt(args, key)) {
+    c.warning(p, "\"" + key + "\" has no effect without enable_lora (" + c.vllm() +
+                     " builds no LoRAConfig); ignored");
+    return true;
+  }
+  const auto is_default = spec_is_default(c, args, *spec);
+  if (!is_default) return true;
+  if (*is_default) {
+    c.warning(p, "\"" + key + "\" at " + show(args.at(key)) +
                      ", vLLM's default, changes nothing BLIS Playground simulates; ignored");
     return true;
   }
-  c.error(p, show(args.at(key)) + ": accepted by " + c.vllm() + " (" + spec->constraint +
-                 "), but \"" + key + "\" is not modelled by BLIS Playground; leave it at " +
-                 spec->default_text + " or remove it");
+  c.warning(p, show(args.at(key)) + ": accepted by " + c.vllm() + " (" + spec->constraint +
+                   "), but BLIS Playground does not model \"" + key +
+                   "\" and simulates the engine as if it were vLLM's default (" +
+                   spec->default_text + ")");
   return true;
 }
 
@@ -494,9 +524,42 @@ void read_lora(Context& c, FieldReader& r, const json& args) {
   }
 }
 
+// vllm/engine/arg_utils.py EngineArgs.create_speculative_config: spec_method, spec_model and
+// spec_tokens fill speculative_config's method, model and num_speculative_tokens, each
+// mutually exclusive with the same key there. The merged arguments are read as one.
+json merge_spec_shorthands(Context& c, const json& args) {
+  static const std::pair<const char*, const char*> kShort[] = {
+      {"spec_method", "method"},
+      {"spec_model", "model"},
+      {"spec_tokens", "num_speculative_tokens"}};
+  if (!args.is_object()) return args;
+  const auto sc_it = args.find("speculative_config");
+  const bool sc_given = sc_it != args.end() && !sc_it->is_null();
+  if (sc_given && !sc_it->is_object()) return args;  // the reader refuses it
+  json sc = sc_given ? *sc_it : json::object();
+  bool any = false;
+  for (const auto& [flag, key] : kShort) {
+    const auto it = args.find(flag);
+    if (it == args.end() || it->is_null()) continue;
+    if (sc.contains(key)) {
+      c.error(c.ptr(flag), std::string(flag) + " and speculative_config[\"" + key +
+                               "\"] are mutually exclusive [" + c.vllm() +
+                               " EngineArgs.create_speculative_config]");
+      continue;
+    }
+    sc[key] = *it;
+    any = true;
+  }
+  if (!any) return args;
+  json out = args;
+  out["speculative_config"] = sc;
+  return out;
+}
+
 }  // namespace
 
-void read_args(Context& c, const json& args) {
+void read_args(Context& c, const json& given) {
+  const json args = merge_spec_shorthands(c, given);
   FieldReader r(args, c.args_pointer, c.diags, accepted_arg_keys(),
                 "an object (vLLM engine arguments)");
   if (!r.valid()) return;
@@ -508,6 +571,7 @@ void read_args(Context& c, const json& args) {
   read_lora(c, r, args);
   read_speculative(c, r);
   read_kv_transfer(c, r);
+  read_compilation(c, r);
 }
 
 }  // namespace detail

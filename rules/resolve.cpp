@@ -13,6 +13,7 @@ Resolved resolve_engine_args(const Pack& pack, const nlohmann::json& args,
   detail::apply_defaults(c);
   detail::check_scheduler(c);
   detail::check_features(c);
+  detail::check_compilation(c);
   detail::check_kv_transfer(c);
   detail::check_parallel(c);
   out.auto_fit_max_model_len = c.set.max_model_len_auto && c.facts.model.known;

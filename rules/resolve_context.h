@@ -32,6 +32,12 @@ struct Explicit {
   bool disable_padded_drafter_batch = false;  // speculative_config's
   std::optional<double> kv_offloading_size;
   std::string kv_offloading_backend = "native";
+  // CUDA graphs (rules/read_compilation.cpp): compilation_config's cudagraph_mode and mode as
+  // given, optimization_level, and where the capture sizes and largest size were set.
+  std::optional<std::string> cudagraph_mode;
+  std::string compilation_mode;
+  std::int32_t optimization_level = 2;
+  std::string capture_sizes_pointer, max_capture_size_pointer;
 };
 
 struct Context {
@@ -68,6 +74,14 @@ void read_kv_transfer(Context& c, FieldReader& r);
 // Playground simulates, checked as vLLM checks them (`num_speculative_tokens`: k, 0 = unset).
 void read_speculative_fields(Context& c, FieldReader& s, const std::string& method,
                              std::int32_t num_speculative_tokens);
+// rules/read_typed.cpp: a key whose ArgSpec type is a string, list or object, read with it:
+// nullopt when refused (reported), else whether the value is vLLM's default.
+std::optional<bool> read_typed(Context& c, const nlohmann::json& args, const ArgSpec& spec);
+// rules/read_compilation.cpp: cudagraph_capture_sizes, max_cudagraph_capture_size,
+// optimization_level and compilation_config; check_compilation resolves the graph mode and
+// checks the sizes once max_num_batched_tokens is known.
+void read_compilation(Context& c, FieldReader& r);
+void check_compilation(Context& c);
 // rules/defaults.cpp: defaults that depend on the model, the GPU and other arguments.
 void apply_defaults(Context& c);
 // rules/check_scheduler.cpp: SchedulerConfig.verify_max_model_len and model checks.

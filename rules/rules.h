@@ -82,6 +82,8 @@ Resolved resolve_engine_args(const Pack& pack, const nlohmann::json& args,
 const std::vector<std::string>& accepted_arg_keys();
 const std::vector<std::string>& accepted_speculative_keys();
 const std::vector<std::string>& accepted_kv_transfer_keys();
+// The init fields of vllm/config/compilation.py CompilationConfig (compilation_config).
+const std::vector<std::string>& accepted_compilation_keys();
 // Keys vLLM has that change nothing BLIS Playground simulates (a warning, then ignored).
 const std::vector<std::string>& ignored_arg_keys();
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace blis::engine_args {
 
@@ -59,6 +60,12 @@ struct VllmArgs {
   std::int32_t max_cpu_loras = 1;  // resolved: unset = max_loras
   std::string performance_mode = "balanced";
   bool enforce_eager = false;
+  // CompilationConfig's CUDA graph settings (vllm/config/compilation.py) as the rules pack
+  // resolved them: the mode after enforce_eager, optimization_level and the compilation mode
+  // (NONE: no graphs), and the user's capture sizes and largest size (unset: vLLM's default).
+  std::string cudagraph_mode = "FULL_AND_PIECEWISE";
+  std::optional<std::vector<std::int32_t>> cudagraph_capture_sizes;
+  std::optional<std::int32_t> max_cudagraph_capture_size;
   std::optional<SpeculativeConfig> speculative_config;
   std::optional<KvTransferConfig> kv_transfer_config;
   std::optional<double> kv_offloading_size_gib;  // CPU KV offload (vLLM: kv_offloading_size)

@@ -51,6 +51,15 @@ struct Deployment {
   std::optional<std::int64_t> kv_cache_memory_bytes;
   std::optional<std::int64_t> num_gpu_blocks_override;
   bool enforce_eager = false;
+  // CompilationConfig's CUDA graph settings as the rules pack resolved them (kernel/cuda_graphs.h):
+  // the mode (NONE, PIECEWISE, FULL, FULL_DECODE_ONLY, FULL_AND_PIECEWISE; vLLM's default at
+  // optimization level O2 is FULL_AND_PIECEWISE), the user's capture sizes and largest size
+  // (unset: vLLM derives them), and what the default sizes depend on.
+  std::string cudagraph_mode = "FULL_AND_PIECEWISE";
+  std::optional<std::vector<std::int32_t>> cudagraph_capture_sizes;
+  std::optional<std::int32_t> max_cudagraph_capture_size;
+  std::int32_t num_speculative_tokens = 0;  // k of speculative decoding (0 = off)
+  std::string performance_mode = "balanced";
   std::string dtype = "auto";  // auto | bfloat16 | float16 | float32
   std::string quantization;    // "" = as the checkpoint; "fp8" = vLLM's online FP8
   catalog::GpuCoefficients coefficients;

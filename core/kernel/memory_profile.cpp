@@ -3,15 +3,9 @@
 #include <algorithm>
 #include <string_view>
 
-namespace blis::kernel {
+#include "kernel/cuda_graphs.h"
 
-std::int32_t count_capture_sizes(std::int32_t max_size) {
-  std::int32_t n = 0;
-  for (std::int32_t s : {1, 2, 4}) n += s <= max_size ? 1 : 0;
-  for (std::int32_t s = 8; s <= std::min(max_size, 256); s += 8) ++n;
-  for (std::int32_t s = 272; s <= max_size; s += 16) ++n;
-  return n;
-}
+namespace blis::kernel {
 
 std::int64_t forward_peak_bytes(const Deployment& d, const ModelShape& s, std::int64_t tokens) {
   // The activation coefficients are the same in every profile.
@@ -62,23 +56,19 @@ MemoryProfile estimate_memory_profile(const Deployment& d, const ModelShape& s) 
   if (d.tp > 2) p.non_torch_bytes += c.nccl_bytes_tp4_plus;
   if (d.pp > 1) p.non_torch_bytes += c.nccl_bytes_tp2;  // the stage-to-stage communicator
 
-  if (!d.enforce_eager) {
-    // CUDA graphs (FULL_AND_PIECEWISE): piecewise graphs for every capture size up to
-    // min(2 * max_num_seqs, 512) and full graphs for the uniform-decode sizes up to
-    // max_num_seqs. profile_cudagraph_memory measures the largest graph and extrapolates the
-    // others at a fixed cost each, which grows with the kernels a graph holds (its layers).
-    const std::int32_t max_size = std::min<std::int32_t>(
-        {c.max_cudagraph_capture_size, 2 * d.max_num_seqs, d.max_num_batched_tokens});
-    const std::int32_t piecewise = count_capture_sizes(max_size);
-    const std::int32_t full = count_capture_sizes(std::min(max_size, d.max_num_seqs));
-    p.cuda_graph_count = piecewise + full;
-    if (c.cuda_graph_in_budget) {
-      const std::int64_t per_graph =
-          c.cuda_graph_per_graph_per_layer_bytes * static_cast<std::int64_t>(s.layers);
-      p.cuda_graph_bytes = forward_peak_bytes(d, s, max_size) +
-                           per_graph * std::max(0, piecewise - 1) +
-                           per_graph * std::max(0, full - 1);
-    }
+  // CUDA graphs (kernel/cuda_graphs.h): under FULL_AND_PIECEWISE, piecewise graphs for every
+  // capture size and full graphs for the uniform-decode sizes up to (1 + k) * max_num_seqs.
+  // profile_cudagraph_memory measures the largest graph and extrapolates the others at a fixed
+  // cost each, which grows with the kernels a graph holds (its layers).
+  const CudaGraphPlan graphs = plan_cuda_graphs(d);
+  const std::int32_t mixed = graphs.mixed_graph_count();
+  const std::int32_t full = graphs.decode_graph_count();
+  p.cuda_graph_count = mixed + full;
+  if (p.cuda_graph_count > 0 && c.cuda_graph_in_budget) {
+    const std::int64_t per_graph =
+        c.cuda_graph_per_graph_per_layer_bytes * static_cast<std::int64_t>(s.layers);
+    p.cuda_graph_bytes = forward_peak_bytes(d, s, graphs.max_size()) +
+                         per_graph * std::max(0, mixed - 1) + per_graph * std::max(0, full - 1);
   }
   return p;
 }

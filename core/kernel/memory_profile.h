@@ -28,8 +28,4 @@ MemoryProfile estimate_memory_profile(const Deployment& d, const ModelShape& s);
 // Bytes of the forward pass's transient peak for `tokens` tokens on one rank.
 std::int64_t forward_peak_bytes(const Deployment& d, const ModelShape& s, std::int64_t tokens);
 
-// vLLM's default CUDA graph capture sizes up to `max_size`: 1, 2, 4, multiples of 8 up to 256,
-// multiples of 16 above (vllm/config/compilation.py).
-std::int32_t count_capture_sizes(std::int32_t max_size);
-
 }  // namespace blis::kernel

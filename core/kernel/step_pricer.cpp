@@ -44,29 +44,9 @@ StepPricer::StepPricer(const Deployment& d)
     prefill_flops_per_pair_ = 2.0 * shape_.heads * (shape_.qk_dim + shape_.v_dim);
   }
   decode_flops_per_pair_ = 2.0 * shape_.heads * (shape_.qk_dim + shape_.v_dim);
-  // vllm/config/vllm.py _set_cudagraph_sizes: the largest capture size is
-  // min(max_num_batched_tokens, 2 * max_num_seqs, 512); larger batches run without graphs.
-  const std::int32_t cap =
-      d.enforce_eager ? 0
-                      : std::min<std::int32_t>({d.memory_coefficients.max_cudagraph_capture_size,
-                                                2 * d.max_num_seqs, d.max_num_batched_tokens});
-  // The sizes: [1, 2, 4], every 8 below 256, every 16 from 256 up to that cap, plus
-  // max_num_batched_tokens itself only when it is the cap ("ensure max_num_tokens is captured
-  // if within max capture size"); the final largest size is the list's last entry
-  // ("always set the final max_cudagraph_capture_size"), so an off-stride cap set by
-  // max_num_seqs (e.g. 260) is not captured.
-  if (cap > 0) {
-    for (std::int32_t n : {1, 2, 4}) {
-      if (n <= cap) capture_sizes_.push_back(n);
-    }
-    for (std::int32_t n = 8; n < 256 && n <= cap; n += 8) capture_sizes_.push_back(n);
-    for (std::int32_t n = 256; n <= cap; n += 16) capture_sizes_.push_back(n);
-    const std::int32_t mnbt = d.max_num_batched_tokens;
-    if (mnbt <= cap && (capture_sizes_.empty() || capture_sizes_.back() < mnbt)) {
-      capture_sizes_.push_back(mnbt);
-    }
-  }
-  max_graph_tokens_ = capture_sizes_.empty() ? 0 : capture_sizes_.back();
+  // The capture sizes and graph mode vLLM sets up (kernel/cuda_graphs.h).
+  graphs_ = plan_cuda_graphs(d);
+  max_graph_tokens_ = graphs_.max_size();
   for (const auto& g : shape_.gemms) {
     (g.term == GemmTerm::kMoe ? moe_gemms_ : dense_gemms_).push_back(g);
   }
@@ -86,11 +66,10 @@ double StepPricer::gemm_time_us(const Gemm& g, double m) const {
   return std::max({compute_us, memory_us, c_.kernel_floor_us});
 }
 
-double StepPricer::padded_tokens(double tokens) const {
-  if (capture_sizes_.empty() || tokens > capture_sizes_.back()) return tokens;
-  const auto it = std::lower_bound(capture_sizes_.begin(), capture_sizes_.end(),
-                                   static_cast<std::int32_t>(std::ceil(tokens)));
-  return static_cast<double>(*it);
+double StepPricer::padded_tokens(double tokens, bool uniform_decode) const {
+  const auto n = static_cast<std::int32_t>(std::ceil(tokens));
+  if (graphs_.dispatch(n, uniform_decode) == GraphRun::kEager) return tokens;
+  return static_cast<double>(graphs_.padded(n));
 }
 
 // Routed experts (latency-kernel.md A.5): the weights of the experts the batch touches,
@@ -235,9 +214,12 @@ StepCost StepPricer::price_in_group(const engine::Batch& batch, double group_max
   const double hbm = hbm_bytes_per_us_ * c_.hbm_derate;
   // Inside a CUDA graph the linears, norms and all-reduces run on the padded batch; DP ranks
   // pad to the group's largest count when the graphs are on.
-  const double own_graph_tokens = padded_tokens(tokens);
+  const GraphRun run =
+      graphs_.dispatch(static_cast<std::int32_t>(std::ceil(tokens)), uniform_decode && decodes > 0);
+  const double own_graph_tokens = padded_tokens(tokens, uniform_decode && decodes > 0);
   const double group_graph_tokens =
-      in_group ? padded_tokens(std::max(tokens, group_max_tokens)) : own_graph_tokens;
+      in_group ? padded_tokens(std::max(tokens, group_max_tokens), uniform_decode && decodes > 0)
+               : own_graph_tokens;
   const bool dp_pad = in_group && max_graph_tokens_ > 0 && group_graph_tokens <= max_graph_tokens_;
   const double graph_tokens = dp_pad ? group_graph_tokens : own_graph_tokens;
 
@@ -305,9 +287,11 @@ StepCost StepPricer::price_in_group(const engine::Batch& batch, double group_max
                         cost.moe_us + cost.tp_comm_us + cost.other_memory_us + cost.sampler_us +
                         cost.ep_comm_us;
   double launch_us = layers * c_.eager_kernels_per_layer * c_.eager_per_kernel_us;
-  if (tokens <= max_graph_tokens_) {
+  // The graph the step runs in (kernel/cuda_graphs.h CudaGraphPlan::dispatch): a full graph
+  // is one replay, a piecewise one launches attention between its pieces, eager launches all.
+  if (run != GraphRun::kEager) {
     launch_us = c_.graph_replay_us;
-    if (!(uniform_decode && decodes > 0)) launch_us += layers * c_.piecewise_per_layer_us;
+    if (run == GraphRun::kPiecewise) launch_us += layers * c_.piecewise_per_layer_us;
   }
   cost.host_us += std::max(c_.graph_replay_us, launch_us - gpu_us);
 

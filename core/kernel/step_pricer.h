@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "kernel/cuda_graphs.h"
 #include "kernel/deployment.h"
 #include "kernel/model_shape.h"
 #include "util/sim_time.h"
@@ -67,8 +68,8 @@ class StepPricer {
   void add_pipeline(StepCost& cost, double tokens, double lm_head_us) const;
   double tp_comm_time_us(double tokens, double rows) const;
   // Tokens the step's kernels run on: a step inside a CUDA graph is padded to the smallest
-  // captured size that holds it (vllm/config/vllm.py _set_cudagraph_sizes).
-  double padded_tokens(double tokens) const;
+  // captured size that holds it (vllm/v1/cudagraph_dispatcher.py dispatch); an eager step is not.
+  double padded_tokens(double tokens, bool uniform_decode) const;
   // What a batch's requests add up to: tokens, sampled rows, and the attention work of its
   // prefill chunks and its decodes (and spec-decode verifications).
   struct BatchTotals {
@@ -88,7 +89,7 @@ class StepPricer {
   // runs on decompressed heads (qk 192, v 128); MLA decode on the absorbed latent (576, 512).
   double prefill_flops_per_pair_ = 0, decode_flops_per_pair_ = 0;
   std::int32_t max_graph_tokens_ = 0;
-  std::vector<std::int32_t> capture_sizes_;  // ascending; empty under enforce_eager
+  CudaGraphPlan graphs_;  // capture sizes and graph mode (empty sizes: every step eager)
   std::vector<Gemm> dense_gemms_, moe_gemms_;
   double expert_bytes_ = 0;  // one routed expert's weights on this rank
 };

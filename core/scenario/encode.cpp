@@ -165,6 +165,12 @@ ojson encode_args(const VllmArgs& a, const std::string& release) {
   o["max_lora_rank"] = a.max_lora_rank;
   o["max_cpu_loras"] = a.max_cpu_loras;
   o["enforce_eager"] = a.enforce_eager;
+  // Written only when they differ from vLLM's defaults, so existing outputs stay as they were.
+  if (a.cudagraph_mode != "FULL_AND_PIECEWISE") {
+    o["compilation_config"] = {{"cudagraph_mode", a.cudagraph_mode}};
+  }
+  if (a.cudagraph_capture_sizes) o["cudagraph_capture_sizes"] = *a.cudagraph_capture_sizes;
+  if (a.max_cudagraph_capture_size) o["max_cudagraph_capture_size"] = *a.max_cudagraph_capture_size;
   o["performance_mode"] = a.performance_mode;
   if (a.speculative_config) {
     const auto& s = *a.speculative_config;

@@ -29,6 +29,12 @@ bool apply_engine_args(const Pool& pool, kernel::Deployment* d) {
   d->kv_cache_memory_bytes = a.kv_cache_memory_bytes;
   d->num_gpu_blocks_override = a.num_gpu_blocks_override;
   d->enforce_eager = a.enforce_eager;
+  d->cudagraph_mode = a.cudagraph_mode;
+  d->cudagraph_capture_sizes = a.cudagraph_capture_sizes;
+  d->max_cudagraph_capture_size = a.max_cudagraph_capture_size;
+  d->num_speculative_tokens =
+      a.speculative_config ? a.speculative_config->num_speculative_tokens : 0;
+  d->performance_mode = a.performance_mode;
   d->memory_profile = pool.engine.memory_profile;
   d->dtype = kernel_dtype(a.dtype);
   // Quantization as the kernel prices it: "" = as the checkpoint, "fp8" = online FP8.

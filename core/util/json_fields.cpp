@@ -143,17 +143,51 @@ std::optional<std::int64_t> parse_human_readable_int(const std::string& raw) {
 
 namespace {
 
-std::string trimmed(const std::string& raw) {
-  const auto b = raw.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return std::string();
-  const auto e = raw.find_last_not_of(" \t\r\n");
-  return raw.substr(b, e - b + 1);
+// The length of the Unicode White_Space character (Rust's char::is_whitespace, which
+// str::trim strips) that starts at `s[i]`, 0 if none: ASCII \t \n \v \f \r and space, and in
+// UTF-8 U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000.
+std::size_t space_at(const std::string& s, std::size_t i) {
+  const auto b = [&](std::size_t k) {
+    return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u;
+  };
+  const unsigned c = b(i);
+  if (c == ' ' || (c >= 0x09 && c <= 0x0d)) return 1;
+  if (c == 0xc2 && (b(i + 1) == 0x85 || b(i + 1) == 0xa0)) return 2;
+  if (c == 0xe1 && b(i + 1) == 0x9a && b(i + 2) == 0x80) return 3;
+  if (c == 0xe2 && b(i + 1) == 0x80) {
+    const unsigned t = b(i + 2);
+    if ((t >= 0x80 && t <= 0x8a) || t == 0xa8 || t == 0xa9 || t == 0xaf) return 3;
+  }
+  if (c == 0xe2 && b(i + 1) == 0x81 && b(i + 2) == 0x9f) return 3;
+  if (c == 0xe3 && b(i + 1) == 0x80 && b(i + 2) == 0x80) return 3;
+  return 0;
 }
 
-// Rust's `str::parse::<i64>`: an optional sign, then at least one digit, nothing else.
-std::optional<std::int64_t> parse_i64(const std::string& s) {
-  std::size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+// Rust's str::trim: leading and trailing Unicode whitespace removed.
+std::string trimmed(const std::string& raw) {
+  std::size_t b = 0;
+  while (b < raw.size()) {
+    const std::size_t n = space_at(raw, b);
+    if (n == 0) break;
+    b += n;
+  }
+  std::size_t e = raw.size();
+  while (e > b) {
+    // Step back over one character: find the start of the UTF-8 sequence that ends at e.
+    std::size_t k = e - 1;
+    while (k > b && (static_cast<unsigned char>(raw[k]) & 0xc0) == 0x80) --k;
+    if (space_at(raw, k) != e - k) break;
+    e = k;
+  }
+  return raw.substr(b, e - b);
+}
+
+// jiter's integer grammar (NumberInt::try_from, what str_as_int tries first): an optional '-',
+// then "0" or a digit 1-9 followed by digits; nothing else (no '+', spaces or leading zeros).
+std::optional<std::int64_t> parse_json_int(const std::string& s) {
+  const std::size_t i = (!s.empty() && s[0] == '-') ? 1 : 0;
   if (i == s.size() || s.size() > 20) return std::nullopt;
+  if (s[i] == '0' && s.size() > i + 1) return std::nullopt;
   std::int64_t whole = 0;
   for (std::size_t j = i; j < s.size(); ++j) {
     const char c = s[j];
@@ -161,7 +195,7 @@ std::optional<std::int64_t> parse_i64(const std::string& s) {
     if (whole > (std::numeric_limits<std::int64_t>::max() - (c - '0')) / 10) return std::nullopt;
     whole = whole * 10 + (c - '0');
   }
-  return s[0] == '-' ? -whole : whole;
+  return i == 1 ? -whole : whole;
 }
 
 // pydantic-core shared.rs strip_underscores: none leading, trailing or doubled.
@@ -209,25 +243,68 @@ std::optional<double> parse_f64(const std::string& s) {
   return std::strtod(s.c_str(), nullptr);  // correctly rounded, as Rust's parse is
 }
 
+// pydantic-core input/shared.rs strip_leading_zeros: "007" -> "7", "000" -> "0", "00.0" ->
+// "0.0", "0_1" -> "1"; nullopt when the text does not start with a digit (or '-').
+std::optional<std::string> strip_leading_zeros(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  if (s[0] != '0') {
+    if ((s[0] >= '1' && s[0] <= '9') || s[0] == '-') return s;
+    return std::nullopt;
+  }
+  for (std::size_t i = 1; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '0' || c == '_') continue;
+    if ((c >= '1' && c <= '9') || c == '-') return s.substr(i);
+    if (c == '.') return s.substr(i - 1);
+    return std::nullopt;
+  }
+  return s.substr(s.size() - 1);
+}
+
 }  // namespace
 
 std::optional<std::int64_t> pydantic_str_int(const std::string& raw) {
-  const std::string s = trimmed(raw);
-  if (s.empty() || s.size() > 40) return std::nullopt;
-  if (auto n = parse_i64(s)) return n;
-  // shared.rs str_as_int: strip_decimal_zeros, then (only if there is no '.') underscores.
-  if (const auto dot = s.find('.'); dot != std::string::npos) {
-    if (s.find_first_not_of('0', dot + 1) != std::string::npos) return std::nullopt;
-    return parse_i64(s.substr(0, dot));
+  // pydantic-core input/shared.rs str_as_int: the text as a JSON integer, else cleaned
+  // (clean_int_str): trimmed, one leading '+' or '-' taken off ("+-1", "--1", "-+1" refused),
+  // leading zeros stripped, a non-empty all-zero fraction dropped ("128.0"; "128." is refused),
+  // single inner underscores removed ("1_000"); refused when cleaning changed nothing.
+  if (raw.size() > 4300) return std::nullopt;
+  if (auto n = parse_json_int(raw)) return n;
+  std::string s = trimmed(raw);
+  const std::size_t len_before = raw.size();
+  if (!s.empty() && s[0] == '+') {
+    if (s.size() > 1 && s[1] == '-') return std::nullopt;
+    s = s.substr(1);
   }
-  if (auto u = strip_underscores(s)) return parse_i64(*u);
-  return std::nullopt;
+  bool negative = false;
+  if (!s.empty() && s[0] == '-') {
+    if (s.size() > 1 && (s[1] == '-' || s[1] == '+')) return std::nullopt;
+    negative = true;
+    s = s.substr(1);
+  }
+  auto z = strip_leading_zeros(s);
+  if (!z) return std::nullopt;
+  s = *z;
+  if (const auto dot = s.find('.'); dot != std::string::npos) {
+    const std::string frac = s.substr(dot + 1);
+    if (!frac.empty() && frac.find_first_not_of('0') == std::string::npos) s = s.substr(0, dot);
+  }
+  std::string cleaned;
+  if (auto u = strip_underscores(s)) {
+    cleaned = *u;
+  } else if (s.size() == len_before) {
+    return std::nullopt;
+  } else {
+    cleaned = s;
+  }
+  return parse_json_int(negative ? "-" + cleaned : cleaned);
 }
 
 std::optional<double> pydantic_str_float(const std::string& raw) {
-  const std::string s = trimmed(raw);
-  if (auto d = parse_f64(s)) return d;
-  if (auto u = strip_underscores(s)) return parse_f64(*u);
+  // pydantic-core input/shared.rs str_as_float: Rust's f64 parse of the trimmed text, else of
+  // the text with its underscores removed (untrimmed there: " 1_0.5" is refused).
+  if (auto d = parse_f64(trimmed(raw))) return d;
+  if (auto u = strip_underscores(raw)) return parse_f64(*u);
   return std::nullopt;
 }
 
@@ -399,7 +476,8 @@ std::optional<std::int64_t> FieldReader::integer(const std::string& key, std::in
 std::optional<std::vector<std::int64_t>> integer_array(const json& v, const std::string& pointer,
                                                        std::int64_t min, std::int64_t max,
                                                        const std::string& expected,
-                                                       Diagnostics& diags) {
+                                                       Diagnostics& diags,
+                                                       const std::string& lax_rule) {
   if (!v.is_array()) {
     diags.push_back(
         {pointer, type_mismatch(v, "an array (each element " + expected + ")"), Severity::kError});
@@ -409,11 +487,21 @@ std::optional<std::vector<std::int64_t>> integer_array(const json& v, const std:
   out.reserve(v.size());
   std::string problem;
   bool converted = false;
+  const bool lax = !lax_rule.empty();
   for (std::size_t i = 0; i < v.size(); ++i) {
-    const auto x = read_integer(v[i], min, max, expected, false, false, &converted, &problem);
+    converted = false;
+    const auto x = read_integer(v[i], min, max, expected, false, lax, &converted, &problem);
+    const std::string at = json_pointer_append(pointer, i);
     if (!x) {
-      diags.push_back({json_pointer_append(pointer, i), problem, Severity::kError});
+      diags.push_back({at, problem, Severity::kError});
       return std::nullopt;
+    }
+    // pydantic's list[int] reads each element as a lax int (lax_numbers).
+    if (converted) {
+      diags.push_back({at,
+                       show(v[i]) + " read as the integer " + std::to_string(*x) + " (" + lax_rule +
+                           " read ints in pydantic's lax mode)",
+                       Severity::kWarning});
     }
     out.push_back(*x);
   }
@@ -426,7 +514,7 @@ std::optional<std::vector<std::int64_t>> FieldReader::integer_list(const std::st
                                                                    const std::string& expected) {
   const json* v = raw(key);
   if (!v) return std::nullopt;
-  return integer_array(*v, pointer(key), min, max, expected, diags_);
+  return integer_array(*v, pointer(key), min, max, expected, diags_, lax_rule_);
 }
 
 const json* FieldReader::object(const std::string& key, const std::string& expected) {

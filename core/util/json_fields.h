@@ -46,24 +46,25 @@ std::optional<std::int64_t> parse_human_readable_int(const std::string& text);
 // "on", "yes", "true", letters in any case, no surrounding spaces. Anything else: nullopt.
 std::optional<bool> pydantic_bool(const nlohmann::json& v);
 
-// pydantic's lax int from a string (pydantic-core input/shared.rs str_as_int): an optional sign
-// and digits; else with the zeros after a '.' stripped ("128.0", "128."); else with single
-// inner underscores stripped ("1_000"). Surrounding whitespace is trimmed. Else nullopt.
+// pydantic's lax int from a string (pydantic-core input/shared.rs str_as_int, pydantic 2.12):
+// a JSON integer; else the text cleaned: Unicode whitespace trimmed (Rust's str::trim), one
+// leading '+' or '-', leading zeros ("007"), a non-empty all-zero fraction ("128.0"; "128." and
+// "1e3" are refused), single inner underscores ("1_000", "1_000.0"). Else nullopt.
 std::optional<std::int64_t> pydantic_str_int(const std::string& text);
 
-// pydantic's lax float from a string (str_as_float: Rust's f64 parse, then underscores
-// stripped): "0.5", "1e-3", ".5", "+2", "inf", "nan". Surrounding whitespace is trimmed.
+// pydantic's lax float from a string (str_as_float: Rust's f64 parse of the trimmed text, else
+// of the untrimmed text without its single inner underscores): "0.5", " 1e-3 ", ".5", "+2",
+// "5.", "inf", "nan", "1_0.5"; " 1_0.5" is refused.
 std::optional<double> pydantic_str_float(const std::string& text);
 
 // An array of integers in [min, max] at `pointer` (FieldReader::integer_list reads a key's
 // value with it; a reader of nested arrays calls it directly). `expected` describes one
 // element; an element's error names its index. nullopt, with the error reported, when `v` is
-// not an array or at the first bad element.
-std::optional<std::vector<std::int64_t>> integer_array(const nlohmann::json& v,
-                                                       const std::string& pointer, std::int64_t min,
-                                                       std::int64_t max,
-                                                       const std::string& expected,
-                                                       Diagnostics& diags);
+// not an array or at the first bad element. A non-empty `lax_rule` (who reads ints in
+// pydantic's lax mode) reads numeric strings and integral floats too, with a warning each.
+std::optional<std::vector<std::int64_t>> integer_array(
+    const nlohmann::json& v, const std::string& pointer, std::int64_t min, std::int64_t max,
+    const std::string& expected, Diagnostics& diags, const std::string& lax_rule = "");
 
 // How a reader treats a key whose value is null.
 enum class NullKey {
@@ -105,9 +106,9 @@ class FieldReader {
   // human-readable strings ("8k", "32K").
   std::optional<std::int64_t> integer(const std::string& key, std::int64_t min, std::int64_t max,
                                       const std::string& expected, bool human_readable = false);
-  // An array of integers, each read as integer() reads one (`expected` describes one element,
-  // e.g. "an integer in [0, 9]"); an element's error names its index. nullopt when absent, not
-  // an array, or at the first bad element.
+  // An array of integers, each read as integer() reads one, lax with lax_numbers() (`expected`
+  // describes one element, e.g. "an integer in [0, 9]"); an element's error names its index.
+  // nullopt when absent, not an array, or at the first bad element.
   std::optional<std::vector<std::int64_t>> integer_list(const std::string& key, std::int64_t min,
                                                         std::int64_t max,
                                                         const std::string& expected);

@@ -184,12 +184,10 @@ Pack shared_v029_to_v032() {
       {"PyNcclConnector", "vLLM removed the V0 PyNcclConnector (PR #21785, 2025-08-04)"},
   };
 
-  // EngineArgs fields (vllm/engine/arg_utils.py) that change what vLLM does but
-  // that BLIS Playground does not simulate. Setting one is an error, not silence.
+  // EngineArgs fields (vllm/engine/arg_utils.py) that change what vLLM does but that BLIS
+  // Playground does not simulate. A value vLLM accepts is accepted with a warning and
+  // simulated as vLLM's default; a value vLLM refuses is refused (ArgSpec rows).
   p.unmodelled_args = {"cpu_offload_gb",
-                       "compilation_config",
-                       "cudagraph_capture_sizes",
-                       "max_cudagraph_capture_size",
                        "attention_backend",
                        "distributed_executor_backend",
                        "decode_context_parallel_size",
@@ -197,9 +195,6 @@ Pack shared_v029_to_v032() {
                        "enable_eplb",
                        "enable_dbo",
                        "all2all_backend",
-                       "max_num_active_seqs",
-                       "max_num_queued_reqs",
-                       "max_num_queued_tokens",
                        "disable_hybrid_kv_cache_manager",
                        "disable_sliding_window",
                        "disable_cascade_attn",
@@ -207,8 +202,6 @@ Pack shared_v029_to_v032() {
                        "prefill_schedule_interval",
                        "kv_cache_dtype_skip_layers",
                        "prefix_match_unit",
-                       "attn_group_size",
-                       "prefix_cache_retention_interval",
                        "quantization_config",
                        "fully_sharded_loras",
                        "lora_dtype",
@@ -219,18 +212,27 @@ Pack shared_v029_to_v032() {
                        "kv_events_config",
                        "ec_transfer_config",
                        "limit_mm_per_prompt",
-                       "mm_processor_cache_gb",
                        "hf_overrides",
                        "enable_sleep_mode",
-                       "spec_method",
-                       "spec_model",
-                       "spec_tokens"};
+                       "mm_processor_cache_gb"};
 
   p.args = arg_specs_8d9b52f7();
   for (auto& a : speculative_arg_specs()) p.args.push_back(std::move(a));
+  for (auto& a : other_arg_specs()) p.args.push_back(std::move(a));
+  // Names an index copy listed that vllm/engine/arg_utils.py EngineArgs at 8d9b52f7 does not
+  // have (disable_log_requests was replaced by AsyncEngineArgs.enable_log_requests).
+  const std::string never = "never an EngineArgs field at upstream 8d9b52f7";
   p.removed_args = {
       {"max_num_partial_prefills", "removed upstream on 2026-07-21 (PR #49244)"},
       {"max_long_partial_prefills", "removed upstream on 2026-07-21 (PR #49244)"},
+      {"max_num_active_seqs", never},
+      {"max_num_queued_reqs", never},
+      {"max_num_queued_tokens", never},
+      {"attn_group_size", never},
+      {"prefix_cache_retention_interval", never},
+      {"disable_log_requests",
+       "not an EngineArgs field at upstream 8d9b52f7 (vllm serve has "
+       "enable_log_requests)"},
   };
 
   // Sources are files of upstream vLLM at 8d9b52f7 unless a row names another commit.
@@ -445,7 +447,12 @@ void keep_partial_prefills(Pack& p) {
   // (2026-07-21); the history has no release tags that would date them otherwise.
   p.partial_prefills = true;
   p.negative_threshold_refused = false;
-  p.removed_args.clear();
+  p.removed_args.erase(std::remove_if(p.removed_args.begin(), p.removed_args.end(),
+                                      [](const RemovedArg& r) {
+                                        return r.key == "max_num_partial_prefills" ||
+                                               r.key == "max_long_partial_prefills";
+                                      }),
+                       p.removed_args.end());
   // gguf (plugin since PR #39612, 2026-06-12) and cpu_awq (merged into awq_marlin by
   // PR #43841, 2026-05-28) are still built in.
   // Before PR #48341 (2026-08-06, a day before 8d9b52f7; releases are cut every two

@@ -16,6 +16,8 @@ Pack shared_v029_to_v032();
 // (arg_specs.cpp); speculative_config's keys are named "speculative_config.<key>".
 std::vector<ArgSpec> arg_specs_8d9b52f7();
 std::vector<ArgSpec> speculative_arg_specs();
+// The other unmodelled and ignored keys, with their types (other_arg_specs.cpp).
+std::vector<ArgSpec> other_arg_specs();
 
 // What the packs written before PR #44070 (2026-06-30) and PR #49244 (2026-07-21) keep:
 // max_num_partial_prefills / max_long_partial_prefills, a negative threshold accepted.

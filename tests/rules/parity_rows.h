@@ -37,10 +37,16 @@ constexpr Kind B = Kind::kBlisRefuses;
 // The lax-mode warning of core/util/json_fields.cpp FieldReader.
 constexpr const char* kReadAs = "read as";
 
+// The warning of an unmodelled key at a value other than vLLM's default (rules/read_args.cpp).
+constexpr const char* kAsDefault = "simulates the engine as if it were vLLM's default";
+
 // The two halves of the table (model, scheduler and cache; LoRA, speculative decoding,
 // parallelism and the arguments that are not modelled).
 std::vector<Row> parity_rows_core();
 std::vector<Row> parity_rows_more();
+// CUDA graphs and compilation_config, the other unmodelled and ignored keys, the spec_*
+// shorthands and pydantic's lax strings (vllm_config_parity_graphs_test.cpp).
+std::vector<Row> parity_rows_graphs();
 
 inline bool has_diag_at(const Resolved& r, Severity s, const std::string& key,
                         const std::string& text) {

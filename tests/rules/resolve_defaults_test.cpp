@@ -245,17 +245,40 @@ TEST(PydanticLax, StringsAsNumbers) {
   EXPECT_EQ(blis::pydantic_str_int("128"), 128);
   EXPECT_EQ(blis::pydantic_str_int("+5"), 5);
   EXPECT_EQ(blis::pydantic_str_int("-3"), -3);
-  EXPECT_EQ(blis::pydantic_str_int("128.0"), 128);  // strip_decimal_zeros
-  EXPECT_EQ(blis::pydantic_str_int("128."), 128);
-  EXPECT_EQ(blis::pydantic_str_int("1_000"), 1000);  // strip_underscores
+  EXPECT_EQ(blis::pydantic_str_int("128.0"), 128);     // strip_decimal_zeros
+  EXPECT_FALSE(blis::pydantic_str_int("128."));        // clean_int_str: an empty fraction stays
+  EXPECT_EQ(blis::pydantic_str_int("1_000"), 1000);    // strip_underscores
+  EXPECT_EQ(blis::pydantic_str_int("1_000.0"), 1000);  // the zeros, then the underscores
+  EXPECT_EQ(blis::pydantic_str_int(" 128 "), 128);     // trimmed (Rust's str::trim)
+  EXPECT_EQ(blis::pydantic_str_int("\t\n64\r"), 64);
+  EXPECT_EQ(blis::pydantic_str_int("\xc2\xa0"
+                                   "8"),
+            8);                                 // U+00A0 is Unicode whitespace
+  EXPECT_EQ(blis::pydantic_str_int("007"), 7);  // strip_leading_zeros
+  EXPECT_EQ(blis::pydantic_str_int("-007"), -7);
+  EXPECT_EQ(blis::pydantic_str_int("000"), 0);
+  EXPECT_EQ(blis::pydantic_str_int("0_1"), 1);
+  EXPECT_EQ(blis::pydantic_str_int(" +5 "), 5);
+  EXPECT_FALSE(blis::pydantic_str_int("+-1"));
+  EXPECT_FALSE(blis::pydantic_str_int("--1"));
+  EXPECT_FALSE(blis::pydantic_str_int("-+1"));
+  EXPECT_FALSE(blis::pydantic_str_int("1 000"));
+  EXPECT_FALSE(blis::pydantic_str_int(".0"));
+  EXPECT_FALSE(blis::pydantic_str_int("0x10"));
   EXPECT_FALSE(blis::pydantic_str_int("128.5"));
   EXPECT_FALSE(blis::pydantic_str_int("1__000"));
   EXPECT_FALSE(blis::pydantic_str_int("_1"));
-  EXPECT_FALSE(blis::pydantic_str_int("1_000.0"));  // the zeros first, then no underscores
+  EXPECT_FALSE(blis::pydantic_str_int("1_"));
+  EXPECT_FALSE(blis::pydantic_str_int("1e3 "));
   EXPECT_FALSE(blis::pydantic_str_int("1e3"));
   EXPECT_FALSE(blis::pydantic_str_int("abc"));
   EXPECT_FALSE(blis::pydantic_str_int(""));
   EXPECT_EQ(blis::pydantic_str_float("0.5"), 0.5);
+  EXPECT_EQ(blis::pydantic_str_float(" 0.5\n"), 0.5);  // the trimmed text parses
+  EXPECT_EQ(blis::pydantic_str_float("5."), 5.0);
+  EXPECT_EQ(blis::pydantic_str_float("1_0.5"), 10.5);
+  EXPECT_FALSE(blis::pydantic_str_float(" 1_0.5"));  // underscores only on the untrimmed text
+  EXPECT_FALSE(blis::pydantic_str_float("1 0"));
   EXPECT_EQ(blis::pydantic_str_float(".5"), 0.5);
   EXPECT_EQ(blis::pydantic_str_float("1e-2"), 0.01);
   EXPECT_EQ(blis::pydantic_str_float("2"), 2.0);

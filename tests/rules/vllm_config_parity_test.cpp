@@ -353,6 +353,7 @@ TEST(VllmConfigParity, CoversEveryBoundedArgument) {
   std::set<std::string> args;
   std::vector<Row> all = parity_rows_core();
   for (const Row& row : parity_rows_more()) all.push_back(row);
+  for (const Row& row : parity_rows_graphs()) all.push_back(row);
   for (const Row& row : all) args.insert(row.arg);
   for (const char* key : {"max_model_len",
                           "max_num_seqs",
@@ -382,7 +383,17 @@ TEST(VllmConfigParity, CoversEveryBoundedArgument) {
                           "cpu_offload_gb",
                           "kv_offloading_size",
                           "kv_offloading_backend",
-                          "kv_cache_metrics_sample"}) {
+                          "kv_cache_metrics_sample",
+                          "cudagraph_capture_sizes",
+                          "max_cudagraph_capture_size",
+                          "optimization_level",
+                          "attention_backend",
+                          "all2all_backend",
+                          "prefix_match_unit",
+                          "mm_processor_cache_gb",
+                          "lora_dtype",
+                          "logprobs_mode",
+                          "collect_detailed_traces"}) {
     EXPECT_TRUE(args.count(key)) << key;
   }
   std::cout << "vllm_config_parity: " << args.size() << " arguments, " << all.size() << " values\n";
