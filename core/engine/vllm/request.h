@@ -54,7 +54,8 @@ struct ReqRef {
 // keeps a record from straddling one more line than it needs.
 struct alignas(64) Request {
   // ---- hot: read or written every step ----
-  // Tokens: prompt followed by outputs (_all_token_ids).
+  // Tokens (_all_token_ids): the prompt and the outputs held as values, followed by
+  // num_recipe_outputs outputs held as a recipe (token_at, append_output_token).
   std::vector<std::int32_t> all_token_ids;
   engine::RequestKey key = 0;  // the caller's handle
   std::int32_t slot = -1;      // index in the scheduler's table
@@ -67,6 +68,11 @@ struct alignas(64) Request {
   RequestStatus status = RequestStatus::kWaiting;
   bool drop_stale_output = false;
   bool is_prefill_chunk = false;
+  // Outputs after all_token_ids that are not stored: output k's id is output_token_base + k
+  // (the engine's synthetic ids), so a decode step stores no token (perf: the token tail was
+  // one more cache line per request step). A sampled id that breaks the recipe (real-id
+  // engines, the conformance driver) materializes them first, so the sequence is the same.
+  std::int32_t num_recipe_outputs = 0;
   // Sampling parameters (check_stop inputs).
   std::int32_t max_tokens = 16;
   std::int32_t min_tokens = 0;
@@ -106,13 +112,28 @@ struct alignas(64) Request {
   bool has_kv_transfer = false;
   engine::KvTransferParams kv_transfer;
 
-  std::int32_t num_tokens() const { return static_cast<std::int32_t>(all_token_ids.size()); }
+  std::int32_t num_tokens() const {
+    return static_cast<std::int32_t>(all_token_ids.size()) + num_recipe_outputs;
+  }
+  // Token i of the sequence, stored or by the recipe.
+  std::int32_t token_at(std::int32_t i) const {
+    const auto stored = static_cast<std::int32_t>(all_token_ids.size());
+    return i < stored ? all_token_ids[static_cast<std::size_t>(i)]
+                      : output_token_base + (i - num_prompt_tokens);
+  }
+  std::int32_t last_token() const { return token_at(num_tokens() - 1); }
   std::int32_t num_output_tokens() const { return num_tokens() - num_prompt_tokens; }
   std::int32_t num_spec_tokens() const { return static_cast<std::int32_t>(spec_token_ids.size()); }
   std::int32_t num_tokens_with_spec() const { return num_tokens() + num_spec_tokens(); }
   ReqRef ref() const { return ReqRef{slot, gen}; }
   BlockExtraKeys extra_keys_for_block(std::int32_t block_index) const;
 };
+
+// Appends one sampled output token: by the recipe when it is output_token_base + its output
+// index, else stored (after the recipe's outputs, materialized).
+void append_output_token(Request& r, std::int32_t token);
+// Stores the recipe's outputs as values (num_recipe_outputs becomes 0).
+void materialize_outputs(Request& r);
 
 // Extends request.block_hashes to cover every full block of all_token_ids (vllm
 // kv_cache_utils.py get_request_block_hasher, run at creation and after each append).

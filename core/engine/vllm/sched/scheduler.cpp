@@ -64,6 +64,7 @@ void Scheduler::release_slot(std::int32_t index) {
   Request& r = req(index);
   ++r.gen;  // invalidates every ReqRef to this request
   r.all_token_ids.clear();
+  r.num_recipe_outputs = 0;
   r.block_hashes.clear();
   r.spec_token_ids.clear();
   live_[static_cast<std::size_t>(index)] = 0;
@@ -170,6 +171,13 @@ void Scheduler::set_connector(KVConnector* connector) {
   // writes, so frees wait for the steps that scheduled the request (defer_block_free).
   connector_ = connector;
   if (connector_ != nullptr) connector_->bind_gpu_block_pool(&kv_.block_pool());
+  // The block hasher exists from the engine's start in vLLM (EngineCore.__init__): a request
+  // already live when hashing turns on gets its hashes now, so every later append only has
+  // to hash the block it fills (update_request_with_output).
+  if (hashes_blocks()) {
+    for (std::size_t s = 0; s < reqs_.size(); ++s)
+      if (live_[s] != 0) update_block_hashes(reqs_[s], cfg_.block_size);
+  }
   defer_block_free_ =
       connector_ != nullptr && cfg_.async_scheduling && connector_->is_kv_consumer();
 }

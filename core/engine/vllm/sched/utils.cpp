@@ -8,7 +8,7 @@ bool check_stop(Request& r, std::int32_t max_model_len) {
   if (outputs < r.min_tokens) return false;
   // The last token is the EOS token: FINISHED_STOPPED (the token stays in the output). The
   // simulator's synthetic ids mark the EOS by position (eos_at_output) instead of by value.
-  const std::int32_t last = r.all_token_ids.back();
+  const std::int32_t last = r.last_token();
   if ((r.eos_token_id >= 0 && last == r.eos_token_id) ||
       (r.eos_at_output > 0 && outputs == r.eos_at_output)) {
     r.status = RequestStatus::kFinishedStopped;
