@@ -40,20 +40,23 @@ BlockExtraKeys Request::extra_keys_for_block(std::int32_t block_index) const {
   return k;
 }
 
+void set_token_ids(Request& r, std::vector<std::int32_t> tokens) {
+  r.all_token_ids = std::move(tokens);
+  r.num_all_tokens = static_cast<std::int32_t>(r.all_token_ids.size());
+}
+
 void append_output_token(Request& r, std::int32_t token) {
-  if (token == r.output_token_base + r.num_output_tokens()) {
-    ++r.num_recipe_outputs;
-    return;
+  if (token != r.output_token_base + r.num_output_tokens()) {
+    materialize_outputs(r);
+    r.all_token_ids.push_back(token);
   }
-  materialize_outputs(r);
-  r.all_token_ids.push_back(token);
+  ++r.num_all_tokens;
 }
 
 void materialize_outputs(Request& r) {
   const std::int32_t end = r.num_tokens();
   for (std::int32_t i = static_cast<std::int32_t>(r.all_token_ids.size()); i < end; ++i)
     r.all_token_ids.push_back(r.output_token_base + (i - r.num_prompt_tokens));
-  r.num_recipe_outputs = 0;
 }
 
 void update_block_hashes(Request& r, std::int32_t block_size) {

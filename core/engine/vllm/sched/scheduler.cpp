@@ -64,9 +64,9 @@ void Scheduler::release_slot(std::int32_t index) {
   Request& r = req(index);
   ++r.gen;  // invalidates every ReqRef to this request
   r.all_token_ids.clear();
-  r.num_recipe_outputs = 0;
+  r.num_all_tokens = 0;
   r.block_hashes.clear();
-  r.spec_token_ids.clear();
+  r.clear_spec_tokens();
   live_[static_cast<std::size_t>(index)] = 0;
   --num_live_;
   free_slots_.push_back(index);
@@ -116,9 +116,11 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   r.eos_at_output = nr.eos_at_output;
   r.eos_token_id = nr.eos_token_id;
   r.stop_token_ids.assign(nr.stop_token_ids.begin(), nr.stop_token_ids.end());
+  r.has_value_stops = r.eos_token_id >= 0 || !r.stop_token_ids.empty();
   r.output_token_base = nr.output_token_base;
   r.all_token_ids = std::move(tokens);
   r.all_token_ids.assign(nr.prompt_token_ids.begin(), nr.prompt_token_ids.end());
+  r.num_all_tokens = static_cast<std::int32_t>(r.all_token_ids.size());
   r.num_prompt_tokens = static_cast<std::int32_t>(nr.prompt_token_ids.size());
   r.block_hashes = std::move(hashes);
   r.block_hashes.clear();

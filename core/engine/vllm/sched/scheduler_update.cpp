@@ -139,14 +139,14 @@ void Scheduler::update_draft_token_ids(const SchedulerOutput& out,
   for (std::size_t i = 0; i < out.scheduled.size(); ++i) {
     Request* r = find(out.scheduled[i].ref);
     if (r == nullptr || is_finished(r->status)) continue;
-    r->spec_token_ids.clear();
+    r->clear_spec_tokens();
     if (r->is_prefill_chunk) continue;
     if (given) {
       const std::int32_t* t = drafts->tokens.data() + drafts->offsets[i];
-      r->spec_token_ids.assign(t, t + drafts->count(i));
+      r->set_spec_tokens(t, t + drafts->count(i));
     } else {
       // No proposer output supplied: k drafts (their values never influence scheduling).
-      r->spec_token_ids.assign(static_cast<std::size_t>(cfg_.num_speculative_tokens), 0);
+      r->set_spec_tokens(cfg_.num_speculative_tokens, 0);
     }
   }
 }
