@@ -27,8 +27,9 @@ KVCacheManagerConfig config(bool caching) {
 Request request(std::int32_t slot, std::int32_t len, std::int32_t first_token, bool caching) {
   Request r;
   r.slot = slot;
-  r.all_token_ids.resize(static_cast<std::size_t>(len));
-  std::iota(r.all_token_ids.begin(), r.all_token_ids.end(), first_token);
+  std::vector<std::int32_t> tokens(static_cast<std::size_t>(len));
+  std::iota(tokens.begin(), tokens.end(), first_token);
+  blis::vllm::set_token_ids(r, std::move(tokens));
   r.num_prompt_tokens = len;
   if (caching) blis::vllm::update_block_hashes(r, 16);
   return r;

@@ -44,7 +44,7 @@ TEST(BlockHash, ParentTokensAndExtraKeysAllMatter) {
 
 TEST(BlockHash, CacheSaltKeysOnlyTheFirstBlock) {
   Request a;
-  a.all_token_ids = {1, 2, 3, 4, 5, 6, 7, 8};
+  set_token_ids(a, {1, 2, 3, 4, 5, 6, 7, 8});
   Request b = a;
   b.has_cache_salt = true;
   b.cache_salt = 42;
@@ -61,19 +61,56 @@ TEST(BlockHash, CacheSaltKeysOnlyTheFirstBlock) {
 
 TEST(BlockHash, OnlyFullBlocksAreHashedAndHashesExtendIncrementally) {
   Request r;
-  r.all_token_ids = {1, 2, 3, 4, 5, 6};
+  set_token_ids(r, {1, 2, 3, 4, 5, 6});
   update_block_hashes(r, 4);
   EXPECT_EQ(r.block_hashes.size(), 1u);
-  r.all_token_ids.push_back(7);
+  append_output_token(r, 7);
   update_block_hashes(r, 4);
   EXPECT_EQ(r.block_hashes.size(), 1u);
-  r.all_token_ids.push_back(8);
+  append_output_token(r, 8);
   update_block_hashes(r, 4);
   ASSERT_EQ(r.block_hashes.size(), 2u);
   Request whole;
-  whole.all_token_ids = {1, 2, 3, 4, 5, 6, 7, 8};
+  set_token_ids(whole, {1, 2, 3, 4, 5, 6, 7, 8});
   update_block_hashes(whole, 4);
   EXPECT_EQ(whole.block_hashes, r.block_hashes);
+}
+
+TEST(BlockHash, RecipeOutputsHashAndReadAsStoredOnes) {
+  // Outputs held as a recipe (base + output index) give the same sequence and the same block
+  // hashes as the same ids stored; an id off the recipe materializes the earlier ones.
+  for (const std::int32_t block_size : {4, 5, 80}) {
+    Request recipe;
+    Request stored;
+    for (Request* r : {&recipe, &stored}) {
+      set_token_ids(*r, {9, 8, 7, 6, 5, 4});
+      r->num_prompt_tokens = 6;
+      r->output_token_base = 1000;
+      update_block_hashes(*r, block_size);
+    }
+    const std::vector<std::int32_t> outputs = {1000, 1001, 1002, 1003, 1004, 1005, 1006,
+                                               1007, 77,   1009, 1010, 1011, 1012};
+    for (std::size_t k = 0; k < outputs.size(); ++k) {
+      append_output_token(recipe, outputs[k]);
+      stored.all_token_ids.push_back(outputs[k]);  // a stored token, off any recipe
+      ++stored.num_all_tokens;
+      update_block_hashes(recipe, block_size);
+      update_block_hashes(stored, block_size);
+      if (k == 6) {
+        EXPECT_EQ(recipe.all_token_ids.size(), 6u);  // nothing stored yet
+      }
+      if (k == 7) {
+        EXPECT_EQ(recipe.last_token(), 1007);
+      }
+    }
+    ASSERT_EQ(recipe.num_tokens(), stored.num_tokens());
+    for (std::int32_t i = 0; i < stored.num_tokens(); ++i)
+      EXPECT_EQ(recipe.token_at(i), stored.token_at(i)) << i;
+    EXPECT_EQ(recipe.num_recipe_outputs(), 4);  // 1009..1012 after the stored 77
+    EXPECT_EQ(recipe.block_hashes, stored.block_hashes);
+    materialize_outputs(recipe);
+    EXPECT_EQ(recipe.all_token_ids, stored.all_token_ids);
+  }
 }
 
 TEST(BlockHash, NoCollisionAmongAMillionDistinctBlocks) {

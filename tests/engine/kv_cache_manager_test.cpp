@@ -248,7 +248,7 @@ TEST(KvAllocateSlots, WatermarkKeepsBlocksFreeForWaitingRequestsOnlyWhenOthersRu
   alone.has_scheduled_reqs = false;
   EXPECT_TRUE(admit(kv, a, 0, alone).ok);
   // A running request (not WAITING/PREEMPTED) is not held back by the watermark.
-  a.all_token_ids.push_back(1);
+  append_output_token(a, 1);
   EXPECT_TRUE(kv.allocate_slots(a, 1, busy, nullptr));  // takes the last free block
 }
 

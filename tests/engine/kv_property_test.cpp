@@ -63,7 +63,7 @@ void run(bool caching, std::uint64_t seed, std::int32_t ops) {
           live[static_cast<std::size_t>(s)] = false;
           continue;
         }
-        r.all_token_ids.push_back(static_cast<std::int32_t>(rng.uniform_int(0, 50)));
+        append_output_token(r, static_cast<std::int32_t>(rng.uniform_int(0, 50)));
         if (caching) update_block_hashes(r, kBlock);
         n = 1;
       }

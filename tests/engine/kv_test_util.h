@@ -23,7 +23,7 @@ inline Request make_request(std::int32_t slot, std::vector<std::int32_t> tokens,
   r.request_id = "r";
   r.request_id += std::to_string(slot);
   r.key = static_cast<engine::RequestKey>(slot);
-  r.all_token_ids = std::move(tokens);
+  set_token_ids(r, std::move(tokens));
   r.num_prompt_tokens = r.num_tokens();
   r.max_tokens = 1000;
   if (hashes) update_block_hashes(r, block_size);

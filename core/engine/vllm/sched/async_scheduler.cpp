@@ -13,7 +13,9 @@ void AsyncScheduler::update_after_schedule(SchedulerOutput& out) {
     r.num_output_placeholders += 1 + e.num_spec_tokens;
     // Placeholder drafts (-1 ids) keep the next step's token count right; the worker holds
     // the real draft ids.
-    r.spec_token_ids.assign(static_cast<std::size_t>(config().num_speculative_tokens), -1);
+    // Without spec decode the list is always empty: not touched (it is off the record's
+    // step line).
+    if (config().num_speculative_tokens > 0) r.set_spec_tokens(config().num_speculative_tokens, -1);
   }
 }
 

@@ -64,8 +64,9 @@ void Scheduler::release_slot(std::int32_t index) {
   Request& r = req(index);
   ++r.gen;  // invalidates every ReqRef to this request
   r.all_token_ids.clear();
+  r.num_all_tokens = 0;
   r.block_hashes.clear();
-  r.spec_token_ids.clear();
+  r.clear_spec_tokens();
   live_[static_cast<std::size_t>(index)] = 0;
   --num_live_;
   free_slots_.push_back(index);
@@ -115,9 +116,11 @@ ReqRef Scheduler::add_request(const NewRequest& nr) {
   r.eos_at_output = nr.eos_at_output;
   r.eos_token_id = nr.eos_token_id;
   r.stop_token_ids.assign(nr.stop_token_ids.begin(), nr.stop_token_ids.end());
+  r.has_value_stops = r.eos_token_id >= 0 || !r.stop_token_ids.empty();
   r.output_token_base = nr.output_token_base;
   r.all_token_ids = std::move(tokens);
   r.all_token_ids.assign(nr.prompt_token_ids.begin(), nr.prompt_token_ids.end());
+  r.num_all_tokens = static_cast<std::int32_t>(r.all_token_ids.size());
   r.num_prompt_tokens = static_cast<std::int32_t>(nr.prompt_token_ids.size());
   r.block_hashes = std::move(hashes);
   r.block_hashes.clear();
@@ -170,6 +173,13 @@ void Scheduler::set_connector(KVConnector* connector) {
   // writes, so frees wait for the steps that scheduled the request (defer_block_free).
   connector_ = connector;
   if (connector_ != nullptr) connector_->bind_gpu_block_pool(&kv_.block_pool());
+  // The block hasher exists from the engine's start in vLLM (EngineCore.__init__): a request
+  // already live when hashing turns on gets its hashes now, so every later append only has
+  // to hash the block it fills (update_request_with_output).
+  if (hashes_blocks()) {
+    for (std::size_t s = 0; s < reqs_.size(); ++s)
+      if (live_[s] != 0) update_block_hashes(reqs_[s], cfg_.block_size);
+  }
   defer_block_free_ =
       connector_ != nullptr && cfg_.async_scheduling && connector_->is_kv_consumer();
 }

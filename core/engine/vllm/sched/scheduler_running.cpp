@@ -113,7 +113,7 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
     // scheduler.py: only the drafts that survive the budget and position cuts are sent
     // (scheduled_spec_decode_tokens); fresh drafts arrive after the step
     // (update_draft_token_ids / async placeholders).
-    if (!r.spec_token_ids.empty()) {
+    if (r.has_spec_tokens) {
       const std::int32_t k = n + r.num_computed_tokens - r.num_tokens() - r.num_output_placeholders;
       if (k > 0) {
         e.num_spec_tokens = std::min(k, r.num_spec_tokens());
@@ -121,7 +121,7 @@ void Scheduler::schedule_running(SchedulerOutput& out, std::int32_t& token_budge
         out.spec_token_ids.insert(out.spec_token_ids.end(), r.spec_token_ids.begin(),
                                   r.spec_token_ids.begin() + e.num_spec_tokens);
       }
-      r.spec_token_ids.clear();
+      r.clear_spec_tokens();
     }
   }
 }
@@ -163,7 +163,7 @@ void Scheduler::preempt_request(std::int32_t index, bool drop_stale_output) {
   erase_value(inflight_prefills_, index);
   r.status = RequestStatus::kPreempted;
   r.num_computed_tokens = 0;
-  r.spec_token_ids.clear();
+  r.clear_spec_tokens();
   // Async scheduling: every in-flight output becomes stale. It is still delivered (unless
   // dropped) but must not touch the reset counters; num_in_flight_tokens already holds any
   // undrained stale share, so assign rather than add.

@@ -14,8 +14,11 @@ std::int32_t Scheduler::update_request_with_output(Request& r, const std::int32_
                                                    bool& stopped) {
   stopped = false;
   for (std::int32_t k = 0; k < n; ++k) {
-    r.all_token_ids.push_back(tokens[k]);
-    if (hashes_blocks()) update_block_hashes(r, cfg_.block_size);
+    append_output_token(r, tokens[k]);
+    // Only a token that fills a block can add a hash (block_hashes covers every full block
+    // after each append, see set_connector): the check leaves the hash list's line untouched.
+    if (hashes_blocks() && r.num_tokens() % cfg_.block_size == 0)
+      update_block_hashes(r, cfg_.block_size);
     if (check_stop(r, cfg_.max_model_len)) {
       stopped = true;  // tokens past the stop are dropped
       return k + 1;
@@ -136,14 +139,14 @@ void Scheduler::update_draft_token_ids(const SchedulerOutput& out,
   for (std::size_t i = 0; i < out.scheduled.size(); ++i) {
     Request* r = find(out.scheduled[i].ref);
     if (r == nullptr || is_finished(r->status)) continue;
-    r->spec_token_ids.clear();
+    r->clear_spec_tokens();
     if (r->is_prefill_chunk) continue;
     if (given) {
       const std::int32_t* t = drafts->tokens.data() + drafts->offsets[i];
-      r->spec_token_ids.assign(t, t + drafts->count(i));
+      r->set_spec_tokens(t, t + drafts->count(i));
     } else {
       // No proposer output supplied: k drafts (their values never influence scheduling).
-      r->spec_token_ids.assign(static_cast<std::size_t>(cfg_.num_speculative_tokens), 0);
+      r->set_spec_tokens(cfg_.num_speculative_tokens, 0);
     }
   }
 }
