@@ -13,6 +13,9 @@ export interface SeriesSpec {
   scale?: string; // 'y' (default) or a second scale shown on the right axis
   /** A null (a window with no sample) breaks the line instead of being bridged. */
   gaps?: boolean;
+  /** Every sampled value is > 0 (a latency): a 0 would be a window without samples drawn
+   *  as zero. Counted in the panel's data-zeros, which the browser tests require to be 0. */
+  positive?: boolean;
 }
 
 export interface AxisSpec {
@@ -135,8 +138,16 @@ export class ChartPanel {
     this.el.dataset['points'] = String(rows);
     // Nulls drawn as gaps (windows with no sample), for the tests and the curious.
     let gaps = 0;
-    for (let i = 1; i < data.length; i++) for (const v of data[i] ?? []) if (v === null) gaps++;
+    let zeros = 0;
+    for (let i = 1; i < data.length; i++) {
+      const positive = spec.series[i - 1]?.positive === true;
+      for (const v of data[i] ?? []) {
+        if (v === null) gaps++;
+        else if (positive && v === 0) zeros++;
+      }
+    }
     this.el.dataset['gaps'] = String(gaps);
+    this.el.dataset['zeros'] = String(zeros);
     this.emptyEl.hidden = rows > 0;
     const key = specKey(spec);
     if (!this.plot || key !== this.key) {

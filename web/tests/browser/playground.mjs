@@ -21,6 +21,7 @@ import {
   setSpeed,
   artifacts,
   base,
+  formProblems,
 } from './harness.mjs';
 
 test('loads: module version, default preset, valid scenario, charts waiting', async (browser) => {
@@ -33,20 +34,6 @@ test('loads: module version, default preset, valid scenario, charts waiting', as
   for (const c of ['chart-kv', 'chart-queue', 'chart-latency']) check(await p.page.isVisible(tid(c)), `${c} not visible`);
   await p.done();
 });
-
-// What a new user would trip over in the form: a knob disabled without saying what it waits
-// for, or one left blank where unset means nothing its placeholder explains.
-async function formProblems(page) {
-  return page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) =>
-    els.flatMap((e) => {
-      const knob = e.closest('.knob');
-      const value = e.type === 'checkbox' ? String(e.checked) : e.value;
-      if (e.disabled && !knob?.dataset.needs) return [`${e.dataset.testid} is disabled and says not why`];
-      if (!e.disabled && value === '' && !e.placeholder) return [`${e.dataset.testid} is blank`];
-      return [];
-    }),
-  );
-}
 
 test('every preset loads and validates; its form has no unexplained disabled or blank knob', async (browser) => {
   const p = await openPage(browser);
@@ -348,6 +335,9 @@ test('latency windows with no sample are gaps, not zeros; the window can be chos
   await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.gaps) > 0, tid('chart-latency'));
   const sub = await p.page.textContent(`${tid('chart-latency')} .chart-sub`);
   check(/tumbling 500 ms window/.test(sub ?? ''), `latency subtitle: ${sub}`);
+  const zeros = Number(await p.page.getAttribute(tid('chart-latency'), 'data-zeros'));
+  check(zeros === 0, `the latency chart drew ${zeros} windows without samples as 0`);
+  await p.page.locator(tid('chart-latency')).screenshot({ path: path.join(artifacts, 'chart-gaps.png') });
   await p.done();
 });
 
