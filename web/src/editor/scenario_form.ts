@@ -327,6 +327,9 @@ export class ScenarioForm {
     if (knob.get(this.doc) === value) return;
     this.doc = knob.set(this.doc, value);
     this.onEdit(this.doc, knob);
+    // The edited key is the document's now (no default mark), and knobs that read the same
+    // place (a scorer's checkbox and weight, the router policy) show it at once.
+    this.render(this.doc);
   }
 
   /** A picker of the example EndpointPickerConfigs: choosing one puts it in the EPP field. */

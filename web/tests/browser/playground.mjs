@@ -231,6 +231,10 @@ test('the form on a minimal scenario: knobs enabled (but those waiting for anoth
       [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n'),
     ),
   );
+  await p.page.waitForFunction(
+    (sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'document',
+    tid('knob-enable_prefix_caching'),
+  );
   await waitValid(p.page);
   await p.page.screenshot({ path: path.join(artifacts, 'form-minimal.png') });
   await p.done();
@@ -317,7 +321,16 @@ test('latency windows with no sample are gaps, not zeros; the window can be chos
   // One request every 5 s and a 500 ms window: most windows see no first token.
   const sparse = {
     ...MINIMAL,
-    workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 0.2, arrival: 'constant' } }] },
+    // Long outputs: ITL windows have samples while a request decodes, gaps between requests.
+    workload: {
+      clients: [
+        {
+          ...MINIMAL.workload.clients[0],
+          load: { rate: 0.2, arrival: 'constant' },
+          output_tokens: { dist: 'constant', value: 300 },
+        },
+      ],
+    },
     horizon: { duration_s: 30 },
   };
   const p = await openPage(browser, `?s=${encodeScenario(sparse)}`);
