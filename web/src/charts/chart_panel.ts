@@ -231,7 +231,8 @@ export class ChartPanel {
             width: s.width ?? 1.6,
             scale: s.scale ?? 'y',
             spanGaps: !s.gaps,
-            points: { show: false },
+            // A sample between windows without samples has no line to be on: a dot shows it.
+            points: s.gaps ? { show: true, size: 5, filter: isolated } : { show: false },
             value: (_u, v) => (v == null ? '–' : fmt ? fmt(v) : v.toFixed(1)),
             ...(s.dash ? { dash: s.dash } : {}),
           };
@@ -239,6 +240,14 @@ export class ChartPanel {
       ],
     };
   }
+}
+
+/** The indices of a series' samples whose neighbours are both missing (gaps). */
+function isolated(u: uPlot, si: number): number[] {
+  const ys = u.data[si] ?? [];
+  const out: number[] = [];
+  for (let i = 0; i < ys.length; i++) if (ys[i] != null && ys[i - 1] == null && ys[i + 1] == null) out.push(i);
+  return out;
 }
 
 function rangeFn(r: [number | null, number | null]): uPlot.Range.Function {

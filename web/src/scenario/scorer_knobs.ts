@@ -89,7 +89,7 @@ function weightKnob(name: string): Knob {
     min: 0,
     step: 0.5,
     group: 'scorers',
-    placeholder: 'not used: a weight adds it',
+    placeholder: 'off: a weight adds it',
     help: `the ${name} scorer's weight in the weighted sum (router.scorers[].weight, default 1)`,
     get(doc) {
       if (indexOf(doc, name) < 0) return undefined;
