@@ -55,6 +55,8 @@ export class ChartPanel {
   private readonly height: number;
 
   private readonly synced: boolean;
+  /** Per uPlot series, the samples between two missing windows (drawn as dots). */
+  private lone: (number[] | undefined)[] = [];
 
   constructor(
     parent: HTMLElement,
@@ -148,6 +150,8 @@ export class ChartPanel {
     }
     this.el.dataset['gaps'] = String(gaps);
     this.el.dataset['zeros'] = String(zeros);
+    // Per series (uPlot's index), the samples no line reaches; found once per new data.
+    this.lone = data.map((ys, i) => (i > 0 && spec.series[i - 1]?.gaps ? isolated(ys) : undefined));
     this.emptyEl.hidden = rows > 0;
     const key = specKey(spec);
     if (!this.plot || key !== this.key) {
@@ -232,7 +236,9 @@ export class ChartPanel {
             scale: s.scale ?? 'y',
             spanGaps: !s.gaps,
             // A sample between windows without samples has no line to be on: a dot shows it.
-            points: s.gaps ? { show: true, size: 5, filter: isolated } : { show: false },
+            points: s.gaps
+              ? { show: (_u, si) => this.lone[si] !== undefined, size: 5, filter: (_u, si) => this.lone[si] ?? null }
+              : { show: false },
             value: (_u, v) => (v == null ? '–' : fmt ? fmt(v) : v.toFixed(1)),
             ...(s.dash ? { dash: s.dash } : {}),
           };
@@ -242,12 +248,11 @@ export class ChartPanel {
   }
 }
 
-/** The indices of a series' samples whose neighbours are both missing (gaps). */
-function isolated(u: uPlot, si: number): number[] {
-  const ys = u.data[si] ?? [];
+/** The indices of a series' samples whose neighbours are both missing (undefined: none). */
+function isolated(ys: ArrayLike<number | null | undefined>): number[] | undefined {
   const out: number[] = [];
   for (let i = 0; i < ys.length; i++) if (ys[i] != null && ys[i - 1] == null && ys[i + 1] == null) out.push(i);
-  return out;
+  return out.length > 0 ? out : undefined;
 }
 
 function rangeFn(r: [number | null, number | null]): uPlot.Range.Function {
