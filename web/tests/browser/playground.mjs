@@ -404,6 +404,11 @@ test('dark mode follows the system, and ?theme= overrides it', async (browser) =
   const dark = await bg(page);
   check(dark === 'rgb(15, 20, 27)', `dark system scheme: background ${dark}`);
   await page.screenshot({ path: path.join(artifacts, 'dark.png') });
+  // Both at once, for docs/screenshots: dark mode at 375 px.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.waitForFunction(() => document.documentElement.scrollWidth <= 375);
+  await page.screenshot({ path: path.join(artifacts, 'mobile-dark.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${base}?theme=light`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
   check((await bg(page)) === 'rgb(246, 247, 249)', 'theme=light did not override the dark system scheme');
