@@ -8,5 +8,6 @@ import { runAll } from './browser/harness.mjs';
 import './browser/playground.mjs';
 import './browser/views.mjs';
 import './browser/sweep.mjs';
+import './browser/walk.mjs';
 
 await runAll();

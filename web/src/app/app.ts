@@ -12,7 +12,7 @@ import { syntaxDiagnostics } from '../lib/syntax';
 import { readUrlState, type UrlState } from '../lib/url_state';
 import type { SlotId } from '../protocol';
 import { choiceProbe, readChoices } from '../scenario/choices';
-import { getAt, KNOBS, type Json } from '../scenario/knobs';
+import { getAt, type Json } from '../scenario/knobs';
 import { DEFAULT_PRESET, findPreset, PRESETS, type Preset } from '../scenario/presets';
 import { mountSweepView } from '../sweep/mount';
 import { PresetGallery } from '../ui/preset_gallery';
@@ -316,11 +316,12 @@ export class App {
   /** The form's select options, from the decoder (choices.ts); read again when the edited
    *  document's vLLM release changes (the speculative methods are the release's). */
   private readChoices(doc: Json): void {
-    const release = JSON.stringify(getAt(doc, '/pools/0/engine/release') ?? null);
+    const { pool, knobs } = this.form.target;
+    const release = JSON.stringify(getAt(doc, `/pools/${pool}/engine/release`) ?? null);
     if (!this.moduleReady || release === this.choicesRelease) return;
     this.choicesRelease = release;
-    void this.client.validate(choiceProbe(doc, KNOBS)).then(({ diagnostics }) => {
-      if (this.choicesRelease === release) this.form.setChoices(readChoices(diagnostics, KNOBS));
+    void this.client.validate(choiceProbe(doc, knobs)).then(({ diagnostics }) => {
+      if (this.choicesRelease === release) this.form.setChoices(readChoices(diagnostics, knobs));
     });
   }
 

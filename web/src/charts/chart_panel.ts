@@ -14,6 +14,9 @@ export interface SeriesSpec {
   scale?: string; // 'y' (default) or a second scale shown on the right axis
   /** A null (a window with no sample) breaks the line instead of being bridged. */
   gaps?: boolean;
+  /** Every sampled value is > 0 (a latency): a 0 would be a window without samples drawn
+   *  as zero. Counted in the panel's data-zeros, which the browser tests require to be 0. */
+  positive?: boolean;
 }
 
 export interface AxisSpec {
@@ -53,6 +56,8 @@ export class ChartPanel {
   private readonly height: number;
 
   private readonly synced: boolean;
+  /** Per uPlot series, the samples between two missing windows (drawn as dots). */
+  private lone: (number[] | undefined)[] = [];
 
   constructor(
     parent: HTMLElement,
@@ -129,8 +134,18 @@ export class ChartPanel {
     this.el.dataset['points'] = String(rows);
     // Nulls drawn as gaps (windows with no sample), for the tests and the curious.
     let gaps = 0;
-    for (let i = 1; i < data.length; i++) for (const v of data[i] ?? []) if (v === null) gaps++;
+    let zeros = 0;
+    for (let i = 1; i < data.length; i++) {
+      const positive = spec.series[i - 1]?.positive === true;
+      for (const v of data[i] ?? []) {
+        if (v === null) gaps++;
+        else if (positive && v === 0) zeros++;
+      }
+    }
     this.el.dataset['gaps'] = String(gaps);
+    this.el.dataset['zeros'] = String(zeros);
+    // Per series (uPlot's index), the samples no line reaches; found once per new data.
+    this.lone = data.map((ys, i) => (i > 0 && spec.series[i - 1]?.gaps ? isolated(ys) : undefined));
     this.emptyEl.hidden = rows > 0;
     const key = specKey(spec);
     if (!this.plot || key !== this.key) {
@@ -214,7 +229,10 @@ export class ChartPanel {
             width: s.width ?? 1.6,
             scale: s.scale ?? 'y',
             spanGaps: !s.gaps,
-            points: { show: false },
+            // A sample between windows without samples has no line to be on: a dot shows it.
+            points: s.gaps
+              ? { show: (_u, si) => this.lone[si] !== undefined, size: 5, filter: (_u, si) => this.lone[si] ?? null }
+              : { show: false },
             value: (_u, v) => (v == null ? '–' : fmt ? fmt(v) : v.toFixed(1)),
             ...(s.dash ? { dash: s.dash } : {}),
           };
@@ -222,6 +240,13 @@ export class ChartPanel {
       ],
     };
   }
+}
+
+/** The indices of a series' samples whose neighbours are both missing (undefined: none). */
+function isolated(ys: ArrayLike<number | null | undefined>): number[] | undefined {
+  const out: number[] = [];
+  for (let i = 0; i < ys.length; i++) if (ys[i] != null && ys[i - 1] == null && ys[i + 1] == null) out.push(i);
+  return out.length > 0 ? out : undefined;
 }
 
 function rangeFn(r: [number | null, number | null]): uPlot.Range.Function {

@@ -69,23 +69,25 @@ function constant(n: number, v: number): Float64Array {
   return new Float64Array(n).fill(v);
 }
 
-/** Builds a panel: `series(run)` returns [label, color, values, gaps?] per line of a run. */
+/** Builds a panel: `series(run)` returns [label, color, values, gaps?, positive?] per line
+ *  of a run (SeriesSpec.gaps, SeriesSpec.positive). */
 function panel(
   runs: RunData[],
   maxPoints: number,
   y: ChartSpec['y'],
-  lines: (run: RunData) => [string, string, Float64Array, boolean?][],
+  lines: (run: RunData) => [string, string, Float64Array, boolean?, boolean?][],
 ): ChartView {
   const series: SeriesSpec[] = [];
   const tables: [Float64Array, Float64Array[]][] = [];
   runs.forEach((run, r) => {
     const ls = lines(run);
-    for (const [label, color, , gaps] of ls) {
+    for (const [label, color, , gaps, positive] of ls) {
       series.push({
         label: `${label}${run.label ? ` ${run.label}` : ''}`,
         color,
         dash: RUN_DASH[r],
         ...(gaps ? { gaps: true } : {}),
+        ...(positive ? { positive: true } : {}),
       });
     }
     tables.push([run.column(TIME_COLUMN), ls.map((l) => l[2])]);
@@ -151,9 +153,9 @@ export const PANELS: readonly PanelDef[] = [
     needs: 'e2e_p50_ms',
     view: (runs, mp, slo) => {
       const v = panel(runs, mp, { label: 'latency', format: (x) => fmtMs(x), range: [0, null] }, (run) => {
-        const ls: [string, string, Float64Array, boolean?][] = [
-          ['E2E p50', '#34d399', run.column('e2e_p50_ms'), true],
-          ['E2E p99', '#047857', run.column('e2e_p99_ms'), true],
+        const ls: [string, string, Float64Array, boolean?, boolean?][] = [
+          ['E2E p50', '#34d399', run.column('e2e_p50_ms'), true, true],
+          ['E2E p99', '#047857', run.column('e2e_p99_ms'), true, true],
           ['queue p50', '#fca5a5', run.column('queue_p50_ms'), true],
           ['queue p99', '#b91c1c', run.column('queue_p99_ms'), true],
         ];

@@ -214,8 +214,9 @@ export function latencyView(runs: RunData[], maxPoints: number, slo: LatencySlo 
     }
     const dash = RUN_DASH[r];
     series.push(
-      { label: `TTFT p50${suffix(run)}`, color: TTFT[0]!, dash, gaps: true },
-      { label: `TTFT p99${suffix(run)}`, color: TTFT[1]!, dash, gaps: true },
+      { label: `TTFT p50${suffix(run)}`, color: TTFT[0]!, dash, gaps: true, positive: true },
+      { label: `TTFT p99${suffix(run)}`, color: TTFT[1]!, dash, gaps: true, positive: true },
+      // Not positive: tokens delivered together (speculative decoding) have 0 ms gaps.
       { label: `ITL p50${suffix(run)}`, color: ITL[0]!, dash, scale: 'y2', gaps: true },
       { label: `ITL p99${suffix(run)}`, color: ITL[1]!, dash, scale: 'y2', gaps: true },
     );

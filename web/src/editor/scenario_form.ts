@@ -5,16 +5,29 @@
 // default; editing it writes the key. The main knobs are a grid; the scale-out, adapter and
 // router knobs are folded groups below it, opened when the document sets one of their keys
 // or one of them has an error. A select lists the values the decoder accepts (choices.ts).
+// The pool and client pickers above the knobs choose which pool and client the pool and
+// client knobs edit (the same fields, pointed at another entry: knobsFor).
 
 import type { Diagnostic } from '../protocol';
 import { EPP_EXAMPLES } from '../scenario/epp_examples';
-import { jsonError, KNOBS, knobState, parseKnobInput, type Json, type Knob, type KnobGroup } from '../scenario/knobs';
+import {
+  getAt,
+  jsonError,
+  KNOBS,
+  knobsFor,
+  knobState,
+  parseKnobInput,
+  type Json,
+  type Knob,
+  type KnobGroup,
+} from '../scenario/knobs';
 
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 const GROUPS: readonly { id: Exclude<KnobGroup, 'main'>; title: string }[] = [
   { id: 'scale', title: 'Parallelism and network (pp, dp, EP, nodes)' },
   { id: 'adapters', title: 'LoRA and speculative decoding' },
+  { id: 'scorers', title: 'Weighted router scorers (router.scorers)' },
   { id: 'router', title: 'llm-d router (EPP config)' },
 ];
 
@@ -29,12 +42,24 @@ export class ScenarioForm {
   private lastDiags: readonly Diagnostic[] = [];
   private doc: Json = null;
   private effective: Json = null;
+  /** The knobs over the selected pool and client. */
+  private knobs: readonly Knob[] = KNOBS;
+  private pool = 0;
+  private client = 0;
+  private readonly poolPick: HTMLSelectElement;
+  private readonly clientPick: HTMLSelectElement;
 
   constructor(
     private readonly form: HTMLFormElement,
     private readonly onEdit: (doc: Json, knob: Knob) => void,
   ) {
     form.addEventListener('submit', (e) => e.preventDefault());
+    this.poolPick = this.picker('pool', 'Pool', 'the pool whose instances, hardware, model and engine the knobs edit');
+    this.clientPick = this.picker('client', 'Client', 'the client whose load and lengths the knobs edit');
+    const pickers = document.createElement('div');
+    pickers.className = 'knob-target';
+    pickers.append(this.poolPick.parentElement!, this.clientPick.parentElement!);
+    form.append(pickers);
     for (const g of GROUPS) {
       const det = document.createElement('details');
       det.className = 'knob-group';
@@ -80,7 +105,8 @@ export class ScenarioForm {
   render(doc: Json | undefined, effective?: Json): void {
     if (doc !== undefined) this.doc = doc;
     if (effective !== undefined) this.effective = effective;
-    for (const knob of KNOBS) {
+    this.renderPickers(doc);
+    for (const knob of this.knobs) {
       const input = this.inputs.get(knob.id)!;
       const wrap = input.closest('.knob') as HTMLElement;
       const st = doc === undefined ? { value: undefined, source: 'none' as const } : knobState(knob, doc, this.effective);
@@ -115,14 +141,19 @@ export class ScenarioForm {
 
   /** The input showing a pointer's value, if a knob shows it (its group opened). */
   inputFor(pointer: string): HTMLElement | undefined {
-    const k = KNOBS.find((x) => owns(x, pointer));
+    const pool = /^\/pools\/(\d+)(\/|$)/.exec(pointer);
+    const client = /^\/workload\/clients\/(\d+)(\/|$)/.exec(pointer);
+    if (pool || client) {
+      this.select(pool ? Number(pool[1]) : this.pool, client ? Number(client[1]) : this.client);
+    }
+    const k = this.knobs.find((x) => owns(x, pointer, this.doc));
     if (k) this.open(k, true);
     return k ? this.inputs.get(k.id) : undefined;
   }
 
   private showErrors(): void {
-    for (const knob of KNOBS) {
-      const mine = this.lastDiags.filter((d) => owns(knob, d.pointer)).map((d) => d.message);
+    for (const knob of this.knobs) {
+      const mine = this.lastDiags.filter((d) => owns(knob, d.pointer, this.doc)).map((d) => d.message);
       const local = this.localErrors.get(knob.id);
       if (local !== undefined) mine.unshift(local);
       const input = this.inputs.get(knob.id)!;
@@ -137,6 +168,60 @@ export class ScenarioForm {
       // The field being edited keeps its new message in view (it may sit at the fold).
       if (appeared && document.activeElement === input) msg.scrollIntoView({ block: 'nearest' });
     }
+  }
+
+  /** Which pool and client the knobs edit (clamped to the document's entries). */
+  get target(): { pool: number; client: number; knobs: readonly Knob[] } {
+    return { pool: this.pool, client: this.client, knobs: this.knobs };
+  }
+
+  private select(pool: number, client: number): void {
+    if (pool === this.pool && client === this.client) return;
+    this.pool = pool;
+    this.client = client;
+    this.knobs = knobsFor(pool, client);
+    for (const input of this.inputs.values()) if (document.activeElement === input) input.blur();
+    if (this.doc !== null) this.render(this.doc);
+  }
+
+  /** The pickers list the document's pools and clients; a selection past the end moves back. */
+  private renderPickers(doc: Json | undefined): void {
+    const pools = doc === undefined ? [] : entryNames(getAt(doc, '/pools'));
+    const clients = doc === undefined ? [] : entryNames(getAt(doc, '/workload/clients'));
+    const fill = (sel: HTMLSelectElement, names: string[], at: number) => {
+      if (sel.options.length !== names.length || names.some((n, i) => sel.options[i]!.text !== n)) {
+        sel.replaceChildren(...names.map((n, i) => new Option(n, String(i))));
+      }
+      sel.value = String(at);
+      sel.disabled = doc === undefined;
+      sel.parentElement!.hidden = names.length === 0;
+    };
+    const pool = Math.min(this.pool, Math.max(0, pools.length - 1));
+    const client = Math.min(this.client, Math.max(0, clients.length - 1));
+    if (pool !== this.pool || client !== this.client) {
+      this.pool = pool;
+      this.client = client;
+      this.knobs = knobsFor(pool, client);
+    }
+    fill(this.poolPick, pools, pool);
+    fill(this.clientPick, clients, client);
+  }
+
+  private picker(id: 'pool' | 'client', label: string, help: string): HTMLSelectElement {
+    const wrap = document.createElement('label');
+    wrap.className = 'knob knob-pick';
+    const span = document.createElement('span');
+    span.className = 'knob-label';
+    span.textContent = `${label} to edit`;
+    const sel = document.createElement('select');
+    sel.dataset['testid'] = `form-${id}`;
+    sel.title = help;
+    sel.addEventListener('change', () => {
+      const i = Number(sel.value);
+      this.select(id === 'pool' ? i : this.pool, id === 'client' ? i : this.client);
+    });
+    wrap.append(span, sel);
+    return sel;
   }
 
   /** Opens a knob's group, unless the user chose its state (`force`: open it anyway). */
@@ -174,7 +259,12 @@ export class ScenarioForm {
     input.title = knob.help;
     if (knob.placeholder && !(input instanceof HTMLSelectElement)) input.placeholder = knob.placeholder;
     this.inputs.set(knob.id, input);
-    const commit = () => this.commit(knob, input);
+    // The knob of the selected pool and client (the same id over another entry).
+    const commit = () =>
+      this.commit(
+        this.knobs.find((k) => k.id === knob.id)!,
+        input,
+      );
     const live = knob.kind === 'bool' || knob.kind === 'select' ? 'change' : 'input';
     input.addEventListener(live, commit);
     const badge = document.createElement('span');
@@ -237,6 +327,9 @@ export class ScenarioForm {
     if (knob.get(this.doc) === value) return;
     this.doc = knob.set(this.doc, value);
     this.onEdit(this.doc, knob);
+    // The edited key is the document's now (no default mark), and knobs that read the same
+    // place (a scorer's checkbox and weight, the router policy) show it at once.
+    this.render(this.doc);
   }
 
   /** A picker of the example EndpointPickerConfigs: choosing one puts it in the EPP field. */
@@ -264,7 +357,17 @@ export class ScenarioForm {
 }
 
 /** Whether a knob shows the diagnostics at `pointer`: its own place, a descendant, or one of
- *  the pointers it also answers for. */
-function owns(knob: Knob, pointer: string): boolean {
+ *  the pointers it also answers for (a knob that finds its place by name decides itself). */
+function owns(knob: Knob, pointer: string, doc: Json): boolean {
+  if (knob.ownsAt) return knob.ownsAt(doc, pointer);
   return pointer === knob.pointer || pointer.startsWith(knob.pointer + '/') || (knob.alsoAt ?? []).includes(pointer);
+}
+
+/** `names`' entries' names (or their index) for a picker. */
+function entryNames(list: Json | undefined): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((e, i) => {
+    const n = e !== null && typeof e === 'object' && !Array.isArray(e) ? e['name'] : undefined;
+    return typeof n === 'string' ? `${i}: ${n}` : String(i);
+  });
 }

@@ -11,7 +11,7 @@ export type JsonObject = { [k: string]: Json };
 export type KnobKind = 'int' | 'number' | 'bool' | 'select' | 'text' | 'json' | 'config';
 export type KnobValue = string | number | boolean;
 /** Where the form shows a knob: the main grid, or one of the folded groups below it. */
-export type KnobGroup = 'main' | 'scale' | 'adapters' | 'router';
+export type KnobGroup = 'main' | 'scale' | 'adapters' | 'router' | 'scorers';
 
 export interface Knob {
   id: string;
@@ -28,6 +28,9 @@ export interface Knob {
   group?: KnobGroup;
   /** More pointers whose errors this knob shows (exactly these, not their descendants). */
   alsoAt?: readonly string[];
+  /** More places whose errors this knob shows, decided over the document (a router
+   *  scorer's entry sits at whatever index the document gives it). */
+  ownsAt?(doc: Json, pointer: string): boolean;
   /** Shown when the key is in neither the document nor the resolved one: the resolved
    *  document (core/scenario/encode.cpp) writes such a key only when it is set. */
   absent?: KnobValue;
@@ -113,11 +116,11 @@ export function scalarKnob(k: Omit<Knob, 'get' | 'set'>): Knob {
   };
 }
 
-/** A token-length distribution knob: edits `value` of a constant or `mean` of the others. */
-/** A client's length knob. A shared_prefix client (inference-perf's shape) has no length
+/** A token-length distribution knob: edits `value` of a constant or `mean` of the others.
+ *  A client's length knob. A shared_prefix client (inference-perf's shape) has no length
  *  distribution: the knob edits its integer `sharedField` there instead. */
-export function lengthKnob(id: string, label: string, pointer: string, help: string, sharedField: string): Knob {
-  const shared = `${CLIENT}/shared_prefix`;
+export function lengthKnob(t: Target, id: string, label: string, pointer: string, help: string, sharedField: string): Knob {
+  const shared = `${t.client}/shared_prefix`;
   const sharedPrefix = (doc: Json) => {
     const sp = getAt(doc, shared);
     return sp && typeof sp === 'object' && !Array.isArray(sp) ? sp : undefined;
@@ -177,9 +180,19 @@ export function traceWorkload(doc: Json): boolean {
   return getAt(doc, '/workload/trace_csv') !== undefined;
 }
 
-export const POOL = '/pools/0';
-export const ARGS = `${POOL}/engine/args`;
-export const CLIENT = '/workload/clients/0';
+/** Which pool and client the form edits: the pointers of their knobs. */
+export interface Target {
+  /** `/pools/<i>` */
+  pool: string;
+  /** `/pools/<i>/engine/args` */
+  args: string;
+  /** `/workload/clients/<j>` */
+  client: string;
+}
+
+export function target(pool = 0, client = 0): Target {
+  return { pool: `/pools/${pool}`, args: `/pools/${pool}/engine/args`, client: `/workload/clients/${client}` };
+}
 
 /** Parses a form input's text into the knob's value type; undefined when it is not one
  *  (a json knob's text must parse; empty means "unset"). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS } from './presets';
 import { choiceProbe, readChoices } from './choices';
 import { EPP_EXAMPLES } from './epp_examples';
-import { deleteAt, getAt, KNOBS, knobState, parseKnobInput, setAt, type Json } from './knobs';
+import { deleteAt, getAt, KNOBS, knobsFor, knobState, parseKnobInput, setAt, type Json } from './knobs';
 
 const knob = (id: string) => KNOBS.find((k) => k.id === id)!;
 
@@ -170,6 +170,70 @@ describe('the scale-out, adapter and router knobs', () => {
       KNOBS,
     );
     expect(choices).toEqual({ nic: ['per_gpu', 'per_node'] });
+  });
+});
+
+describe('the pool and client the form edits', () => {
+  const two = setAt(
+    setAt(JSON.parse(PRESETS[0]!.scenario) as Json, '/pools/1', { name: 'second', instances: 3 }),
+    '/workload/clients/1',
+    { name: 'batch', load: { rate: 7 } },
+  );
+  const at = (pool: number, client: number, id: string) => knobsFor(pool, client).find((k) => k.id === id)!;
+
+  it('point the pool knobs at the chosen pool and the client knobs at the chosen client', () => {
+    expect(at(1, 0, 'instances').get(two)).toBe(3);
+    expect(at(0, 1, 'rate').get(two)).toBe(7);
+    expect(getAt(at(1, 1, 'max_num_seqs').set(two, 8), '/pools/1/engine/args/max_num_seqs')).toBe(8);
+    expect(getAt(at(1, 1, 'lora').set(two, 2), '/workload/clients/1/lora')).toBe(2);
+    // Top-level knobs are the same for every target; the ids are the same everywhere.
+    expect(at(1, 1, 'duration_s').pointer).toBe('/horizon/duration_s');
+    expect(knobsFor(1, 1).map((k) => k.id)).toEqual(KNOBS.map((k) => k.id));
+    expect(knobsFor(1, 1)).toBe(knobsFor(1, 1));
+  });
+});
+
+describe('the weighted router scorers', () => {
+  const base = JSON.parse(PRESETS[0]!.scenario) as Json;
+
+  it('ticking a scorer adds it and selects policy weighted; unticking removes it', () => {
+    const one = knob('scorer_prefix-cache').set(base, true);
+    expect(getAt(one, '/router')).toMatchObject({ policy: 'weighted', scorers: [{ name: 'prefix-cache' }] });
+    expect(knob('scorer_prefix-cache').get(one)).toBe(true);
+    expect(knob('scorer_queue-depth').get(one)).toBe(false);
+    const both = knob('scorer_queue-depth').set(one, true);
+    expect(getAt(knob('scorer_prefix-cache').set(both, false), '/router/scorers')).toEqual([{ name: 'queue-depth' }]);
+    // Nothing to remove: the document stays as it is.
+    expect(knob('scorer_kv-utilization').set(base, false)).toBe(base);
+  });
+
+  it('a weight edits its entry, wherever it sits; a weight for an absent scorer adds it', () => {
+    const doc = setAt(base, '/router', {
+      policy: 'weighted',
+      scorers: [{ name: 'queue-depth' }, { name: 'prefix-cache', weight: 2 }],
+    });
+    const w = knob('scorer_prefix-cache_weight');
+    expect(w.get(doc)).toBe(2);
+    expect(getAt(w.set(doc, 3), '/router/scorers/1/weight')).toBe(3);
+    // Absent weight: the resolved document's (the decoder's default 1), marked as default.
+    const resolved = setAt(doc, '/router/scorers/0/weight', 1);
+    expect(knobState(knob('scorer_queue-depth_weight'), doc, resolved)).toEqual({ value: 1, source: 'default' });
+    // Not in the list: no value (the placeholder says so), and typing one adds the scorer.
+    expect(knobState(knob('scorer_kv-utilization_weight'), doc, resolved)).toEqual({ value: undefined, source: 'none' });
+    expect(getAt(knob('scorer_kv-utilization_weight').set(doc, 0.5), '/router/scorers/2')).toEqual({
+      name: 'kv-utilization',
+      weight: 0.5,
+    });
+  });
+
+  it("claim their entry's diagnostics by name; the first shows the list's own", () => {
+    const doc = setAt(base, '/router', { policy: 'weighted', scorers: [{ name: 'prefix-cache', weight: -1 }, { name: 'nope' }] });
+    expect(knob('scorer_prefix-cache_weight').ownsAt!(doc, '/router/scorers/0/weight')).toBe(true);
+    expect(knob('scorer_prefix-cache').ownsAt!(doc, '/router/scorers/0/weight')).toBe(false);
+    expect(knob('scorer_prefix-cache').ownsAt!(doc, '/router/scorers/0')).toBe(true);
+    expect(knob('scorer_queue-depth').ownsAt!(doc, '/router/scorers')).toBe(true);
+    expect(knob('scorer_queue-depth').ownsAt!(doc, '/router/scorers/1/name')).toBe(true);
+    expect(knob('scorer_kv-utilization').ownsAt!(doc, '/router/scorers/1/name')).toBe(false);
   });
 });
 

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { locateJson } from '../lib/json_locate';
 import { choiceProbe, readChoices } from '../scenario/choices';
 import { EPP_EXAMPLES } from '../scenario/epp_examples';
-import { getAt, KNOBS, knobState, type Json } from '../scenario/knobs';
+import { getAt, KNOBS, knobState, setAt, type Json } from '../scenario/knobs';
+import { SCORER_NAMES } from '../scenario/scorer_knobs';
 import { PRESETS } from '../scenario/presets';
 import createBlisModule, { type BlisModule } from '../wasm/blis.mjs';
 
@@ -88,7 +89,9 @@ describe('the form on a minimal scenario', () => {
       const eff = JSON.parse(blis.effectiveScenario(JSON.stringify(doc))) as Json;
       const v = knobState(k, doc, eff).value;
       if (v === undefined) continue; // unset, or waiting for another knob
-      doc = k.set(doc, v);
+      const next = k.set(doc, v);
+      if (next === doc) continue; // an off scorer: nothing to write (no list to remove it from)
+      doc = next;
       expect(k.get(doc), k.id).toBe(v);
     }
     expect(blis.validateScenario(JSON.stringify(doc)).filter((d) => d.severity === 'error')).toEqual([]);
@@ -134,6 +137,21 @@ describe('the scale-out and router knobs against the decoder', () => {
     const doc = knob('spec_method').set(JSON.parse(MINIMAL) as Json, 'ngram');
     expect(errorsOf(doc).map((d) => d.pointer)).toEqual([knob('num_speculative_tokens').pointer]);
     expect(errorsOf(knob('num_speculative_tokens').set(doc, 3))).toEqual([]);
+  });
+
+  it('the scorer knobs name the scorers the decoder accepts, and a weighted router from them runs', () => {
+    const probe = setAt(JSON.parse(MINIMAL) as Json, '/router', { policy: 'weighted', scorers: [{ name: 0 }] });
+    const msg = errorsOf(probe).find((d) => d.pointer === '/router/scorers/0/name')?.message ?? '';
+    expect([...msg.matchAll(/"([^"]+)"/g)].map((m) => m[1])).toEqual([...SCORER_NAMES]);
+    let doc = JSON.parse(MINIMAL) as Json;
+    doc = knob('scorer_prefix-cache').set(doc, true);
+    doc = knob('scorer_queue-depth_weight').set(doc, 2);
+    expect(errorsOf(doc)).toEqual([]);
+    // Every weight 0: the error is the list's, which the first scorer's field shows.
+    const zero = knob('scorer_queue-depth_weight').set(knob('scorer_prefix-cache_weight').set(doc, 0), 0);
+    const e = errorsOf(zero);
+    expect(e.map((d) => d.pointer)).toEqual(['/router/scorers']);
+    expect(knob('scorer_queue-depth').ownsAt!(zero, e[0]!.pointer)).toBe(true);
   });
 
   it('every example EPP config from the picker, on a scenario it fits, is valid', () => {

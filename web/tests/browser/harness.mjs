@@ -140,6 +140,48 @@ export async function setSpeed(page, value) {
   await page.selectOption(tid('speed'), value);
 }
 
+// What a new user would trip over in the form: a knob disabled without saying what it waits
+// for, or one left blank where unset means nothing its placeholder explains.
+export async function formProblems(page) {
+  return page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) =>
+    els.flatMap((e) => {
+      const knob = e.closest('.knob');
+      const value = e.type === 'checkbox' ? String(e.checked) : e.value;
+      if (e.disabled && !knob?.dataset.needs) return [`${e.dataset.testid} is disabled and says not why`];
+      if (!e.disabled && value === '' && !e.placeholder) return [`${e.dataset.testid} is blank`];
+      return [];
+    }),
+  );
+}
+
+// Errors a user cannot see: a shown field message or the banner outside the viewport (the
+// viewport is what the user looks at; an error below the fold is one they miss).
+export async function offscreenErrors(page, selectors) {
+  return page.evaluate((sels) => {
+    const out = [];
+    for (const sel of sels) {
+      const e = document.querySelector(sel);
+      if (!e || e.hidden || e.getClientRects().length === 0) {
+        out.push(`${sel} is not shown`);
+        continue;
+      }
+      const r = e.getBoundingClientRect();
+      if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
+        out.push(`${sel} is off-screen (${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight})`);
+      }
+    }
+    return out;
+  }, selectors);
+}
+
+// Charts that draw a window without samples as 0 (data-zeros: zeros in series whose every
+// sample is > 0, chart_panel.ts), by test id.
+export async function zeroForMissing(page) {
+  return page.$$eval('[data-testid^="chart-"][data-zeros]', (els) =>
+    els.filter((e) => Number(e.dataset.zeros) > 0).map((e) => `${e.dataset.testid}: ${e.dataset.zeros} zeros`),
+  );
+}
+
 // ---------------------------------------------------------------------------------------
 
 // Runs every registered test (or those whose name contains BLIS_BROWSER_ONLY) and prints

@@ -21,6 +21,7 @@ import {
   setSpeed,
   artifacts,
   base,
+  formProblems,
 } from './harness.mjs';
 
 test('loads: module version, default preset, valid scenario, charts waiting', async (browser) => {
@@ -33,20 +34,6 @@ test('loads: module version, default preset, valid scenario, charts waiting', as
   for (const c of ['chart-kv', 'chart-queue', 'chart-latency']) check(await p.page.isVisible(tid(c)), `${c} not visible`);
   await p.done();
 });
-
-// What a new user would trip over in the form: a knob disabled without saying what it waits
-// for, or one left blank where unset means nothing its placeholder explains.
-async function formProblems(page) {
-  return page.$$eval('[data-testid^="knob-"]:is(input, select)', (els) =>
-    els.flatMap((e) => {
-      const knob = e.closest('.knob');
-      const value = e.type === 'checkbox' ? String(e.checked) : e.value;
-      if (e.disabled && !knob?.dataset.needs) return [`${e.dataset.testid} is disabled and says not why`];
-      if (!e.disabled && value === '' && !e.placeholder) return [`${e.dataset.testid} is blank`];
-      return [];
-    }),
-  );
-}
 
 test('every preset loads and validates; its form has no unexplained disabled or blank knob', async (browser) => {
   const p = await openPage(browser);
@@ -244,6 +231,10 @@ test('the form on a minimal scenario: knobs enabled (but those waiting for anoth
       [...document.querySelectorAll('[data-testid="scenario-editor"] .cm-line')].map((l) => l.textContent).join('\n'),
     ),
   );
+  await p.page.waitForFunction(
+    (sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source === 'document',
+    tid('knob-enable_prefix_caching'),
+  );
   await waitValid(p.page);
   await p.page.screenshot({ path: path.join(artifacts, 'form-minimal.png') });
   await p.done();
@@ -330,7 +321,16 @@ test('latency windows with no sample are gaps, not zeros; the window can be chos
   // One request every 5 s and a 500 ms window: most windows see no first token.
   const sparse = {
     ...MINIMAL,
-    workload: { clients: [{ ...MINIMAL.workload.clients[0], load: { rate: 0.2, arrival: 'constant' } }] },
+    // Long outputs: ITL windows have samples while a request decodes, gaps between requests.
+    workload: {
+      clients: [
+        {
+          ...MINIMAL.workload.clients[0],
+          load: { rate: 0.2, arrival: 'constant' },
+          output_tokens: { dist: 'constant', value: 300 },
+        },
+      ],
+    },
     horizon: { duration_s: 30 },
   };
   const p = await openPage(browser, `?s=${encodeScenario(sparse)}`);
@@ -348,6 +348,9 @@ test('latency windows with no sample are gaps, not zeros; the window can be chos
   await p.page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.gaps) > 0, tid('chart-latency'));
   const sub = await p.page.textContent(`${tid('chart-latency')} .chart-sub`);
   check(/tumbling 500 ms window/.test(sub ?? ''), `latency subtitle: ${sub}`);
+  const zeros = Number(await p.page.getAttribute(tid('chart-latency'), 'data-zeros'));
+  check(zeros === 0, `the latency chart drew ${zeros} windows without samples as 0`);
+  await p.page.locator(tid('chart-latency')).screenshot({ path: path.join(artifacts, 'chart-gaps.png') });
   await p.done();
 });
 
@@ -401,6 +404,11 @@ test('dark mode follows the system, and ?theme= overrides it', async (browser) =
   const dark = await bg(page);
   check(dark === 'rgb(15, 20, 27)', `dark system scheme: background ${dark}`);
   await page.screenshot({ path: path.join(artifacts, 'dark.png') });
+  // Both at once, for docs/screenshots: dark mode at 375 px.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.waitForFunction(() => document.documentElement.scrollWidth <= 375);
+  await page.screenshot({ path: path.join(artifacts, 'mobile-dark.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${base}?theme=light`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
   check((await bg(page)) === 'rgb(246, 247, 249)', 'theme=light did not override the dark system scheme');

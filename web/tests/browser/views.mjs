@@ -133,6 +133,7 @@ test("vLLM's Grafana panels, each titled with its vllm:* metric; crosshair and z
   };
   const [a, b] = [await range('kv'), await range('tokens')];
   check(Math.abs(a[0] - b[0]) < 1e-6 && Math.abs(a[1] - b[1]) < 1e-6, `zoom not shared: kv ${a}, tokens ${b}`);
+  await p.page.locator('#charts').screenshot({ path: path.join(artifacts, 'grafana-panels.png') });
   await p.done();
 });
 
