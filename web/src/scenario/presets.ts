@@ -25,6 +25,8 @@ import specDecodeBaseline from '../../../examples/spec-decode-baseline.json?raw'
 // Scale-out what-ifs (docs/parallelism.md, docs/networking.md, docs/llm-d-parity.md).
 import dataParallel from '../../../examples/data-parallel.json?raw';
 import dataParallelBaseline from '../../../examples/data-parallel-baseline.json?raw';
+import denseDataParallel from '../../../examples/dense-data-parallel.json?raw';
+import denseDataParallelBaseline from '../../../examples/dense-data-parallel-baseline.json?raw';
 import pipelineTwoNodes from '../../../examples/pipeline-two-nodes.json?raw';
 import pipelineBaseline from '../../../examples/pipeline-baseline.json?raw';
 import pdContention from '../../../examples/pd-contention.json?raw';
@@ -128,6 +130,14 @@ export const PRESETS: readonly Preset[] = [
       "Qwen3-30B-A3B as one instance of 4 DP ranks with expert parallelism, behind vLLM's DP load balancer. B: the same 4 GPUs as 4 instances.",
     scenario: dataParallel,
     compare: { label: '4 independent instances', scenario: dataParallelBaseline },
+  },
+  {
+    name: 'dense-data-parallel',
+    title: 'Data parallelism on a dense model',
+    blurb:
+      "Llama-3.1-8B as one instance of 4 independent DP ranks behind vLLM's DP load balancer (a stats snapshot up to 100 ms old). B: 4 instances, round robin.",
+    scenario: denseDataParallel,
+    compare: { label: '4 instances, round robin', scenario: denseDataParallelBaseline },
   },
   {
     name: 'pipeline-two-nodes',
