@@ -6,6 +6,7 @@
 
 #include "file_access.h"
 #include "sweep/rank.h"
+#include "util/text.h"
 
 namespace blis::cli {
 
@@ -16,8 +17,8 @@ std::optional<LoadedSweep> load_sweep(const std::string& command, const fs::path
   std::string error;
   const auto text = read_regular_file(path, kMaxScenarioBytes, &error);
   if (!text) {
-    std::fprintf(stderr, "blis %s: cannot read '%s': %s\n", command.c_str(), path.string().c_str(),
-                 error.c_str());
+    std::fprintf(stderr, "blis %s: cannot read '%s': %s\n", command.c_str(),
+                 escape_excerpt(path.string(), 200).c_str(), error.c_str());
     *exit_code = 1;
     return std::nullopt;
   }
@@ -52,15 +53,16 @@ bool write_file(const std::string& command, const fs::path& path, const std::str
     out << text;
     out.close();
     if (!out) {
-      std::fprintf(stderr, "blis %s: cannot write '%s'\n", command.c_str(), tmp.string().c_str());
+      std::fprintf(stderr, "blis %s: cannot write '%s'\n", command.c_str(),
+                   escape_excerpt(tmp.string(), 200).c_str());
       return false;
     }
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) {
-    std::fprintf(stderr, "blis %s: cannot write '%s': %s\n", command.c_str(), path.string().c_str(),
-                 ec.message().c_str());
+    std::fprintf(stderr, "blis %s: cannot write '%s': %s\n", command.c_str(),
+                 escape_excerpt(path.string(), 200).c_str(), ec.message().c_str());
     return false;
   }
   return true;
