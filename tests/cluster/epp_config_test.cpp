@@ -274,11 +274,19 @@ TEST(EppConfig, NumbersTheSimulatorConvertsAreBounded) {
       "featureGates: [flowControl]\nplugins:\n- type: queue-scorer\n"
       "flowControl:\n  defaultRequestTTL: \"" +
       std::string(60, '9') + "h\"\n";
-  EXPECT_NE(first(ttl).find("defaultRequestTTL: expected a duration"), std::string::npos);
-  EXPECT_NE(first("plugins:\n- type: utilization-detector\n  parameters:\n"
-                  "    metricsStalenessThreshold: 2562048h\n")
-                .find("metricsStalenessThreshold: expected a duration"),
-            std::string::npos);
+  const auto every = [&c](const std::string& text) {
+    Diagnostics ds;
+    EXPECT_NO_THROW(ds = parse_epp_config(text, "/x", c)) << text;
+    return all(ds);
+  };
+  EXPECT_NE(every(ttl).find("defaultRequestTTL): expected a duration"), std::string::npos)
+      << every(ttl);
+  const std::string stale =
+      "plugins:\n- type: utilization-detector\n  parameters:\n"
+      "    metricsStalenessThreshold: 2562048h\n";
+  EXPECT_NE(every(stale).find("metricsStalenessThreshold): expected a duration"),
+            std::string::npos)
+      << every(stale);
 }
 
 // JSON text is read as a scenario's JSON is: a duplicate key, trailing bytes and deep nesting

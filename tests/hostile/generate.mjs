@@ -368,7 +368,7 @@ scen('epp-flow-valid', eppScen(flowYaml('  defaultRequestTTL: 10s\n  priorityBan
 // TTLs: zero, tiny, absurd and malformed Go durations.
 ['0', '0s', '1ns', '"1ns"', '"0.000001ns"', '"1e300s"', `"${'9'.repeat(60)}h"`, `"${'9'.repeat(30)}h"`, '"2562048h"',
   '"-1s"', '"1.5.5s"', '"1h1h1h1h1h1h1h1h1h1h1h1h"', '""', '"s"', '"10"', '".s"', '"1d"', '"\u001b[31m1s"', '1e300']
-  .forEach((t, i) => scen(`flow-ttl-${i}`, eppScen(flowYaml(`  defaultRequestTTL: ${t}\n  priorityBands:\n  - priority: 0\n    maxRequests: 10\n`)), {}));
+  .forEach((t, i) => scen(`flow-ttl-${i}`, eppScen(flowYaml(`  defaultRequestTTL: ${t}\n  priorityBands:\n  - priority: 0\n    maxRequests: 10\n`)), { regression: i === 6 }));
 scen('flow-ttl-1ns-high-rate', setp(eppScen(flowYaml('  defaultRequestTTL: 1ns\n')), '/workload/clients/0/load/rate', 5000));
 scen('flow-capacity-1-high-rate', setp(eppScen(flowYaml('  maxRequests: 1\n')), '/workload/clients/0/load/rate', 20000));
 scen('flow-no-ttl-saturated-forever', setp(setp(eppScen(flowYaml('  maxRequests: 1e18\n', '- type: concurrency-detector\n  parameters:\n    maxConcurrency: 1\n').replace('plugins:\n', 'saturationDetector:\n  pluginRef: concurrency-detector\nplugins:\n')),
@@ -443,7 +443,7 @@ const yamlBad = [
   '[]',
   '42',
 ];
-yamlBad.forEach((y, i) => scen(`epp-yaml-${i}`, eppScen(y)));
+yamlBad.forEach((y, i) => scen(`epp-yaml-${i}`, eppScen(y), { regression: i === 35 }));
 scen('epp-object-deep', eppScen(JSON.parse('{"a":'.repeat(60) + '1' + '}'.repeat(60))));
 scen('epp-object-plugins-50000', eppScen({ apiVersion: 'llm-d.ai/v1alpha1', kind: 'EndpointPickerConfig',
   plugins: Array.from({ length: 50000 }, (_, i) => ({ type: 'queue-scorer', name: `q${i}` })).concat([{ type: 'max-score-picker' }]),
@@ -459,7 +459,7 @@ const bigNums = ['1e30', '-1e30', '1e999', '9223372036854775808', '2147483648', 
   ['no-hit-lru-scorer', 'lruSize'], ['token-load-scorer', 'queueThresholdTokens'], ['load-aware-scorer', 'threshold'],
   ['active-request-scorer', 'idleThreshold'], ['active-request-scorer', 'maxBusyScore'],
   ['context-length-aware', 'enableFiltering']].forEach(([type, key, extra = {}], j) =>
-  bigNums.forEach((v, i) => { if ((i + j) % 2 === 0 || i < 3) scen(`epp-param-${type}-${key}-${i}`, eppScen(pp(type, { ...extra, [key]: v }))); }));
+  bigNums.forEach((v, i) => { if ((i + j) % 2 === 0 || i < 3) scen(`epp-param-${type}-${key}-${i}`, eppScen(pp(type, { ...extra, [key]: v })), { regression: i === 0 && j < 3 }); }));
 scen('epp-no-hit-lru-huge-with-prefix', eppScen(pp('no-hit-lru-scorer', { lruSize: '1e30' }).replace('plugins:\n', 'plugins:\n- type: prefix-cache-scorer\n')));
 bigNums.forEach((v, i) => scen(`epp-pd-decider-non-cached-${i}`, setp(eppScen(EPP_HEAD +
   `plugins:\n- type: prefill-filter\n- type: decode-filter\n- type: queue-scorer\n- type: max-score-picker\n- type: prefix-cache-scorer\n- type: prefix-based-pd-decider\n  parameters:\n    nonCachedTokens: ${v}\n` +
@@ -549,7 +549,7 @@ const moe = () => { const s = base(); s.pools[0].model = 'mistralai/Mixtral-8x7B
 const par = (mk, p, instances = 1, extra = {}) => { const s = mk(); s.pools[0].parallelism = p; s.pools[0].instances = instances;
   Object.assign(s.pools[0].engine.args, extra); return s; };
 scen('par-tp8-pp32-dp1024-x10000', par(moe, { tp: 8, pp: 32, dp: 1024 }, 10000));
-scen('par-dp1024-moe', par(moe, { tp: 1, pp: 1, dp: 1024 }));
+scen('par-dp1024-moe', par(moe, { tp: 1, pp: 1, dp: 1024 }), { regression: true });
 scen('par-dp1024-ep', par(moe, { tp: 8, pp: 1, dp: 1024 }, 1, { enable_expert_parallel: true }));
 scen('par-dp64-ep-x100', par(moe, { tp: 2, pp: 1, dp: 64 }, 100, { enable_expert_parallel: true }));
 scen('par-pp1024-dense', par(base, { tp: 1, pp: 1024, dp: 1 }));
@@ -622,14 +622,14 @@ scen('fabric-id-hostile', withFabric({ id: '../\u001b[31m' }));
   [{ name: 'a', pointer: '/workload/clients/0/load/rate', values: [1e9] }, { name: 'b', pointer: '/horizon/duration_s', values: [1e9] }],
   [{ name: 'a', pointer: '/router', values: [{ policy: 'epp', epp_config: laughs }] }],
   [{ name: 'a', pointer: '/pools/0/labels', values: [{ 'a\nb': 'c' }] }],
-].forEach((axes, i) => sw(`sweep-axes-${i}`, { ...sweep(), axes, budget: { max_runs: 100000 } }));
+].forEach((axes, i) => sw(`sweep-axes-${i}`, { ...sweep(), axes, budget: { max_runs: 100000 } }, base(), { regression: [1, 13].includes(i) }));
 [{ '/seed': 1e300 }, { '/pools/0/name': '../../blis-hostile-escape' }, { '/nope/x/y': 1 }, { '': {} },
   Object.fromEntries(Array.from({ length: 50000 }, (_, i) => [`/k${i}`, i])), { '/pools/0': null }, { '/pools/-': {} }, { '/pools/0/engine/args/~2': 1 }]
   .forEach((set, i) => sw(`sweep-set-${i}`, { ...sweep(), set }));
 sw('sweep-100000-points-last-invalid', { ...sweep(), axes: [{ name: 'a', pointer: '/pools/0/instances', range: { from: 1, to: 100000, step: 1 } }], budget: { max_runs: 100000 } });
 sw('sweep-budget-fraction', setp(sweep(), '/budget/max_runs', 1.5));
 sw('sweep-budget-2e63', setp(sweep(), '/budget/max_runs', 2 ** 63));
-sw('sweep-objective-pointer-hostile', setp(sweep(), '/objective', { minimize: '/\u001b[31m'.repeat(1000) }));
+sw('sweep-objective-pointer-hostile', setp(sweep(), '/objective', { minimize: '/\u001b[31m'.repeat(1000) }), base(), { regression: true });
 sw('sweep-epp-base', sweep(), eppScen(flowYaml('  defaultRequestTTL: 1ns\n')));
 sw('sweep-base-deep', { ...sweep(), base: JSON.parse('{"a":'.repeat(70) + '1' + '}'.repeat(70)) });
 sw('sweep-base-1e6-pools', '{"schema":"blis/sweep/v1","base":{"schema":"blis/scenario/v1","pools":[' + Array(1000000).fill('{}').join(',') +
@@ -644,7 +644,7 @@ merge('merge-index-1e15', { a: { 'sweep.json': mergeSweep, 'points.jsonl': shard
   'points/0.json': '{}', 'points/1.json': '{}' } });
 merge('merge-index-negative', { a: { 'sweep.json': mergeSweep, 'points.jsonl': shardRows(2, (i) => ({ index: -i })) } });
 merge('merge-rows-garbage-fields', { a: { 'sweep.json': mergeSweep, 'points.jsonl': shardRows(2, (i) => ({ index: i, feasible: 'yes',
-  metrics: [1, 2], objective: '\u001b[31m', violations: 7, point: 'x', digest: 1e300 })), 'points/0.json': '{}', 'points/1.json': '[]' } });
+  metrics: [1, 2], objective: '\u001b[31m', violations: 7, point: 'x', digest: 1e300 })), 'points/0.json': '{}', 'points/1.json': '[]' }  }, { regression: true });
 merge('merge-rows-nan-metrics', { a: { 'sweep.json': mergeSweep, 'points.jsonl': shardRows(2, (i) => ({ index: i, feasible: true,
   metrics: { '/ttft_ms/p99': 'NaN', '/cost/usd_per_million_output_tokens': -1e308 }, objective: null })), 'points/0.json': '{}', 'points/1.json': '{}' } });
 merge('merge-summary-missing', { a: { 'sweep.json': mergeSweep, 'points.jsonl': shardRows(2, (i) => ({ index: i })), 'points/0.json': '{}' } });
@@ -663,7 +663,7 @@ merge('merge-duplicate', { a: { 'sweep.json': mergeSweep, 'points.jsonl': shardR
 
 // 25. blis capacity: searches that never meet the SLO, always meet it, or sit on hostile scenarios.
 cap('capacity-never-meets-instances', ['--slo', 'ttft_ms.p99<=0.000001', '--vary', 'instances']);
-cap('capacity-never-meets-rate', ['--slo', 'ttft_ms.p99<=0.000001']);
+cap('capacity-never-meets-rate', ['--slo', 'ttft_ms.p99<=0.000001'], base(), { regression: true });
 cap('capacity-always-meets-rate', ['--slo', 'ttft_ms.p99<=1e300', '--max-probes', '100']);
 cap('capacity-always-meets-instances', ['--slo', 'ttft_ms.p99<=1e300', '--vary', 'instances', '--rate', '1e9', '--max-probes', '100']);
 cap('capacity-never-meets-instances-big', ['--slo', 'e2e_ms.p99<=1', '--vary', 'instances', '--rate', '500', '--max-probes', '1000']);
@@ -711,9 +711,9 @@ imp('import-not-json', '{"hidden_size": 40');
 imp('import-deep', '['.repeat(1000000) + ']'.repeat(1000000));
 imp('import-duplicate-key', JSON.stringify(hf()).replace('"hidden_size"', '"hidden_size":1,"hidden_size"'));
 imp('import-trailing', JSON.stringify(hf()) + '\u0000garbage');
-imp('import-id-ansi', hf(), { args: ['--id', '\u001b[31mred\nline'] });
+imp('import-id-ansi', hf(), { args: ['--id', '\u001b[31mred\nline'], regression: true });
 imp('import-id-long', hf(), { args: ['--id', 'i'.repeat(100000)] });
-add('catalog-import', 'import-dev-zero', { 'out/.keep': '' }, { configPath: '/dev/zero' });
+add('catalog-import', 'import-dev-zero', { 'out/.keep': '' }, { configPath: '/dev/zero', regression: true });
 add('catalog-import', 'import-fifo', { 'out/.keep': '' }, { configPath: 'fifo', setup: ['fifo'] });
 add('catalog-import', 'import-dir', { 'out/.keep': '' }, { configPath: 'dir', setup: ['dir'] });
 add('catalog-import', 'import-big', { 'out/.keep': '' }, { configPath: 'big.csv', setup: ['big'] });
@@ -742,7 +742,7 @@ const confExt = (label, name, pointer, value) => conf(label, setp(extBase(name),
   confExt(`conform-ext-nixl-${i}`, 'c01-nixl-decode', p, v));
 confExt('conform-ext-offload-cpu-blocks-1e8', 'o01-offload-lru', '/connector/num_cpu_blocks', 1e8);
 conf('conform-ext-nixl-prefill-many', (() => { const c = extBase('c02-nixl-prefill'); c.requests = Array.from({ length: 20000 }, (_, i) =>
-  ({ ...clone(c.requests[0]), id: `p${i}`, arrival_step: i % 1000 })); c.max_steps = 1e7; return c; })());
+  ({ ...clone(c.requests[0]), id: `p${i}`, arrival_step: i % 1000 })); c.max_steps = 1e7; return c; })(), { regression: true });
 conf('conform-ext-async-huge-steps', setp(setp(extBase('m04-async'), '/max_steps', 1e7), '/requests/0/arrival_step', 9999999));
 
 fs.rmSync(OUT, { recursive: true, force: true });

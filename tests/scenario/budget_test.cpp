@@ -145,6 +145,16 @@ TEST(Budget, InstancesTimesBlocksAreBounded) {
   expect_error(doc, "/pools", "KV blocks in all");
 }
 
+// Hostile-corpus finding: the KV blocks of every DP rank were left out (one Mixtral instance of
+// dp 1024 runs 1024 engines, each with its own KV cache: 1.9 GB of RSS, accepted).
+TEST(Budget, DataParallelRanksHoldTheirOwnBlocks) {
+  json doc = testing::base_unified();
+  doc["pools"][0]["model"] = "mistralai/Mixtral-8x7B-v0.1";
+  doc["pools"][0]["parallelism"] = {{"tp", 2}, {"pp", 1}, {"dp", 1024}};
+  doc["pools"][0]["instances"] = 1;
+  expect_error(doc, "/pools", "KV blocks in all");
+}
+
 TEST(Budget, TimeSeriesSamplesAreBounded) {
   json doc = testing::base_unified();
   doc["horizon"] = {{"duration_s", 1e9}, {"max_requests", 100}};
