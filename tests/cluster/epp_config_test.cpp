@@ -284,8 +284,7 @@ TEST(EppConfig, NumbersTheSimulatorConvertsAreBounded) {
   const std::string stale =
       "plugins:\n- type: utilization-detector\n  parameters:\n"
       "    metricsStalenessThreshold: 2562048h\n";
-  EXPECT_NE(every(stale).find("metricsStalenessThreshold): expected a duration"),
-            std::string::npos)
+  EXPECT_NE(every(stale).find("metricsStalenessThreshold): expected a duration"), std::string::npos)
       << every(stale);
 }
 

@@ -99,7 +99,8 @@ TEST(SweepDecode, RangeCountBeyondAnyIntegerIsShownNotConverted) {
   EXPECT_FALSE(r.sweep);
   ASSERT_FALSE(r.diagnostics.empty());
   EXPECT_EQ(r.diagnostics.front().pointer, "/axes/0/range/step");
-  EXPECT_EQ(r.diagnostics.front().message, "gives 9.999999999999999e+29 values, expected at most 100000")
+  EXPECT_EQ(r.diagnostics.front().message,
+            "gives 9.999999999999999e+29 values, expected at most 100000")
       << first_error(r);
   const auto twelve =
       decode_sweep(doc(R"([{"pointer": "/seed", "range": {"from": 1, "to": 1e12, "step": 1}}])"));
