@@ -14,6 +14,7 @@
 #include "engine/vllm/metrics/engine_feed.h"
 #include "engine/vllm/metrics/recorder.h"
 #include "engine/vllm/provenance.h"
+#include "util/text.h"
 
 namespace blis::vllm {
 namespace {
@@ -65,8 +66,12 @@ void decode_metrics(const json& doc, MetricsInput& out, Diagnostics& diags) {
   }
   const auto n = m->find("served_model_name");
   if (n != m->end()) {
+    // The model_name label of every sample of every dump: a megabyte name made a 1.8 GB
+    // exposition, so it is bounded like a client's name.
     if (!n->is_string()) {
       diags.push_back({ptr + "/served_model_name", "expected a string"});
+    } else if (const auto bad = label_problem(n->get<std::string>())) {
+      diags.push_back({ptr + "/served_model_name", *bad});
     } else {
       out.served_model_name = n->get<std::string>();
     }

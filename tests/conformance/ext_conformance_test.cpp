@@ -171,6 +171,17 @@ TEST(ExtInput, BadConnectorKeysAreNamedByPointer) {
   EXPECT_NE(all.find("/requests/1/read_steps"), std::string::npos) << all;
 }
 
+// Hostile-corpus finding: a megabyte served_model_name labelled every sample of every dump
+// (1.8 GB of RSS); it is bounded as a client's name is.
+TEST(ExtInput, ServedModelNameIsABoundedLabel) {
+  json doc = json::parse(read_file(ext_dir() + "m01-simple.input.json"));
+  doc["metrics"]["served_model_name"] = std::string(1 << 20, 'x');
+  const vllm::ConformOutcome out = vllm::run_ext_conformance(doc.dump());
+  ASSERT_FALSE(out.ok);
+  ASSERT_FALSE(out.diagnostics.empty());
+  EXPECT_EQ(out.diagnostics.front().pointer, "/metrics/served_model_name");
+}
+
 // Hostile-corpus finding: 20,000 NIXL requests (within the 100,000 a scheduler trace may hold)
 // took minutes, the connector trace recording every in-flight transfer at every step.
 TEST(ExtInput, ConnectorInputsHoldBoundedRequests) {
