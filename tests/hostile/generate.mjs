@@ -372,7 +372,7 @@ scen('epp-flow-valid', eppScen(flowYaml('  defaultRequestTTL: 10s\n  priorityBan
 scen('flow-ttl-1ns-high-rate', setp(eppScen(flowYaml('  defaultRequestTTL: 1ns\n')), '/workload/clients/0/load/rate', 5000));
 scen('flow-capacity-1-high-rate', setp(eppScen(flowYaml('  maxRequests: 1\n')), '/workload/clients/0/load/rate', 20000));
 scen('flow-no-ttl-saturated-forever', setp(setp(eppScen(flowYaml('  maxRequests: 1e18\n', '- type: concurrency-detector\n  parameters:\n    maxConcurrency: 1\n').replace('plugins:\n', 'saturationDetector:\n  pluginRef: concurrency-detector\nplugins:\n')),
-  '/workload/clients/0/load/rate', 2000), '/horizon/duration_s', 60));
+  '/workload/clients/0/load/rate', 2000), '/horizon/duration_s', 30));
 // Bands: many, duplicate, out of range.
 const bands = (n, f = (i) => `  - priority: ${-i}\n`) => `  priorityBands:\n${Array.from({ length: n }, (_, i) => f(i)).join('')}`;
 [64, 65, 1000, 20000].forEach((n) => scen(`flow-bands-${n}`, eppScen(flowYaml(bands(n)))));
