@@ -15,6 +15,7 @@
 #include "file_access.h"
 #include "scenario/json_text.h"
 #include "sweep/capacity.h"
+#include "util/text.h"
 
 namespace blis::cli {
 namespace {
@@ -78,7 +79,7 @@ int run_capacity(const std::vector<std::string>& args) {
     } else if (a == "--read-anywhere") {
       anywhere = true;
     } else if (!a.empty() && a[0] == '-') {
-      return usage_error("unknown option or missing value '" + a + "'");
+      return usage_error("unknown option or missing value " + quote_excerpt(a));
     } else if (path.empty()) {
       path = a;
     } else {
@@ -90,7 +91,8 @@ int run_capacity(const std::vector<std::string>& args) {
   if (!text) return 1;
   const scenario::JsonText doc = scenario::parse_json_text(*text);
   if (doc.error) {
-    std::fprintf(stderr, "blis capacity: %s: %s\n", path.c_str(), doc.error->message.c_str());
+    std::fprintf(stderr, "blis capacity: %s: %s\n", escape_excerpt(path, 200).c_str(),
+                 doc.error->message.c_str());
     return 1;
   }
   if (!pool.empty()) {
@@ -102,7 +104,7 @@ int run_capacity(const std::vector<std::string>& args) {
         found = true;
       }
     }
-    if (!found) return usage_error("the scenario has no pool named '" + pool + "'");
+    if (!found) return usage_error("the scenario has no pool named " + quote_excerpt(pool));
   }
   scenario::DecodeOptions options;
   options.read_file = scenario_file_reader(path, anywhere);

@@ -12,6 +12,8 @@
 #include "catalog/hf_import.h"
 #include "command_registry.h"
 #include "file_access.h"
+#include "scenario/json_text.h"
+#include "util/text.h"
 #include "util/units.h"
 
 namespace blis::cli {
@@ -172,18 +174,24 @@ int import_config(const std::vector<std::string>& args) {
     std::fprintf(stderr, "blis catalog import: a config.json is required\n%s\n", kUsage);
     return 2;
   }
+  // A regular file below the cap (never a device such as /dev/zero or a FIFO that blocks),
+  // parsed as a scenario is (depth, NUL, duplicate keys, trailing bytes refused); every echo
+  // of the path is escaped.
+  const std::string shown = escape_excerpt(config_path, 200);
   const auto text = read_named_file("blis catalog import", config_path);
-  if (!text) return 2;
-  const nlohmann::json config = nlohmann::json::parse(*text, nullptr, false);
-  if (config.is_discarded()) {
-    std::fprintf(stderr, "blis catalog import: %s: not valid JSON\n", config_path.c_str());
-    return 2;
+  if (!text) return 1;
+  const scenario::JsonText parsed = scenario::parse_json_text(*text);
+  if (parsed.error) {
+    std::fprintf(stderr, "blis catalog import: %s: %s\n", shown.c_str(),
+                 format_diagnostic(*parsed.error).c_str());
+    return parsed.duplicate_key ? 2 : 1;
   }
+  const nlohmann::json& config = parsed.value;
   nlohmann::json entry;
   const std::string name = config_path.substr(config_path.find_last_of('/') + 1);
   const Diagnostics diags = catalog::import_hf_config(config, {id, name}, &entry);
   for (const auto& d : diags) {
-    std::fprintf(stderr, "blis catalog import: %s: %s\n", config_path.c_str(),
+    std::fprintf(stderr, "blis catalog import: %s: %s\n", shown.c_str(),
                  format_diagnostic(d).c_str());
   }
   if (has_errors(diags)) return 2;
@@ -195,11 +203,13 @@ int import_config(const std::vector<std::string>& args) {
   std::ofstream out(out_path, std::ios::binary);
   out << json_text;
   if (!out) {
-    std::fprintf(stderr, "blis catalog import: cannot write %s\n", out_path.c_str());
-    return 2;
+    std::fprintf(stderr, "blis catalog import: cannot write %s\n",
+                 escape_excerpt(out_path, 200).c_str());
+    return 1;
   }
-  std::fprintf(stderr, "blis catalog import: wrote %s (%s)\n", out_path.c_str(),
-               entry["id"].get<std::string>().c_str());
+  std::fprintf(stderr, "blis catalog import: wrote %s (%s)\n",
+               escape_excerpt(out_path, 200).c_str(),
+               quote_excerpt(entry["id"].get<std::string>()).c_str());
   return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "file_access.h"
 #include "sweep/rank.h"
+#include "util/text.h"
 
 namespace blis::cli {
 
@@ -49,15 +50,16 @@ bool write_file(const std::string& command, const fs::path& path, const std::str
     out << text;
     out.close();
     if (!out) {
-      std::fprintf(stderr, "blis %s: cannot write '%s'\n", command.c_str(), tmp.string().c_str());
+      std::fprintf(stderr, "blis %s: cannot write '%s'\n", command.c_str(),
+                   escape_excerpt(tmp.string(), 200).c_str());
       return false;
     }
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) {
-    std::fprintf(stderr, "blis %s: cannot write '%s': %s\n", command.c_str(), path.string().c_str(),
-                 ec.message().c_str());
+    std::fprintf(stderr, "blis %s: cannot write '%s': %s\n", command.c_str(),
+                 escape_excerpt(path.string(), 200).c_str(), ec.message().c_str());
     return false;
   }
   return true;

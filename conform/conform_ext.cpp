@@ -15,6 +15,7 @@
 #include "engine/vllm/metrics/engine_feed.h"
 #include "engine/vllm/metrics/recorder.h"
 #include "engine/vllm/provenance.h"
+#include "util/text.h"
 
 namespace blis::vllm {
 namespace {
@@ -44,7 +45,14 @@ void decode_metrics(const json& doc, MetricsInput& out, Diagnostics& diags) {
   conform::take_number(r, "step_seconds", true, 0.0, true, 3600.0,
                        "a number of seconds in (0, 3600]", out.step_seconds);
   conform::take_int_list(r, "dump_steps", 0, conform::kMaxSteps, out.dump_steps);
-  conform::take_string(r, "served_model_name", false, out.served_model_name);
+  // The model_name label of every sample of every dump: a megabyte name made a 1.8 GB
+  // exposition, so it is bounded like a client's name.
+  if (conform::take_string(r, "served_model_name", false, out.served_model_name)) {
+    if (const auto bad = label_problem(out.served_model_name)) {
+      r.error("served_model_name", *bad);
+      out.served_model_name = "oracle-model";
+    }
+  }
   r.report_unknown_keys();
 }
 

@@ -112,6 +112,14 @@ void take_connector_input(json& doc, ConnectorInput& out, Diagnostics& diags) {
   doc.erase("connector");
   const auto reqs = doc.find("requests");
   if (reqs == doc.end() || !reqs->is_array()) return;  // the base reader reports it
+  // The connector cases' trace records every in-flight transfer at every step (vLLM's
+  // metadata as the golden traces hold it), so their work grows with requests x steps:
+  // bounded tighter than a scheduler trace's requests.
+  if (reqs->size() > kMaxConnectorRequests) {
+    diags.push_back({"/requests", "at most " + std::to_string(kMaxConnectorRequests) +
+                                      " requests with a connector, got " +
+                                      std::to_string(reqs->size())});
+  }
   out.requests.resize(reqs->size());
   for (std::size_t i = 0; i < reqs->size(); ++i) {
     json& r = (*reqs)[i];

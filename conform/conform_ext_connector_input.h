@@ -15,6 +15,9 @@
 
 namespace blis::vllm::conform {
 
+// Requests of an input with a connector at most (conform_input.h kMaxRequests for the rest).
+inline constexpr std::size_t kMaxConnectorRequests = 10000;
+
 struct ConnectorRequest {
   bool has_params = false;  // kv_transfer_params given (and not empty)
   engine::KvTransferParams params;

@@ -131,7 +131,9 @@ void check_blocks(const Pool& pool, const std::string& pool_pointer, const kerne
                       std::to_string(kMaxBlocksPerInstance) + " this simulator holds"});
     }
   }
-  c.pool_blocks[pool_pointer] = (k.num_gpu_blocks + cpu_blocks) * pool.instances;
+  // Every DP rank is a whole engine with its own KV cache of this size (docs/parallelism.md).
+  c.pool_blocks[pool_pointer] =
+      (k.num_gpu_blocks + cpu_blocks) * pool.instances * std::max(1, pool.parallelism.dp);
 }
 
 void check_step_cost(const kernel::Deployment& d, const Pool& pool, const std::string& pool_pointer,

@@ -96,6 +96,8 @@ void decode_root(const json& doc, Scenario& s, DecodeContext& c) {
   }
 }
 
+}  // namespace
+
 // At most kMaxDiagnostics are reported, then one line saying how many more there were: a
 // document with a million mistakes gets a readable answer of bounded size.
 void cap_diagnostics(Diagnostics& ds) {
@@ -108,8 +110,6 @@ void cap_diagnostics(Diagnostics& ds) {
   ds.push_back({"", "\u2026 and " + std::to_string(more) + " more",
                 errors ? Severity::kError : Severity::kWarning});
 }
-
-}  // namespace
 
 DecodeResult decode_scenario(const std::string& json_text, const DecodeOptions& options) {
   DecodeResult out;

@@ -25,6 +25,9 @@ struct DecodeOptions {
 
 // Diagnostics one decode reports at most; beyond them, one "… and N more" at "/".
 inline constexpr std::size_t kMaxDiagnostics = 50;
+// Cuts `ds` to kMaxDiagnostics and appends the "… and N more" line (an error when any cut one
+// is); every reader of a document from a stranger (scenario, sweep) reports through it.
+void cap_diagnostics(Diagnostics& ds);
 
 struct DecodeResult {
   std::optional<Scenario> scenario;  // set when there is no error

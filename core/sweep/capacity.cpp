@@ -19,10 +19,15 @@ CapacityProbe probe(const json& scenario, double value, const CapacityQuery& q,
   cluster::Simulation sim;
   const Diagnostics ds = sim.load(scenario.dump(), options);
   if (has_errors(ds)) {
+    // Reported once (the first invalid probe's errors), and each invalid probe's line says
+    // why, so a search that keeps meeting a limit prints a bounded number of lines.
+    const bool first = errors->empty();
     for (const auto& d : ds) {
-      if (d.severity == Severity::kError) errors->push_back(d);
+      if (d.severity != Severity::kError) continue;
+      if (first) errors->push_back(d);
+      if (!p.invalid) p.why = sanitize_line("invalid scenario: " + format_diagnostic(d), 300);
+      p.invalid = true;
     }
-    p.why = "invalid scenario";
     return p;
   }
   sim.run();
@@ -36,6 +41,13 @@ CapacityProbe probe(const json& scenario, double value, const CapacityQuery& q,
   p.pass = !p.saturated;
   p.why = p.saturated ? verdict + ": " + sat.at("reason").get<std::string>() : "ok";
   if (!p.pass) return p;
+  // A probe in which no request finished measured nothing (a rate so low that nothing
+  // arrived within the horizon): it cannot show that the SLO holds.
+  if (s.at("requests").at("finished").get<double>() == 0) {
+    p.pass = false;
+    p.why = "no request finished (nothing to measure)";
+    return p;
+  }
   for (const SloBound& b : q.slo) {
     const auto x = summary_number(s, b.metric);
     if (!x || (b.upper ? *x > b.value : *x < b.value)) {
@@ -114,6 +126,7 @@ void search_instances(const json& base, const CapacityQuery& q, const scenario::
     for (hi = 2 * start; static_cast<int>(out.probes.size()) < q.max_probes; hi *= 2) {
       if (hi > 10000) return;  // the scenario's limit: no count passes
       if (run(hi)) break;
+      if (out.probes.back().invalid) return;  // more instances are as invalid (a limit)
       lo = hi;
     }
     if (!out.probes.back().pass) return;

@@ -32,8 +32,9 @@ struct CapacityProbe {
   double value = 0;  // the rate (req/s) or the instance count probed
   bool pass = false;
   bool saturated = false;
-  std::string why;     // the first bound violated, or the saturation reason, or "ok"
-  std::string digest;  // of the probe's results
+  bool invalid = false;  // the probe's scenario was refused (why: its first error)
+  std::string why;       // the first bound violated, or the saturation reason, or "ok"
+  std::string digest;    // of the probe's results
 };
 
 struct CapacityQuery {

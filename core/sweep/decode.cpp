@@ -75,8 +75,10 @@ std::vector<json> decode_range(const json& v, const std::string& ptr, Diagnostic
   }
   const double n = std::floor((*to - *from) / *step + 1e-9) + 1;
   if (n > static_cast<double>(kMaxRuns)) {
-    r.error("step", "gives " + std::to_string(static_cast<long long>(n)) +
-                        " values, expected at most " + std::to_string(kMaxRuns));
+    // n may be far beyond any integer (a step of 1e-15 over 1e15): shown as a number then,
+    // never converted.
+    const std::string count = n < 9e15 ? std::to_string(static_cast<long long>(n)) : rules::show(n);
+    r.error("step", "gives " + count + " values, expected at most " + std::to_string(kMaxRuns));
     return out;
   }
   const bool integral = std::floor(*from) == *from && std::floor(*step) == *step;
@@ -376,6 +378,7 @@ DecodeResult decode_sweep(const std::string& json_text, const DecodeOptions& opt
   Sweep s;
   decode_root(parsed.value, s, options, out.diagnostics);
   if (!has_errors(out.diagnostics)) out.sweep = std::move(s);
+  scenario::cap_diagnostics(out.diagnostics);  // 10,000 linked axes: 50 lines and "… and N more"
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include "cluster/simulation.h"
 #include "rules/json_fields.h"
+#include "scenario/scenario_decode.h"
+#include "util/text.h"
 
 namespace blis::sweep {
 
@@ -12,7 +14,8 @@ std::string describe_point(const Sweep& s, std::size_t index) {
   bool first = true;
   const nlohmann::ordered_json values = point_values(s, index);
   for (const auto& [k, v] : values.items()) {
-    out += (first ? "" : ", ") + k + " = " + rules::show(nlohmann::json::parse(v.dump()));
+    out += (first ? "" : ", ") + escape_excerpt(k) + " = " +
+           rules::show(nlohmann::json::parse(v.dump()));
     first = false;
   }
   return out + ")";
@@ -25,11 +28,11 @@ void check_metrics(const Sweep& s, const nlohmann::json& summary, Diagnostics& d
     try {
       const nlohmann::json& v = summary.at(nlohmann::json::json_pointer(pointer));
       if (v.is_number() || v.is_null()) return;
-      d.push_back({where, "\"" + pointer + "\" is " + rules::describe_type(v) +
+      d.push_back({where, quote_excerpt(pointer) + " is " + rules::describe_type(v) +
                               " in summary.json, expected a number (e.g. /ttft_ms/p99)"});
     } catch (const std::exception&) {
-      d.push_back({where, "\"" + pointer +
-                              "\" names nothing in summary.json (docs/results.md lists its "
+      d.push_back({where, quote_excerpt(pointer) +
+                              " names nothing in summary.json (docs/results.md lists its "
                               "fields, e.g. /ttft_ms/p99, /cost/usd_per_million_output_tokens)"});
     }
   };
@@ -44,8 +47,10 @@ void check_metrics(const Sweep& s, const nlohmann::json& summary, Diagnostics& d
 
 }  // namespace
 
-Diagnostics check_points(const Sweep& s, const scenario::DecodeOptions& options,
-                         std::size_t max_point_errors) {
+namespace {
+
+Diagnostics check_points_uncapped(const Sweep& s, const scenario::DecodeOptions& options,
+                                  std::size_t max_point_errors) {
   Diagnostics d;
   for (std::size_t k = 0; k < s.axes.size(); ++k) {
     const Axis& a = s.axes[k];
@@ -57,7 +62,7 @@ Diagnostics check_points(const Sweep& s, const scenario::DecodeOptions& options,
         d.push_back({a.members.size() > 1
                          ? json_pointer_append(json_pointer_append(at + "/linked", m), "pointer")
                          : at + "/pointer",
-                     "\"" + a.members[m].pointer + "\": " + why});
+                     quote_excerpt(a.members[m].pointer) + ": " + why});
       }
     }
   }
@@ -84,6 +89,15 @@ Diagnostics check_points(const Sweep& s, const scenario::DecodeOptions& options,
   }
   if (has_errors(d)) return d;
   check_metrics(s, nlohmann::json::parse(sim.summary_json(0)), d);
+  return d;
+}
+
+}  // namespace
+
+Diagnostics check_points(const Sweep& s, const scenario::DecodeOptions& options,
+                         std::size_t max_point_errors) {
+  Diagnostics d = check_points_uncapped(s, options, max_point_errors);
+  scenario::cap_diagnostics(d);  // a thousand axes that name nothing: 50 lines, then a count
   return d;
 }
 

@@ -122,7 +122,7 @@ TEST(ModelSchema, Rules) {
 
 TEST(FabricSchema, Rules) {
   EXPECT_TRUE(HasError(add_mutated(Kind::kFabric, "ib-ndr", [](auto& j) { j["efficiency"] = 1.2; }),
-                       kP + "/efficiency", "1.2 is out of range, expected a number in (0, 1]"));
+                       kP + "/efficiency", "1.2 is out of range, expected a number in [0.01, 1]"));
   EXPECT_TRUE(HasError(
       add_mutated(Kind::kFabric, "ib-ndr", [](auto& j) { j["scope"] = "wan"; }), kP + "/scope",
       R"("wan" is not one of the accepted values (accepted: "scale-up", "scale-out", "host")"));

@@ -33,6 +33,31 @@ grep -q '"estimate": false' "$WORK/cal.json" || fail "a calibrated model priced 
 [ $? -eq 2 ] || fail "unreadable config should exit 2"
 grep -q '/quantization_config/quant_method' "$WORK/bad.err" || fail "no pointer: $(cat "$WORK/bad.err")"
 grep -q '/num_hidden_layers' "$WORK/bad.err" || fail "no layer pointer: $(cat "$WORK/bad.err")"
+# Hostile-corpus findings: the config is read as every file a command line names (a regular
+# file below the cap: /dev/zero was read until memory ran out, a FIFO blocked), parsed as a
+# scenario (a duplicate key was last-wins), and the id it reports is escaped (an ANSI escape or
+# a newline in _name_or_path or --id reached the terminal raw).
+"$BLIS" catalog import /dev/zero >"$WORK/zero.out" 2>"$WORK/zero.err"
+[ $? -eq 1 ] || fail "/dev/zero should exit 1"
+grep -q 'not a regular file' "$WORK/zero.err" || fail "/dev/zero: $(head -c 300 "$WORK/zero.err")"
+mkfifo "$WORK/fifo"
+"$BLIS" catalog import "$WORK/fifo" >/dev/null 2>"$WORK/fifo.err"
+[ $? -eq 1 ] || fail "a FIFO should exit 1"
+node -e '
+  const fs = require("fs");
+  const c = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  c._name_or_path = "acme/\u001b[31mred\nforged: /x";
+  fs.writeFileSync(process.argv[2], JSON.stringify(c));
+  fs.writeFileSync(process.argv[3], JSON.stringify(c).replace("\"hidden_size\"", "\"hidden_size\":1,\"hidden_size\""));' \
+  "$FIX/Llama-2-7b-hf.json" "$WORK/ansi.json" "$WORK/dup.json" || fail "could not write the configs"
+"$BLIS" catalog import "$WORK/ansi.json" --out "$WORK/ansi-entry.json" 2>"$WORK/ansi.err" \
+  || fail "import of an escaped id: $(cat "$WORK/ansi.err")"
+[ "$(wc -l <"$WORK/ansi.err")" -eq 1 ] || fail "one line expected: $(cat -v "$WORK/ansi.err")"
+if grep -q "$(printf '\033')" "$WORK/ansi.err"; then fail "a raw escape: $(cat -v "$WORK/ansi.err")"; fi
+grep -q 'acme/\\x1b\[31mred\\nforged' "$WORK/ansi.err" || fail "id not escaped: $(cat -v "$WORK/ansi.err")"
+"$BLIS" catalog import "$WORK/dup.json" >/dev/null 2>"$WORK/dup.err"
+[ $? -eq 2 ] || fail "a duplicate key should exit 2"
+grep -q 'appears twice' "$WORK/dup.err" || fail "duplicate key: $(cat "$WORK/dup.err")"
 # The entry inline in a scenario: the run works and its provenance says "estimate".
 node -e '
   const fs = require("fs");

@@ -238,6 +238,71 @@ TEST(EppConfig, GoDurations) {
   EXPECT_DOUBLE_EQ(ms, 90000);
   EXPECT_FALSE(parse_go_duration_ms("5", ms));
   EXPECT_FALSE(parse_go_duration_ms("1d", ms));
+  // time.ParseDuration's range: int64 nanoseconds, about 2562047 hours.
+  EXPECT_TRUE(parse_go_duration_ms("2562047h", ms));
+  EXPECT_FALSE(parse_go_duration_ms("2562048h", ms));
+  EXPECT_FALSE(parse_go_duration_ms(std::string(60, '9') + "h", ms));
+}
+
+// Hostile-corpus findings (docs/reliability.md): numbers and durations beyond what the
+// simulator converts were accepted and overflowed later (a float-to-int conversion of 1e30,
+// std::out_of_range escaping the decoder for a TTL of 10^60 hours).
+TEST(EppConfig, NumbersTheSimulatorConvertsAreBounded) {
+  EppConfig c;
+  auto first = [&c](const std::string& text) {
+    Diagnostics ds;
+    EXPECT_NO_THROW(ds = parse_epp_config(text, "/x", c)) << text;
+    return ds.empty() ? std::string() : ds[0].pointer + ": " + ds[0].message;
+  };
+  EXPECT_EQ(first(R"({"plugins": [{"type": "prefix-cache-scorer",
+      "parameters": {"maxPrefixBlocksToMatch": 1e30}}]})"),
+            "/x/plugins/0/parameters/maxPrefixBlocksToMatch: expected an integer from "
+            "-2147483647 to 2147483647");
+  EXPECT_NE(first(R"({"plugins": [{"type": "no-hit-lru-scorer",
+      "parameters": {"lruSize": 9223372036854775808}}]})")
+                .find("/x/plugins/0/parameters/lruSize: expected an integer from"),
+            std::string::npos);
+  EXPECT_NE(first("plugins:\n- type: active-request-scorer\n  parameters:\n    maxBusyScore: "
+                  "1e999\n")
+                .find("expected a finite number"),
+            std::string::npos);
+  EXPECT_NE(first(R"({"plugins": [{"type": "queue-scorer"}], "schedulingProfiles": [
+      {"name": "a", "plugins": [{"pluginRef": "queue-scorer", "weight": 1e308}]}]})")
+                .find("/x/schedulingProfiles/0/plugins/0/weight: expected a number from 0 to 1e9"),
+            std::string::npos);
+  const std::string ttl =
+      "featureGates: [flowControl]\nplugins:\n- type: queue-scorer\n"
+      "flowControl:\n  defaultRequestTTL: \"" +
+      std::string(60, '9') + "h\"\n";
+  const auto every = [&c](const std::string& text) {
+    Diagnostics ds;
+    EXPECT_NO_THROW(ds = parse_epp_config(text, "/x", c)) << text;
+    return all(ds);
+  };
+  EXPECT_NE(every(ttl).find("defaultRequestTTL): expected a duration"), std::string::npos)
+      << every(ttl);
+  const std::string stale =
+      "plugins:\n- type: utilization-detector\n  parameters:\n"
+      "    metricsStalenessThreshold: 2562048h\n";
+  EXPECT_NE(every(stale).find("metricsStalenessThreshold): expected a duration"), std::string::npos)
+      << every(stale);
+}
+
+// JSON text is read as a scenario's JSON is: a duplicate key, trailing bytes and deep nesting
+// are errors (they were last-wins, ignored, and read into a tree).
+TEST(EppConfig, JsonTextReadAsAScenario) {
+  EppConfig c;
+  auto first = [&c](const std::string& text) {
+    const Diagnostics ds = parse_epp_config(text, "/x", c);
+    return ds.empty() ? std::string() : ds[0].pointer + ": " + ds[0].message;
+  };
+  EXPECT_NE(first(R"({"kind": "EndpointPickerConfig", "kind": "EndpointPickerConfig"})")
+                .find("appears twice"),
+            std::string::npos);
+  EXPECT_NE(first(R"({"plugins": []} trailing)").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(first("{\"a\": " + std::string(100000, '[') + std::string(100000, ']') + "}")
+                .find("nesting deeper than 32"),
+            std::string::npos);
 }
 
 TEST(EppParity, DocShowsTheGeneratedMatrix) {

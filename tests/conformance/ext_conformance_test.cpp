@@ -13,6 +13,7 @@
 #include <string>
 
 #include "conform/conform_ext.h"
+#include "conform/conform_ext_connector_input.h"
 #include "conformance/prom_compare.h"
 #include "conformance/trace_compare.h"
 #include "test_files.h"
@@ -129,6 +130,35 @@ INSTANTIATE_TEST_SUITE_P(Cases, ExtGoldenTrace,
                            }
                            return "case_" + n;
                          });
+
+// Hostile-corpus finding: a megabyte served_model_name labelled every sample of every dump
+// (1.8 GB of RSS); it is bounded as a client's name is.
+TEST(ExtInput, ServedModelNameIsABoundedLabel) {
+  json doc = json::parse(read_file(ext_dir() + "m01-simple.input.json"));
+  doc["metrics"]["served_model_name"] = std::string(1 << 20, 'x');
+  const vllm::ConformOutcome out = vllm::run_ext_conformance(doc.dump());
+  ASSERT_FALSE(out.ok);
+  ASSERT_FALSE(out.diagnostics.empty());
+  EXPECT_EQ(out.diagnostics.front().pointer, "/metrics/served_model_name");
+}
+
+// Hostile-corpus finding: 20,000 NIXL requests (within the 100,000 a scheduler trace may hold)
+// took minutes, the connector trace recording every in-flight transfer at every step.
+TEST(ExtInput, ConnectorInputsHoldBoundedRequests) {
+  json doc = json::parse(read_file(ext_dir() + "c02-nixl-prefill.input.json"));
+  const json first = doc["requests"][0];
+  doc["requests"] = json::array();
+  for (std::size_t i = 0; i <= vllm::conform::kMaxConnectorRequests; ++i) {
+    json r = first;
+    r["id"] = "p" + std::to_string(i);
+    doc["requests"].push_back(r);
+  }
+  const vllm::ConformOutcome out = vllm::run_ext_conformance(doc.dump());
+  ASSERT_FALSE(out.ok);
+  ASSERT_FALSE(out.diagnostics.empty());
+  EXPECT_EQ(out.diagnostics.front().pointer, "/requests");
+  EXPECT_EQ(out.diagnostics.front().message, "at most 10000 requests with a connector, got 10001");
+}
 
 // The heartbeat_by_engine of every step that sent one, as {step, compact JSON}, engines in
 // their output order.

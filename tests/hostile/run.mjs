@@ -1,10 +1,11 @@
-// node tests/hostile/run.mjs BLIS CORPUS_DIR [--every K] [--asan] [--timeout S]
+// node tests/hostile/run.mjs BLIS CORPUS_DIR [--every K] [--only REGEX] [--asan] [--timeout S]
 // Runs every case of a corpus written by generate.mjs through the `blis` binary BLIS and checks
 // what docs/reliability.md ("The hostile corpus") promises: every command ends within the time
 // limit (60 s) and 2 GiB, with exit 0, 1 or 2 and no signal; every stderr line is one error
 // naming a JSON pointer (or `blis CMD: ...`, or the bounded "... and N more" line); no control
 // character or ANSI escape in stdout or stderr; no sanitizer report; no file written outside
-// the case's --out. --every K runs every K-th case only (the ctest slice). --asan: the binary is
+// the case's --out. --every K runs every K-th case only (the ctest slice); --only REGEX the
+// cases whose folder name matches (HOSTILE_VERBOSE=1 prints each finding as it is found). --asan: the binary is
 // the ASan/UBSan build, whose shadow memory needs an unlimited address space, so the 2 GiB is
 // checked on the peak RSS instead of with `ulimit -v`. Exit 0 when nothing was found.
 import fs from 'node:fs';
@@ -18,9 +19,10 @@ const asan = argv.includes('--asan');
 if (asan) argv.splice(argv.indexOf('--asan'), 1);
 const every = Number(flag('--every', '1'));
 const timeoutS = Number(flag('--timeout', '60'));
+const only = new RegExp(flag('--only', ''));
 const [BLIS, CORPUS] = argv.map((p) => path.resolve(p));
 if (!BLIS || !CORPUS) {
-  console.error('usage: node tests/hostile/run.mjs BLIS CORPUS_DIR [--every K] [--asan] [--timeout S]');
+  console.error('usage: node tests/hostile/run.mjs BLIS CORPUS_DIR [--every K] [--only REGEX] [--asan] [--timeout S]');
   process.exit(2);
 }
 const LIMIT_KIB = 2 * 1024 * 1024;
@@ -57,28 +59,33 @@ function commands(c) {
     case 'sweep': return [['sweep', 'sweep.json', '--out', 'out', '--jobs', '1', '--quiet']];
     case 'capacity': return [['capacity', 'scenario.json', ...c.args]];
     case 'conform': return [['conform', 'input.json', '--out', 'out/trace.json']];
+    case 'epp-file': return [['run', 'scenario.json', '--epp-config', c.eppPath || 'epp.yaml', '--out', 'out', '--quiet']];
+    case 'sweep-merge': return [['sweep-merge', ...c.shards, '--out', 'out']];
+    case 'catalog-import': return [['catalog', 'import', c.configPath || 'config.json', ...c.args, '--out', 'out/model.json'],
+      ['catalog', 'import', c.configPath || 'config.json', ...c.args]];
     default: throw new Error(`unknown kind ${c.kind}`);
   }
 }
 // One diagnostic line is fine when it names a pointer (after `warning: ` or the input's file
 // name), is a command-level message (`blis CMD: ...`, then the usage text for a bad command
 // line), or is the bounded summary.
-const OK_LINE = [/^(warning: |[^\s:]+\.json: )?\/[^\n]{0,260}?: \S/, /^blis [a-z-]+: \S/, /^… and \d+ more/];
+const OK_LINE = [/^(warning: |[^\s:]+\.json: )?\/[^\n]{0,260}?: \S/, /^blis [a-z-]+( [a-z]+)?: \S/, /^… and \d+ more/];
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/;  // all but \t and \n; U+FFFD: invalid UTF-8
 const SANITIZER = /AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:/;
 
 const findings = [];
 const exits = {};
-let maxWall = 0, maxRss = 0, maxWallAt = '', maxRssAt = '', commandsRun = 0;
+let maxWall = 0, maxRss = 0, maxWallAt = '', maxRssAt = '', commandsRun = 0, casesRun = 0;
 const t0 = Date.now();
 manifest.forEach((c, index) => {
-  if (index % every !== 0) return;
+  if (index % every !== 0 || !only.test(c.dir)) return;
+  casesRun++;
   const dir = path.join(SANDBOX, 'cases', c.dir);
   fs.cpSync(path.join(CORPUS, c.dir), dir, { recursive: true });
   setup(dir, c.setup);
   for (const cmd of commands(c)) {
     const where = `${c.dir}: blis ${cmd[0]}`;
-    const find = (what) => findings.push(`${where}: ${what}`);
+    const find = (what) => { findings.push(`${where}: ${what}`); if (process.env.HOSTILE_VERBOSE) console.error(`${where}: ${what}`); };
     const before = listTree(PARENT);
     const timeFile = path.join(PARENT, 'time.txt');
     const limit = asan ? '' : `ulimit -v ${LIMIT_KIB}; `;
@@ -126,8 +133,7 @@ manifest.forEach((c, index) => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 fs.rmSync(PARENT, { recursive: true, force: true });
-const cases = Math.ceil(manifest.length / every);
-console.log(`${cases} cases, ${commandsRun} commands in ${((Date.now() - t0) / 1000).toFixed(1)} s` +
+console.log(`${casesRun} cases, ${commandsRun} commands in ${((Date.now() - t0) / 1000).toFixed(1)} s` +
   `${asan ? ' (ASan/UBSan build)' : ''}; exits ${JSON.stringify(exits)}; slowest ${maxWall.toFixed(2)} s (${maxWallAt});` +
   ` peak RSS ${(maxRss / 1024).toFixed(0)} MiB (${maxRssAt}); ${findings.length} findings`);
 for (const f of findings) console.log(`  ${f}`);

@@ -145,6 +145,36 @@ TEST(Budget, InstancesTimesBlocksAreBounded) {
   expect_error(doc, "/pools", "KV blocks in all");
 }
 
+// Hostile-corpus finding: the KV blocks of every DP rank were left out (one Mixtral instance of
+// dp 1024 runs 1024 engines, each with its own KV cache: 1.9 GB of RSS, accepted).
+TEST(Budget, DataParallelRanksHoldTheirOwnBlocks) {
+  json doc = testing::base_unified();
+  doc["pools"][0]["model"] = "mistralai/Mixtral-8x7B-v0.1";
+  doc["pools"][0]["parallelism"] = {{"tp", 2}, {"pp", 1}, {"dp", 1024}};
+  doc["pools"][0]["instances"] = 1;
+  expect_error(doc, "/pools", "KV blocks in all");
+}
+
+// Hostile-corpus finding (UBSan): an inline fabric of efficiency 1e-300 between the stages of
+// a pp 2 pool priced a hand-off at 7.9e301 us and converted it to an integer.
+TEST(Budget, FabricEfficiencyHasAFloor) {
+  json doc = testing::base_unified();
+  json fabric = {{"id", "x-fabric"},     {"name", "x"},
+                 {"scope", "scale-out"}, {"bandwidth_bytes_per_s", 50e9},
+                 {"latency_us", 50},     {"efficiency", 1e-300},
+                 {"source", "test"}};
+  doc["catalog"] = {{"fabrics", json::array({fabric})}};
+  doc["fabric"] = "x-fabric";
+  doc["network"] = {{"gpus_per_node", 1}};
+  doc["pools"][0]["parallelism"] = {{"tp", 1}, {"pp", 2}, {"dp", 1}};
+  const DecodeResult r = decode_scenario(doc.dump());
+  EXPECT_FALSE(r.scenario);
+  bool found = false;
+  for (const auto& d : r.diagnostics)
+    found |= d.pointer.size() >= 11 && d.pointer.substr(d.pointer.size() - 11) == "/efficiency";
+  EXPECT_TRUE(found) << all_diagnostics(r.diagnostics);
+}
+
 TEST(Budget, TimeSeriesSamplesAreBounded) {
   json doc = testing::base_unified();
   doc["horizon"] = {{"duration_s", 1e9}, {"max_requests", 100}};

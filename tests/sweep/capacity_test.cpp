@@ -87,5 +87,41 @@ TEST(Capacity, FewestInstancesIsMonotoneInRate) {
   EXPECT_GT(previous, 1);
 }
 
+// Hostile-corpus findings: a probe in which nothing arrived "passed" any SLO (a search for
+// ttft_ms.p99 <= 1 us answered 0.06 req/s), and an instance search that met the work budget
+// kept doubling, printing every refused probe's errors again and "invalid scenario" without
+// saying why.
+TEST(Capacity, ProbesThatMeasureNothingFail) {
+  CapacityQuery q;
+  std::string why;
+  q.slo.push_back(*parse_slo("ttft_ms.p99<=0.000001", &why));
+  const CapacityResult r = capacity_search(base(), q, {});
+  EXPECT_FALSE(r.answer) << *r.answer;
+  bool saw_empty = false;
+  for (const CapacityProbe& p : r.probes) {
+    EXPECT_FALSE(p.pass) << p.value << " " << p.why;
+    saw_empty = saw_empty || p.why == "no request finished (nothing to measure)";
+  }
+  EXPECT_TRUE(saw_empty);
+}
+
+TEST(Capacity, InstanceSearchStopsAtTheFirstRefusedProbe) {
+  nlohmann::json sc = base();
+  sc["pools"][0]["instances"] = 600;  // 1200 instances hold more KV blocks than the budget
+  CapacityQuery q;
+  q.vary = Vary::kInstances;
+  q.rate = 1;
+  std::string why;
+  q.slo.push_back(*parse_slo("ttft_ms.p99<=0.000001", &why));
+  const CapacityResult r = capacity_search(sc, q, {});
+  EXPECT_FALSE(r.answer);
+  ASSERT_EQ(r.probes.size(), 2u);
+  EXPECT_TRUE(r.probes[1].invalid);
+  EXPECT_EQ(r.probes[1].why.rfind("invalid scenario: /pools: the instances hold", 0), 0u)
+      << r.probes[1].why;
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].pointer, "/pools");
+}
+
 }  // namespace
 }  // namespace blis::sweep

@@ -91,6 +91,24 @@ TEST(SweepDecode, ErrorsNameTheirPointer) {
   EXPECT_EQ(path_without_reader.diagnostics.front().pointer, "/base");
 }
 
+// Hostile-corpus finding: a range of 10^30 values was reported as "gives
+// -9223372036854775808 values" (a float-to-integer conversion out of range, undefined).
+TEST(SweepDecode, RangeCountBeyondAnyIntegerIsShownNotConverted) {
+  const auto r = decode_sweep(
+      doc(R"([{"pointer": "/seed", "range": {"from": 0, "to": 1e15, "step": 1e-15}}])"));
+  EXPECT_FALSE(r.sweep);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics.front().pointer, "/axes/0/range/step");
+  EXPECT_EQ(r.diagnostics.front().message,
+            "gives 9.999999999999999e+29 values, expected at most 100000")
+      << first_error(r);
+  const auto twelve =
+      decode_sweep(doc(R"([{"pointer": "/seed", "range": {"from": 1, "to": 1e12, "step": 1}}])"));
+  ASSERT_FALSE(twelve.diagnostics.empty());
+  EXPECT_EQ(twelve.diagnostics.front().message,
+            "gives 1000000000000 values, expected at most 100000");
+}
+
 TEST(SweepCheck, AxisThatNamesNothingAndBadPointsAndBadMetrics) {
   const auto missing = decode_sweep(doc(R"([{"pointer": "/pools/4/instances", "values": [1]}])"));
   ASSERT_TRUE(missing.sweep);

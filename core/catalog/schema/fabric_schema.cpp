@@ -15,7 +15,9 @@ Diagnostics parse_fabric(const nlohmann::json& j, const std::string& pointer, Fa
   r.number("bandwidth_bytes_per_s", &out->bandwidth_bytes_per_s, true, 1e6, 1e16);
   r.number("latency_us", &out->latency_us, true, 0, 1e9);
   r.number("hop_latency_us", &out->hop_latency_us, false, 0, 1e6);
-  r.number("efficiency", &out->efficiency, true, 0, 1, true);
+  // At least 1% of the nominal rate: an efficiency of 1e-300 made a pipeline hand-off cost
+  // 1e301 us, beyond any integer time (hostile corpus).
+  r.number("efficiency", &out->efficiency, true, 0.01, 1);
   r.text("source", &out->source, true);
   r.string_map("sources", &out->sources);
   r.finish();

@@ -10,6 +10,7 @@
 
 #include "cluster/epp/flow_config.h"
 #include "cluster/epp/yaml_subset.h"
+#include "scenario/json_text.h"
 #include "util/did_you_mean.h"
 #include "util/text.h"
 
@@ -26,6 +27,9 @@ const std::vector<std::string> kTopKeys = {
     "saturationDetector", "dataLayer", "flowControl",  "parser"};
 constexpr std::size_t kMaxPlugins = 64;
 constexpr std::size_t kMaxProfiles = 16;
+constexpr double kMaxIntParam = 2147483647.0;
+// As router.scorers[].weight: a scorer weight of at most 1e9, so weighted sums stay finite.
+constexpr double kMaxWeight = 1e9;
 
 class Loader {
  public:
@@ -191,13 +195,20 @@ class Loader {
   void param(const ParamInfo& q, const json& v, const std::string& kp, PluginSpec& spec) {
     switch (q.type) {
       case ParamType::kInt:
+        // Go's int parameters; the simulator converts them to 32- and 64-bit integers, so a
+        // value outside int32 is an error here rather than an overflowing conversion later.
         if (!v.is_number_integer() &&
             !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))
           return error(kp, "expected an integer");
+        if (!(std::fabs(v.get<double>()) <= kMaxIntParam))
+          return error(kp, "expected an integer from -2147483647 to 2147483647");
         spec.num[q.name] = v.get<double>();
         return;
       case ParamType::kNumber:
-        if (!v.is_number()) return error(kp, "expected a number");
+        // A YAML float beyond double (1e999) reads as infinity: refused, as Go's yaml refuses
+        // it (strconv.ParseFloat's range error).
+        if (!v.is_number() || !std::isfinite(v.get<double>()))
+          return error(kp, "expected a finite number");
         spec.num[q.name] = v.get<double>();
         return;
       case ParamType::kBool:
@@ -331,8 +342,9 @@ class Loader {
         }
         double w = 1.0;
         if (r.contains("weight") && !r["weight"].is_null()) {
-          if (!r["weight"].is_number() || !(r["weight"].get<double>() >= 0)) {
-            error(rp + "/weight", "expected a number >= 0");
+          if (!r["weight"].is_number() || !(r["weight"].get<double>() >= 0) ||
+              !(r["weight"].get<double>() <= kMaxWeight)) {
+            error(rp + "/weight", "expected a number from 0 to 1e9");
             continue;
           }
           w = r["weight"].get<double>();
@@ -472,6 +484,9 @@ class Loader {
 }  // namespace
 
 bool parse_go_duration_ms(const std::string& s, double& ms) {
+  // time.ParseDuration refuses a total beyond int64 nanoseconds ("invalid duration"): about
+  // 2562047 hours.
+  constexpr double kMaxDurationMs = 9223372036854.775807;
   // time.ParseDuration: a sequence of decimal numbers, each with a unit.
   if (s.empty() || s.size() > 64) return false;
   std::size_t i = 0;
@@ -505,6 +520,7 @@ bool parse_go_duration_ms(const std::string& s, double& ms) {
     else
       return false;
     total += v * scale;
+    if (!(total <= kMaxDurationMs)) return false;
   }
   ms = total;
   return true;
@@ -519,11 +535,17 @@ Diagnostics parse_epp_config(const std::string& text, const std::string& pointer
   json doc;
   std::map<std::string, YamlPos> pos;
   if (is_json) {
-    doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded()) {
-      ds.push_back({pointer, "the EPP config is not valid JSON"});
+    // JSON text is read as a scenario is: nesting, NUL bytes, duplicate keys and trailing
+    // bytes refused before a tree is built (the YAML reader below bounds its own).
+    scenario::JsonText parsed = scenario::parse_json_text(text, kMaxYamlDepth);
+    if (parsed.error) {
+      if (parsed.duplicate_key)
+        ds.push_back({pointer + parsed.error->pointer, parsed.error->message});
+      else
+        ds.push_back({pointer, "the EPP config is not valid JSON: " + parsed.error->message});
       return ds;
     }
+    doc = std::move(parsed.value);
   } else {
     YamlResult y = parse_yaml_subset(text);
     if (!y.ok) {

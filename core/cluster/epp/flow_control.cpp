@@ -37,6 +37,7 @@ Enqueued FlowController::enqueue(std::uint64_t key, std::int32_t priority, const
     return Enqueued::kRejectedCapacity;
   }
   b.flows[flow].push_back(Item{key, bytes, now});
+  queued_[key] = Queued{priority, bytes, now};
   ++b.len;
   b.bytes += bytes;
   ++total_len_;
@@ -46,6 +47,11 @@ Enqueued FlowController::enqueue(std::uint64_t key, std::int32_t priority, const
   stats_.max_queued = std::max<std::uint64_t>(stats_.max_queued, total_len_);
   b.stats.max_queued = std::max<std::uint64_t>(b.stats.max_queued, b.len);
   return Enqueued::kQueued;
+}
+
+bool FlowController::live_front(std::deque<Item>& q) const {
+  while (!q.empty() && queued_.count(q.front().key) == 0) q.pop_front();
+  return !q.empty();
 }
 
 std::deque<FlowController::Item>* FlowController::pick_flow(Band& b, std::string& flow) {
@@ -59,7 +65,7 @@ std::deque<FlowController::Item>* FlowController::pick_flow(Band& b, std::string
     }
     auto it = start;
     for (std::size_t n = 0; n < b.flows.size(); ++n) {
-      if (!it->second.empty()) {
+      if (live_front(it->second)) {
         b.last_flow = it->first;
         b.has_last = true;
         flow = it->first;
@@ -75,7 +81,7 @@ std::deque<FlowController::Item>* FlowController::pick_flow(Band& b, std::string
   // the flow enqueued first here as heads keep arrival order).
   std::deque<Item>* best = nullptr;
   for (auto& [id, q] : b.flows) {
-    if (q.empty()) continue;
+    if (!live_front(q)) continue;
     if (best == nullptr || q.front().enqueued < best->front().enqueued ||
         (q.front().enqueued == best->front().enqueued && q.front().key < best->front().key)) {
       best = &q;
@@ -98,6 +104,7 @@ bool FlowController::dispatch_cycle(double saturation, SimTime now, std::uint64_
     if (q == nullptr) continue;
     const Item item = q->front();
     q->pop_front();
+    queued_.erase(item.key);
     --b.len;
     b.bytes -= item.bytes;
     --total_len_;
@@ -115,21 +122,16 @@ bool FlowController::dispatch_cycle(double saturation, SimTime now, std::uint64_
 }
 
 bool FlowController::remove(std::uint64_t key, Band** from) {
-  for (auto& [prio, b] : bands_) {
-    for (auto& [id, q] : b.flows) {
-      for (auto it = q.begin(); it != q.end(); ++it) {
-        if (it->key != key) continue;
-        *from = &b;
-        --b.len;
-        b.bytes -= it->bytes;
-        --total_len_;
-        total_bytes_ -= it->bytes;
-        q.erase(it);
-        return true;
-      }
-    }
-  }
-  return false;
+  const auto it = queued_.find(key);
+  if (it == queued_.end()) return false;
+  Band& b = bands_.at(it->second.priority);
+  *from = &b;
+  --b.len;
+  b.bytes -= it->second.bytes;
+  --total_len_;
+  total_bytes_ -= it->second.bytes;
+  queued_.erase(it);  // its item stays in the flow's queue until it reaches the front
+  return true;
 }
 
 bool FlowController::expire(std::uint64_t key, SimTime now) {
@@ -137,20 +139,13 @@ bool FlowController::expire(std::uint64_t key, SimTime now) {
   // passes, the item is finalized EvictedTTL (HTTP 503). Upstream the finalized item keeps
   // its queue space until the next cleanup sweep (ExpiryCleanupInterval, 1 s); here it
   // leaves at once.
-  for (const auto& [prio, b] : bands_) {
-    for (const auto& [id, q] : b.flows) {
-      for (const Item& it : q) {
-        if (it.key != key) continue;
-        if (deadline(it.enqueued) > now) return false;
-        Band* from = nullptr;
-        remove(key, &from);
-        ++stats_.evicted_ttl;
-        ++from->stats.evicted_ttl;
-        return true;
-      }
-    }
-  }
-  return false;
+  const auto it = queued_.find(key);
+  if (it == queued_.end() || deadline(it->second.enqueued) > now) return false;
+  Band* from = nullptr;
+  remove(key, &from);
+  ++stats_.evicted_ttl;
+  ++from->stats.evicted_ttl;
+  return true;
 }
 
 bool FlowController::cancel(std::uint64_t key) {

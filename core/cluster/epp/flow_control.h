@@ -94,8 +94,20 @@ class FlowController {
     bool has_last = false;
     FlowStats stats;
   };
+  // Where a queued request is: a removal (TTL, cancel) only drops it from here and from its
+  // band's counts, and the queues skip such items when they reach the front, so removing
+  // one of N queued requests costs O(log N), not a scan of every queue.
+  struct Queued {
+    std::int32_t priority = 0;
+    std::uint64_t bytes = 0;
+    SimTime enqueued = 0;
+  };
+  // Drops removed items from the front of `q`; true when a queued request is left at its head.
+  bool live_front(std::deque<Item>& q) const;
+
   FlowControlConfig cfg_;
-  std::map<std::int32_t, Band> bands_;  // by priority (iterated highest first)
+  std::map<std::int32_t, Band> bands_;      // by priority (iterated highest first)
+  std::map<std::uint64_t, Queued> queued_;  // by request key: every request still queued
   std::size_t total_len_ = 0;
   std::uint64_t total_bytes_ = 0;
   FlowStats stats_;
