@@ -44,17 +44,6 @@ ArgSpec float_arg(const char* key, const char* def, const char* constraint, cons
   return a;
 }
 
-ArgSpec other_arg(const char* key, const char* type, const char* def, const char* constraint,
-                  const char* source) {
-  ArgSpec a;
-  a.key = key;
-  a.type = type;
-  a.default_text = def;
-  a.constraint = constraint;
-  a.source = source;
-  return a;
-}
-
 // An argument BLIS Playground does not model, checked as vLLM checks it; `neutral` is its
 // default (ArgSpec::neutral).
 ArgSpec unmodelled(ArgSpec a, std::optional<double> neutral) {
@@ -106,6 +95,17 @@ const char* const kNotOptional[] = {"gpu_memory_utilization",
 std::vector<ArgSpec> arg_rows_8d9b52f7();
 
 }  // namespace
+
+ArgSpec other_arg(const char* key, const char* type, const char* def, const char* constraint,
+                  const char* source) {
+  ArgSpec a;
+  a.key = key;
+  a.type = type;
+  a.default_text = def;
+  a.constraint = constraint;
+  a.source = source;
+  return a;
+}
 
 std::vector<ArgSpec> arg_specs_8d9b52f7() {
   std::vector<ArgSpec> rows = arg_rows_8d9b52f7();

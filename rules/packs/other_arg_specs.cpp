@@ -11,12 +11,7 @@ namespace {
 
 ArgSpec typed(const char* key, const char* type, const char* def, const char* constraint,
               const char* source, bool unmodelled, bool nullable = true) {
-  ArgSpec a;
-  a.key = key;
-  a.type = type;
-  a.default_text = def;
-  a.constraint = constraint;
-  a.source = source;
+  ArgSpec a = other_arg(key, type, def, constraint, source);
   a.unmodelled = unmodelled;
   a.nullable = nullable;
   return a;

@@ -19,6 +19,11 @@ std::vector<ArgSpec> speculative_arg_specs();
 // The other unmodelled and ignored keys, with their types (other_arg_specs.cpp).
 std::vector<ArgSpec> other_arg_specs();
 
+// A row of a given type with its vLLM default, constraint and source (no bounds: the reader
+// checks the type; arg_specs.cpp and other_arg_specs.cpp build their typed rows on it).
+ArgSpec other_arg(const char* key, const char* type, const char* def, const char* constraint,
+                  const char* source);
+
 // What the packs written before PR #44070 (2026-06-30) and PR #49244 (2026-07-21) keep:
 // max_num_partial_prefills / max_long_partial_prefills, a negative threshold accepted.
 void keep_partial_prefills(Pack& p);
