@@ -444,13 +444,15 @@ test('every docs demo page embeds a live playground that shows what its text cit
         check(await frame.isVisible(tid(where.chart)), `${file} cites “${term}” but the embed hides ${where.chart}`);
       if (where.card) check(labels.includes(where.card), `${file} cites “${term}” but the embed has no “${where.card}” card`);
       if (where.chart) {
-        const h =
-          (
-            await frame
-              .locator(`${tid(where.chart)} canvas`)
-              .first()
-              .boundingBox()
-          )?.height ?? 0;
+        // The chart lays out its canvas after the first results arrive: wait for that
+        // condition (a loaded machine can take a while), then report the height seen.
+        const canvas = `${tid(where.chart)} canvas`;
+        await frame
+          .waitForFunction((sel) => (document.querySelector(sel)?.getBoundingClientRect().height ?? 0) >= 100, canvas, {
+            timeout: 20000,
+          })
+          .catch(() => undefined);
+        const h = (await frame.locator(canvas).first().boundingBox())?.height ?? 0;
         check(h >= 100, `${file}: ${where.chart} is only ${h} px tall`);
       }
     }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/vllm/sched/async_scheduler.h"
+#include "util/slot_pool.h"
 
 namespace blis::vllm {
 
@@ -44,13 +45,10 @@ Scheduler::Scheduler(const VllmConfig& cfg)
 Scheduler::~Scheduler() = default;
 
 std::int32_t Scheduler::alloc_slot() {
-  std::int32_t s;
-  if (!free_slots_.empty()) {
-    s = free_slots_.back();
-    free_slots_.pop_back();
-  } else {
-    s = static_cast<std::int32_t>(reqs_.size());
-    reqs_.emplace_back();
+  // The slot released last, else a new one (util/slot_pool.h); the per-slot side tables grow
+  // with the request table.
+  const std::int32_t s = take_slot(reqs_, free_slots_);
+  if (static_cast<std::size_t>(s) == live_.size()) {
     live_.push_back(0);
     last_sched_seq_.push_back(0);
   }
