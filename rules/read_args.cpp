@@ -108,40 +108,6 @@ const std::vector<std::string>& accepted_kv_transfer_keys() {
   return keys;
 }
 
-// Keys vLLM accepts that do not change what is simulated (naming, loading, logging).
-const std::vector<std::string>& ignored_arg_keys() {
-  static const std::vector<std::string> keys = {"served_model_name",
-                                                "tokenizer",
-                                                "tokenizer_mode",
-                                                "trust_remote_code",
-                                                "revision",
-                                                "code_revision",
-                                                "tokenizer_revision",
-                                                "download_dir",
-                                                "load_format",
-                                                "seed",
-                                                "disable_log_stats",
-                                                "enable_log_requests",
-                                                "max_logprobs",
-                                                "logprobs_mode",
-                                                "hf_token",
-                                                "otlp_traces_endpoint",
-                                                "collect_detailed_traces",
-                                                "generation_config",
-                                                "override_generation_config",
-                                                "max_parallel_loading_workers",
-                                                "kv_cache_metrics",
-                                                "kv_cache_metrics_sample",
-                                                "enable_mfu_metrics",
-                                                "show_hidden_metrics_for_version",
-                                                "reasoning_parser",
-                                                "skip_tokenizer_init",
-                                                "config_format",
-                                                "model_impl",
-                                                "disable_custom_all_reduce"};
-  return keys;
-}
-
 namespace detail {
 namespace {
 
@@ -169,9 +135,8 @@ std::string pool_pointer(const Context& c) {
   return c.facts.pointer;
 }
 
-std::optional<std::int64_t> read_int(Context& c, FieldReader& r, const std::string& key);
-std::optional<double> read_float(Context& c, FieldReader& r, const std::string& key);
 std::optional<bool> read_bool(Context& c, FieldReader& r, const std::string& key);
+std::string expected_text(const Context& c, const ArgSpec& spec);
 
 bool errors_since(const Context& c, std::size_t before) {
   for (std::size_t i = before; i < c.diags.size(); ++i) {
@@ -186,16 +151,22 @@ std::optional<double> spec_value(Context& c, const json& args, const ArgSpec& sp
   FieldReader r(args, c.args_pointer, c.diags, {});
   lax_reader(c, r);
   if (spec.type == "int") {
-    const auto v = read_int(c, r, spec.key);
+    const auto v = r.integer(spec.key, spec.int_min, spec.int_max, expected_text(c, spec),
+                             spec.human_readable);
     return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
   }
-  if (spec.type == "float") return read_float(c, r, spec.key);
+  if (spec.type == "float") {
+    return r.number(spec.key, spec.float_min, spec.min_exclusive, spec.float_max,
+                    expected_text(c, spec));
+  }
   if (spec.type == "bool") {
     const auto v = read_bool(c, r, spec.key);
     return v ? std::optional<double>(*v ? 1.0 : 0.0) : std::nullopt;
   }
   return std::nullopt;
 }
+
+}  // namespace
 
 // `key`'s value read with its ArgSpec as its config class reads it: nullopt when refused (the
 // refusal is reported), else whether it is vLLM's default (null, or ArgSpec::neutral).
@@ -209,13 +180,20 @@ std::optional<bool> spec_is_default(Context& c, const json& args, const ArgSpec&
   return !v || (spec.neutral && *v == *spec.neutral);
 }
 
+namespace {
+
 // vllm/engine/arg_utils.py create_engine_config builds a LoRAConfig only with enable_lora, so
 // its fields are not validated without it.
 bool lora_unbuilt(const json& args, const std::string& key) {
-  if (key != "lora_dtype" && key != "lora_target_modules" && key != "default_mm_loras" &&
-      key != "fully_sharded_loras") {
-    return false;
-  }
+  static const std::vector<std::string> lora_keys = {"lora_dtype",
+                                                     "lora_target_modules",
+                                                     "default_mm_loras",
+                                                     "fully_sharded_loras",
+                                                     "enable_tower_connector_lora",
+                                                     "specialize_active_lora",
+                                                     "enable_mixed_moe_lora_format",
+                                                     "enable_moe_shared_loras"};
+  if (!contains(lora_keys, key)) return false;
   const auto e = args.find("enable_lora");
   return e == args.end() || pydantic_bool(*e) != std::optional<bool>(true);
 }

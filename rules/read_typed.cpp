@@ -1,10 +1,62 @@
 // The engine arguments that are not numbers or bools, read with the type their ArgSpec gives
-// (strings, Literal choices, lists, objects): the unmodelled and ignored keys of a pack.
+// (strings, Literal choices, lists, config objects): the unmodelled and ignored keys of a
+// pack, and the list of the ignored ones.
+
+#include <cstdint>
+#include <limits>
 
 #include "rules/json_fields.h"
+#include "rules/packs/shared_tables.h"
 #include "rules/resolve_context.h"
 
-namespace blis::rules::detail {
+namespace blis::rules {
+
+// Keys vLLM accepts that do not change what is simulated (naming, loading, logging).
+const std::vector<std::string>& ignored_arg_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k = {"served_model_name",
+                                  "tokenizer",
+                                  "tokenizer_mode",
+                                  "trust_remote_code",
+                                  "revision",
+                                  "code_revision",
+                                  "tokenizer_revision",
+                                  "download_dir",
+                                  "load_format",
+                                  "seed",
+                                  "disable_log_stats",
+                                  "enable_log_requests",
+                                  "max_logprobs",
+                                  "logprobs_mode",
+                                  "hf_token",
+                                  "otlp_traces_endpoint",
+                                  "collect_detailed_traces",
+                                  "generation_config",
+                                  "override_generation_config",
+                                  "max_parallel_loading_workers",
+                                  "kv_cache_metrics",
+                                  "kv_cache_metrics_sample",
+                                  "enable_mfu_metrics",
+                                  "show_hidden_metrics_for_version",
+                                  "reasoning_parser",
+                                  "skip_tokenizer_init",
+                                  "config_format",
+                                  "model_impl",
+                                  "disable_custom_all_reduce"};
+    // The other EngineArgs fields that change nothing simulated (rules/packs/more_arg_specs*.cpp,
+    // config_object_specs.cpp: the rows that are not unmodelled).
+    for (const auto& rows :
+         {packs::more_arg_specs(), packs::more_arg_specs_mm(), packs::config_object_specs()}) {
+      for (const auto& a : rows) {
+        if (!a.unmodelled && a.key.find('.') == std::string::npos) k.push_back(a.key);
+      }
+    }
+    return k;
+  }();
+  return keys;
+}
+
+namespace detail {
 
 using nlohmann::json;
 
@@ -18,13 +70,73 @@ bool string_list(const json& v) {
   return true;
 }
 
+// A list of integers in [int_min, int_max]; list[int|str] also takes strings. The first entry
+// it refuses is reported; false then.
+bool int_list(Context& c, const std::string& p, const json& v, const ArgSpec& spec, bool strings) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const json& e = v[i];
+    if (strings && e.is_string()) continue;
+    const bool fits = e.is_number_integer() &&
+                      !(e.is_number_unsigned() &&
+                        e.get<std::uint64_t>() >
+                            static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) &&
+                      e.get<std::int64_t>() >= spec.int_min &&
+                      e.get<std::int64_t>() <= spec.int_max;
+    if (fits) continue;
+    std::string expected = strings ? "an integer or a string" : "an integer";
+    if (spec.int_min >= 0) expected += " >= " + std::to_string(spec.int_min);
+    if (e.is_number_integer()) {
+      c.error(json_pointer_append(p, i),
+              show(e) + ": expected " + expected + " [" + c.vllm() + ": " + spec.constraint + "]");
+    } else {
+      c.error(json_pointer_append(p, i),
+              type_mismatch(e, expected + " [" + c.vllm() + ": " + spec.constraint + "]"));
+    }
+    return false;
+  }
+  return true;
+}
+
+// 'u' upper-cases, 'l' lower-cases, 'k' lower-cases and turns "-" into "_" (vllm/config/
+// kernel.py KernelConfig._normalize_moe_backend).
 std::string folded(std::string s, char fold) {
   for (auto& ch : s) {
     const auto u = static_cast<unsigned char>(ch);
     if (fold == 'u') ch = static_cast<char>(std::toupper(u));
-    if (fold == 'l') ch = static_cast<char>(std::tolower(u));
+    if (fold == 'l' || fold == 'k') ch = static_cast<char>(std::tolower(u));
+    if (fold == 'k' && ch == '-') ch = '_';
   }
   return s;
+}
+
+// A config dataclass given as an object (vllm/config/utils.py config: extra="forbid"): a key
+// that is not one of its fields is refused (FieldReader's unknown-key check, with its "did you
+// mean"); a field with a row "<spec.key>.<field>" is read with it. True when it is empty and
+// vLLM's default is the dataclass's own ("{} (...)").
+std::optional<bool> config_object(Context& c, const std::string& p, const json& v,
+                                  const ArgSpec& spec) {
+  const std::size_t before = c.diags.size();
+  FieldReader r(v, p, c.diags, spec.object_keys);
+  r.report_unknown_keys();
+  Context sub = c;
+  sub.args_pointer = p;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const ArgSpec* row = c.pack.arg(spec.key + "." + it.key());
+    if (!row) continue;
+    ArgSpec field = *row;
+    field.key = it.key();
+    if (it->is_null() && !field.nullable) {
+      c.error(json_pointer_append(p, it.key()),
+              "null is not accepted: " + it.key() + " is not Optional in " + c.vllm() + " (" +
+                  spec.constraint + "." + it.key() + ": " + field.constraint + ")");
+      continue;
+    }
+    spec_is_default(sub, v, field);
+  }
+  for (std::size_t i = before; i < c.diags.size(); ++i) {
+    if (c.diags[i].severity == Severity::kError) return std::nullopt;
+  }
+  return v.empty() && spec.default_text.rfind("{}", 0) == 0;
 }
 
 // A string checked against the spec's choices (after its case fold); true when accepted.
@@ -60,26 +172,25 @@ std::optional<bool> read_typed(Context& c, const json& args, const ArgSpec& spec
       if (!ok) return std::nullopt;
     }
     if (ok) return v.empty() && spec.default_text == "[]";
+  } else if (t == "list[int]" || t == "list[int|str]") {
+    if (v.is_array() && !int_list(c, p, v, spec, t == "list[int|str]")) return std::nullopt;
+    ok = v.is_array();
   } else if (t == "str|list[str]") {
     ok = v.is_string() || string_list(v);
   } else if (t == "str|bool") {
     ok = v.is_string() || v.is_boolean();
-  } else if (t == "object" || t == "dict[str,str]") {
-    ok = v.is_object();
-    for (auto it = v.begin(); ok && it != v.end(); ++it) {
-      if (t == "dict[str,str]" && !it->is_string()) {
+  } else if (t == "object" && !spec.object_keys.empty() && v.is_object()) {
+    return config_object(c, p, v, spec);
+  } else if (t == "object" || t == "dict[str,str]" || t == "str|dict[str,str]") {
+    ok = v.is_object() || (t == "str|dict[str,str]" && v.is_string());
+    for (auto it = v.begin(); ok && v.is_object() && it != v.end(); ++it) {
+      if (t != "object" && !it->is_string()) {
         c.error(json_pointer_append(p, it.key()),
                 type_mismatch(*it, "a string [" + c.vllm() + ": " + spec.constraint + "]"));
         return std::nullopt;
       }
-      if (!spec.object_keys.empty() && !contains(spec.object_keys, it.key())) {
-        c.error(json_pointer_append(p, it.key()), "unknown key: not a field of " + spec.constraint +
-                                                      " in " + c.vllm() +
-                                                      " (fields: " + join(spec.object_keys) + ")");
-        return std::nullopt;
-      }
     }
-    if (ok) return v.empty() && spec.default_text == "{}";
+    if (ok) return v.is_object() && v.empty() && spec.default_text == "{}";
   } else {
     return false;  // numbers and bools are read by read_args.cpp
   }
@@ -91,4 +202,5 @@ std::optional<bool> read_typed(Context& c, const json& args, const ArgSpec& spec
   return false;
 }
 
-}  // namespace blis::rules::detail
+}  // namespace detail
+}  // namespace blis::rules

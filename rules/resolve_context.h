@@ -74,6 +74,10 @@ void read_kv_transfer(Context& c, FieldReader& r);
 // Playground simulates, checked as vLLM checks them (`num_speculative_tokens`: k, 0 = unset).
 void read_speculative_fields(Context& c, FieldReader& s, const std::string& method,
                              std::int32_t num_speculative_tokens);
+// rules/read_args.cpp: `spec.key` of `args` read with its ArgSpec as its config class reads
+// it (read_typed for the types that are not numbers or bools): nullopt when refused (reported
+// at args_pointer/key), else whether the value is vLLM's default.
+std::optional<bool> spec_is_default(Context& c, const nlohmann::json& args, const ArgSpec& spec);
 // rules/read_typed.cpp: a key whose ArgSpec type is a string, list or object, read with it:
 // nullopt when refused (reported), else whether the value is vLLM's default.
 std::optional<bool> read_typed(Context& c, const nlohmann::json& args, const ArgSpec& spec);

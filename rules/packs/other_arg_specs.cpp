@@ -7,10 +7,8 @@
 
 namespace blis::rules::packs {
 
-namespace {
-
 ArgSpec typed(const char* key, const char* type, const char* def, const char* constraint,
-              const char* source, bool unmodelled, bool nullable = true) {
+              const char* source, bool unmodelled, bool nullable) {
   ArgSpec a = other_arg(key, type, def, constraint, source);
   a.unmodelled = unmodelled;
   a.nullable = nullable;
@@ -28,8 +26,6 @@ ArgSpec with_keys(ArgSpec a, std::vector<std::string> keys) {
   a.object_keys = std::move(keys);
   return a;
 }
-
-}  // namespace
 
 std::vector<ArgSpec> other_arg_specs() {
   constexpr bool U = true;   // unmodelled: accepted, simulated as vLLM's default

@@ -219,6 +219,14 @@ Pack shared_v029_to_v032() {
   p.args = arg_specs_8d9b52f7();
   for (auto& a : speculative_arg_specs()) p.args.push_back(std::move(a));
   for (auto& a : other_arg_specs()) p.args.push_back(std::move(a));
+  // The remaining EngineArgs fields (more_arg_specs*.cpp, config_object_specs.cpp): the
+  // unmodelled ones join unmodelled_args; the others are ignored_arg_keys (read_args.cpp).
+  for (auto rows : {more_arg_specs(), more_arg_specs_mm(), config_object_specs()}) {
+    for (auto& a : rows) {
+      if (a.unmodelled && a.key.find('.') == std::string::npos) p.unmodelled_args.push_back(a.key);
+      p.args.push_back(std::move(a));
+    }
+  }
   // Names an index copy listed that vllm/engine/arg_utils.py EngineArgs at 8d9b52f7 does not
   // have (disable_log_requests was replaced by AsyncEngineArgs.enable_log_requests).
   const std::string never = "never an EngineArgs field at upstream 8d9b52f7";

@@ -47,6 +47,10 @@ std::vector<Row> parity_rows_more();
 // CUDA graphs and compilation_config, the other unmodelled and ignored keys, the spec_*
 // shorthands and pydantic's lax strings (vllm_config_parity_graphs_test.cpp).
 std::vector<Row> parity_rows_graphs();
+// The remaining EngineArgs fields (vllm_config_parity_fields_test.cpp,
+// vllm_config_parity_objects_test.cpp).
+std::vector<Row> parity_rows_fields();
+std::vector<Row> parity_rows_objects();
 
 inline bool has_diag_at(const Resolved& r, Severity s, const std::string& key,
                         const std::string& text) {
