@@ -53,6 +53,12 @@ std::int32_t DpBalancer::choose(std::int32_t client) {
   return best;
 }
 
+void DpBalancer::pinned(std::int32_t client, std::int32_t rank) {
+  // core_client.py get_core_engine_for_request: eng_index = request.data_parallel_rank skips
+  // the scan; engine_inflight[chosen] += 1 still counts it.
+  clients_state_[static_cast<std::size_t>(client)].inflight[static_cast<std::size_t>(rank)] += 1;
+}
+
 void DpBalancer::finished(std::int32_t client, std::int32_t rank) {
   Client& cl = clients_state_[static_cast<std::size_t>(client)];
   auto& n = cl.inflight[static_cast<std::size_t>(rank)];

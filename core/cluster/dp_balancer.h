@@ -44,6 +44,9 @@ class DpBalancer {
   std::int32_t next_client() { return next_client_++ % clients_; }
   // get_core_engine_for_request for a request reaching `client`; records it in flight.
   std::int32_t choose(std::int32_t client);
+  // A request that names its rank (data_parallel_rank) reaching `client`: no scoring, no
+  // waiting bump, no rotation; only its in-flight count (get_core_engine_for_request).
+  void pinned(std::int32_t client, std::int32_t rank);
   // A request chosen by `client` for `rank` finished (process_engine_outputs).
   void finished(std::int32_t client, std::int32_t rank);
 

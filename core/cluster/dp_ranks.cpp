@@ -36,7 +36,12 @@ void DpRanks::publish_if_due(SimTime now) {
 std::int32_t DpRanks::place(const engine::RequestSpec& spec, SimTime now) {
   publish_if_due(now);
   const std::int32_t client = balancer_.next_client();
-  const std::int32_t r = balancer_.choose(client);
+  // core_client.py get_core_engine_for_request: a request naming its rank goes there (the
+  // router checked the rank: it picked it among this instance's endpoints).
+  const std::int32_t named = spec.data_parallel_rank;
+  const bool pinned = named >= 0 && named < dp();
+  if (pinned) balancer_.pinned(client, named);
+  const std::int32_t r = pinned ? named : balancer_.choose(client);
   placed_[spec.key] = {r, client};
   ++requests_per_rank_[static_cast<std::size_t>(r)];
   return r;
@@ -96,6 +101,10 @@ void DpRanks::poll(SimTime now) {
 void DpRanks::set_kv_event_listener(engine::KvEventListener* l) {
   // Every rank publishes its own KV events (each has its own prefix cache).
   for (auto& r : ranks_) r->set_kv_event_listener(l);
+}
+
+void DpRanks::set_rank_kv_event_listener(std::int32_t r, engine::KvEventListener* l) {
+  ranks_[static_cast<std::size_t>(r)]->set_kv_event_listener(l);
 }
 
 SimTime DpRanks::next_wake(SimTime now) const {

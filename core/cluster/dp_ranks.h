@@ -1,9 +1,10 @@
 #pragma once
 // DpRanks: what the two data-parallel engines share (docs/parallelism.md): dp engine-core
 // ranks behind one vLLM server, vLLM's internal load balancer placing every request on a
-// rank (dp_balancer.h), and the server's view of them: its load is the ranks' summed, its
-// /metrics carries every rank's series under engine="<rank>", and the cluster's connector
-// calls reach the rank that asked for them.
+// rank (dp_balancer.h) unless the request names its rank (RequestSpec::data_parallel_rank,
+// which the EPP's data-parallel-profile-handler sets), and the server's view of them: its load is
+// the ranks' summed, its /metrics carries every rank's series under engine="<rank>", and the
+// cluster's connector calls reach the rank that asked for them.
 //
 // Two engines derive from it. DpEngine (dp_engine.h) runs an MoE model's DPEngineCoreProc
 // ranks in lockstep (waves, dummy batches). DenseDpEngine (dense_dp_engine.h) runs a dense
@@ -45,6 +46,8 @@ class DpRanks : public engine::Engine {
 
   std::int32_t dp() const { return static_cast<std::int32_t>(ranks_.size()); }
   const engine::Engine& rank(std::int32_t r) const { return *ranks_[static_cast<std::size_t>(r)]; }
+  // One rank's KV events to their own listener (a rank that is an EPP endpoint of its own).
+  void set_rank_kv_event_listener(std::int32_t r, engine::KvEventListener* l);
   // The rank a request went to (-1 if unknown or finished).
   std::int32_t rank_of(engine::RequestKey key) const;
   const DpBalancer& balancer() const { return balancer_; }

@@ -106,7 +106,7 @@ class Instance {
   void set_lora(std::unique_ptr<LoraResidency> lora, std::int32_t lane = 0) {
     lane_at(lane).lora = std::move(lora);
   }
-  // Lane 0's by default (the EPP's LoRA probe reads one residency per endpoint).
+  // Lane 0's by default (the EPP's LoRA probe reads every lane: reported_adapters).
   const LoraResidency* lora(std::int32_t lane = 0) const { return lane_at(lane).lora.get(); }
 
   // Loop bookkeeping owned by the Simulation: is a lane's engine-loop or batch-done event

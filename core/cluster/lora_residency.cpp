@@ -98,4 +98,26 @@ std::unique_ptr<LoraResidency> make_lora_residency(const scenario::Scenario& s, 
                                          std::move(ranks));
 }
 
+// extractor.go populateLoRAMetrics reads running_lora_adapters / waiting_lora_adapters /
+// max_lora off vllm:lora_requests_info. vllm v1/metrics/loggers.py records that gauge per
+// engine core without an engine label (and warns it "may be incorrect/misleading with data
+// parallel deployments"), so a DP server's /metrics carry one series per rank and the EPP keeps
+// one (spec.go getLatestMetric); the simulator reads the union of the ranks' adapters (an
+// adapter any rank holds counts as active) rather than guess which series a scrape keeps.
+const std::vector<std::int32_t>* reported_adapters(const std::vector<const LoraResidency*>& lanes,
+                                                   std::int32_t rank,
+                                                   std::vector<std::int32_t>& scratch) {
+  if (lanes.empty() || lanes.front() == nullptr) return nullptr;
+  const auto n = static_cast<std::int32_t>(lanes.size());
+  // A rank endpoint of an MoE instance (one lane: its lockstep ranks share one residency).
+  if (rank >= 0 || n == 1)
+    return &lanes[static_cast<std::size_t>(std::min(std::max(rank, 0), n - 1))]->active();
+  scratch.clear();
+  for (const LoraResidency* l : lanes) {
+    for (const std::int32_t id : l->active())
+      if (std::find(scratch.begin(), scratch.end(), id) == scratch.end()) scratch.push_back(id);
+  }
+  return &scratch;
+}
+
 }  // namespace blis::cluster

@@ -56,6 +56,15 @@ class LoraResidency {
   double activate(std::int32_t id);
 };
 
+// The adapters an EPP endpoint reports in its GPU slots (the EPP's LoRA probe), given the
+// residency of each of the instance's engine-core lanes (one, or a dense model's DP ranks):
+// `rank` >= 0 (a rank endpoint, data-parallel-profile-handler) reads that rank's; the whole
+// instance reads its one lane, or for DP ranks the union of theirs (in `scratch`, rank by
+// rank, first appearance first). nullptr when the lanes hold no residency.
+const std::vector<std::int32_t>* reported_adapters(const std::vector<const LoraResidency*>& lanes,
+                                                   std::int32_t rank,
+                                                   std::vector<std::int32_t>& scratch);
+
 // The residency of an instance of pool `pool` (which has res.lora_cost): its engine args'
 // max_loras / max_cpu_loras / max_lora_rank, the adapters' ranks from the scenario's clients
 // and the pool's host link (no host link: loads cost nothing).

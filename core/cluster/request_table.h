@@ -41,6 +41,7 @@ struct alignas(64) RequestRecord {
   // P/D: the kv_transfer_params P returned with its finishing output (where D reads).
   std::optional<engine::KvTransferParams> pd_params;
   std::int32_t epp_decode = -1;   // router epp in P/D: the decode endpoint picked at arrival
+  std::int32_t dp_rank = -1;      // router epp, data-parallel-profile-handler: the rank picked
   bool gateway_rejected = false;  // router epp: refused at admission (never reached an engine)
   bool flow_held = false;         // router epp, flow control: queued, or dropped from the queue
 };

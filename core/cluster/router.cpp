@@ -75,7 +75,7 @@ Diagnostics Router::validate(const scenario::Router& cfg) {
 
 Router::Router(const scenario::Router& cfg, std::size_t instances,
                std::vector<std::int32_t> candidates, std::int32_t block_size,
-               std::uint64_t model_salt, Rng rng)
+               std::uint64_t model_salt, Rng rng, const std::vector<std::int32_t>& dp)
     : candidates_(std::move(candidates)), outstanding_(instances, 0), rng_(rng) {
   if (!parse_policy(cfg.policy, policy_)) throw std::invalid_argument("unknown router policy");
   if (candidates_.empty()) throw std::invalid_argument("router has no candidate instances");
@@ -94,11 +94,44 @@ Router::Router(const scenario::Router& cfg, std::size_t instances,
     epp::EppConfig parsed;
     if (has_errors(epp::parse_epp_config(cfg.epp_config, "/router/epp_config", parsed)))
       throw std::invalid_argument("invalid router epp_config");
-    epp_ = std::make_unique<epp::Scheduler>(std::move(parsed), instances, candidates_, block_size,
-                                            model_salt, from_millis(cfg.signal_staleness_ms));
+    build_endpoints(parsed.data_parallel, instances, dp);
+    epp_ = std::make_unique<epp::Scheduler>(std::move(parsed), endpoints_.size(), epp_candidates_,
+                                            block_size, model_salt,
+                                            from_millis(cfg.signal_staleness_ms));
+  } else {
+    build_endpoints(false, instances, dp);
   }
   if (uses_prefix_) prefix_ = PrefixIndex(instances, block_size, model_salt);
   totals_.resize(candidates_.size());
+}
+
+// dp_profile_handler.go: each DP rank is its own endpoint (the rank's address:port); an
+// instance without ranks stays one endpoint.
+void Router::build_endpoints(bool data_parallel, std::size_t instances,
+                             const std::vector<std::int32_t>& dp) {
+  endpoints_.clear();
+  for (std::size_t i = 0; i < instances; ++i)
+    endpoints_.push_back({static_cast<std::int32_t>(i), -1});
+  first_rank_.assign(instances, -1);
+  epp_candidates_.clear();
+  for (const std::int32_t c : candidates_) {
+    const auto i = static_cast<std::size_t>(c);
+    const std::int32_t ranks = i < dp.size() ? dp[i] : 1;
+    if (!data_parallel || ranks <= 1) {
+      epp_candidates_.push_back(c);
+      continue;
+    }
+    first_rank_[i] = static_cast<std::int32_t>(endpoints_.size());
+    for (std::int32_t r = 0; r < ranks; ++r) {
+      epp_candidates_.push_back(static_cast<std::int32_t>(endpoints_.size()));
+      endpoints_.push_back({c, r});
+    }
+  }
+}
+
+std::int32_t Router::endpoint_of(std::int32_t instance, std::int32_t rank) const {
+  if (rank < 0 || !ranks_are_endpoints(instance)) return instance;
+  return first_rank_[static_cast<std::size_t>(instance)] + rank;
 }
 
 void Router::set_instance_blocks(std::int32_t instance, std::int64_t blocks) {
@@ -201,10 +234,10 @@ std::int32_t Router::pick_weighted(const std::vector<std::int32_t>& prompt, SimT
   return chosen;
 }
 
-void Router::on_finished(std::int32_t instance, std::int64_t prompt_tokens) {
+void Router::on_finished(std::int32_t instance, std::int64_t prompt_tokens, std::int32_t rank) {
   auto& o = outstanding_[static_cast<std::size_t>(instance)];
   if (o > 0) --o;
-  if (epp_) epp_->on_left(instance, prompt_tokens);
+  if (epp_) epp_->on_left(endpoint_of(instance, rank), prompt_tokens);
 }
 
 bool Router::flow_dispatch(SimTime now, SignalBoard& board, std::uint64_t& key) {
@@ -222,17 +255,26 @@ epp::Decision Router::route(const epp::Request& r, SimTime now, SignalBoard& boa
   epp::Decision d = epp_->schedule(r, now, board, rng_);
   if (d.rejected) {
     // Accounted on the first endpoint (the pool the gateway fronts), so the finish balances.
-    d.target = candidates_.front();
+    d.target = epp_candidates_.front();
     d.prefill = -1;
     epp_->count_in(d.target, static_cast<std::int64_t>(r.prompt->size()));
   }
+  // dp_profile_handler.go ProcessResults: the header names the chosen rank, the request goes
+  // to the instance's primary port (here: the instance, with the rank named).
+  if (d.target >= 0) {
+    const Endpoint& e = endpoint(d.target);
+    d.target = e.instance;
+    d.rank = e.rank;
+  }
+  if (d.prefill >= 0) d.prefill = endpoint(d.prefill).instance;
   if (d.target >= 0) ++outstanding_[static_cast<std::size_t>(d.target)];
   if (d.prefill >= 0) ++outstanding_[static_cast<std::size_t>(d.prefill)];
   return d;
 }
 
-void Router::on_done(std::int32_t instance, const epp::Request& r, bool answered) {
-  if (epp_) epp_->on_done(instance, r, answered);
+void Router::on_done(std::int32_t instance, const epp::Request& r, bool answered,
+                     std::int32_t rank) {
+  if (epp_) epp_->on_done(endpoint_of(instance, rank), r, answered);
 }
 
 }  // namespace blis::cluster

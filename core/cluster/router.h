@@ -16,6 +16,10 @@
 //  - epp: an llm-d EndpointPickerConfig (router.epp_config) run by epp::Scheduler: its
 //    filters, scorers, picker and profile handler (P/D: the decode endpoint and, when the
 //    handler disaggregates, a prefill endpoint), with saturation-based admission.
+//    The scheduler's endpoints are the instances (endpoint i = instance i), and with
+//    data-parallel-profile-handler also one endpoint per DP rank of every dp > 1 instance
+//    (indices after the instances); such an instance's rank endpoints replace it among the
+//    candidates, and route() returns the instance and the rank the profile picked.
 
 #include <cstdint>
 #include <memory>
@@ -31,6 +35,11 @@
 
 namespace blis::cluster {
 
+// An EPP endpoint: an instance, or one DP rank of it (rank >= 0).
+struct Endpoint {
+  std::int32_t instance = -1, rank = -1;
+};
+
 class Router {
  public:
   enum class Policy { kRoundRobin, kRandom, kLeastLoaded, kWeighted, kEpp };
@@ -41,15 +50,29 @@ class Router {
   Router() = default;
   // `instances`: how many instances there are (global indices); `candidates`: the ones this
   // router picks from, in order.
+  // `dp`: each instance's DP ranks (empty: one each); used by data-parallel-profile-handler.
   Router(const scenario::Router& cfg, std::size_t instances, std::vector<std::int32_t> candidates,
-         std::int32_t block_size, std::uint64_t model_salt, Rng rng);
+         std::int32_t block_size, std::uint64_t model_salt, Rng rng,
+         const std::vector<std::int32_t>& dp = {});
+
+  // The EPP's endpoints: the instances, then the DP rank endpoints (if any).
+  std::size_t endpoints() const { return endpoints_.size(); }
+  const Endpoint& endpoint(std::int32_t e) const { return endpoints_[static_cast<std::size_t>(e)]; }
+  // The endpoint of `instance`'s rank `rank` when its ranks are endpoints, else the instance's.
+  std::int32_t endpoint_of(std::int32_t instance, std::int32_t rank) const;
+  // True when `instance`'s DP ranks are endpoints of their own.
+  bool ranks_are_endpoints(std::int32_t instance) const {
+    return instance < static_cast<std::int32_t>(first_rank_.size()) &&
+           first_rank_[static_cast<std::size_t>(instance)] >= 0;
+  }
 
   // Sets the prefix index's LRU capacity for an instance (its GPU KV blocks).
   void set_instance_blocks(std::int32_t instance, std::int64_t blocks);
   // Picks the instance for a request with this prompt, at `now`, and records the choice.
   std::int32_t pick(const std::vector<std::int32_t>& prompt, SimTime now, SignalBoard& board);
-  // `prompt_tokens`: the request's prompt length (the EPP's in-flight token counts).
-  void on_finished(std::int32_t instance, std::int64_t prompt_tokens = 0);
+  // `prompt_tokens`: the request's prompt length (the EPP's in-flight token counts); `rank`:
+  // the DP rank route() named (-1: none).
+  void on_finished(std::int32_t instance, std::int64_t prompt_tokens = 0, std::int32_t rank = -1);
 
   // policy epp: the EPP scheduler (nullptr otherwise).
   epp::Scheduler* epp() { return epp_.get(); }
@@ -64,7 +87,7 @@ class Router {
   // The whole routing decision for a request: EPP's (with admission and P/D), or pick()'s.
   epp::Decision route(const epp::Request& r, SimTime now, SignalBoard& board);
   // A request left `instance` for good (finished or failed): EPP's LoRA / session state.
-  void on_done(std::int32_t instance, const epp::Request& r, bool answered);
+  void on_done(std::int32_t instance, const epp::Request& r, bool answered, std::int32_t rank = -1);
   std::int64_t outstanding(std::int32_t instance) const {
     return outstanding_[static_cast<std::size_t>(instance)];
   }
@@ -90,6 +113,12 @@ class Router {
   std::vector<double> totals_;
   std::vector<std::int32_t> ties_;
   std::unique_ptr<epp::Scheduler> epp_;
+  std::vector<Endpoint> endpoints_;
+  std::vector<std::int32_t> first_rank_;      // per instance: its rank 0's endpoint, or -1
+  std::vector<std::int32_t> epp_candidates_;  // the scheduler's candidate endpoints
+
+  void build_endpoints(bool data_parallel, std::size_t instances,
+                       const std::vector<std::int32_t>& dp);
 
   std::int32_t pick_weighted(const std::vector<std::int32_t>& prompt, SimTime now,
                              SignalBoard& board);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "cluster/dp_ranks.h"
 #include "cluster/simulation_state.h"
 
 namespace blis::cluster {
@@ -170,6 +171,7 @@ void Simulation::State::send_routed(RequestRecord& rec, const epp::Decision& d, 
     if (d.prefill >= 0) target = d.prefill;
   }
   rec.instance = target;
+  rec.dp_rank = d.rank;
   if (pd && (router.epp() == nullptr || d.prefill >= 0)) {
     rec.pd_stage = 1;
     rec.prefill_instance = target;
@@ -212,6 +214,9 @@ void Simulation::State::on_engine_arrival(std::uint32_t instance, engine::Reques
   spec.priority = rec->gen.priority;
   spec.lora_id = rec->gen.lora;
   spec.arrival = now;
+  // The EPP's data-parallel-profile-handler named the rank (x-data-parallel-host-port); the
+  // server hands it to that engine core (EngineCoreRequest.data_parallel_rank).
+  spec.data_parallel_rank = rec->dp_rank;
   if (rec->pd_stage == 1) {
     // The proxy's prefill request (vLLM's toy proxy, llm-d): max_tokens=1 and
     // do_remote_decode, so it ends LENGTH_CAPPED after one token and keeps its KV for D.
@@ -388,6 +393,14 @@ void Simulation::State::publish(Instance& inst) {
   board.publish(static_cast<std::size_t>(inst.index()), now,
                 InstanceSignals{s.num_waiting, s.num_running, s.kv_usage});
   results.on_kv_usage(inst.index(), now, s.kv_usage);
+  if (!router.ranks_are_endpoints(inst.index())) return;
+  // data-parallel-profile-handler: each rank endpoint's own /metrics (its engine's stats).
+  const auto& ranks = dynamic_cast<const DpRanks&>(inst.engine());
+  for (std::int32_t r = 0; r < ranks.dp(); ++r) {
+    const engine::EngineStats x = ranks.rank(r).stats();
+    board.publish(static_cast<std::size_t>(router.endpoint_of(inst.index(), r)), now,
+                  InstanceSignals{x.num_waiting, x.num_running, x.kv_usage});
+  }
 }
 
 void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome) {
@@ -408,14 +421,14 @@ void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome)
     // never counted it on an endpoint.
     if (epp::FlowController* fc = router.flow()) fc->cancel(r.key);
   } else {
-    router_of(r.instance).on_finished(r.instance, prompt);
+    router_of(r.instance).on_finished(r.instance, prompt, r.dp_rank);
     // EPP in P/D: a request that ends before its hand-off also leaves the decode endpoint
     // picked for it at arrival (its in-flight count and adapter are held there).
     const bool before_handoff = r.epp_decode >= 0 && r.epp_decode != r.instance;
     if (before_handoff) router.on_finished(r.epp_decode, prompt);
     if (!r.gateway_rejected)
       router.on_done(r.epp_decode >= 0 ? r.epp_decode : r.instance, epp_request(r),
-                     outcome == RequestOutcome::kFinished);
+                     outcome == RequestOutcome::kFinished, r.dp_rank);
   }
   workload->on_finished(r.gen, r.output_tokens, now);
   requests.release(RequestTable::slot_of(r.key));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "cluster/dp_ranks.h"
 #include "cluster/simulation.h"
 #include "cluster/simulation_state.h"
 #include "scenario/scenario_checks.h"
@@ -166,11 +167,17 @@ void Simulation::State::build_routers() {
     (pd && !epp && inst->pool() == decode_pool ? decode_candidates : candidates)
         .push_back(inst->index());
   }
+  // Each instance's DP ranks (the EPP's data-parallel-profile-handler makes them endpoints).
+  std::vector<std::int32_t> dp_ranks;
+  for (const auto& inst : instances) {
+    const auto* ranks = dynamic_cast<const DpRanks*>(&inst->engine());
+    dp_ranks.push_back(ranks != nullptr ? ranks->dp() : 1);
+  }
   Digest model_salt;
   model_salt.add_string(sc.pools.front().model);
   const std::size_t first_pool = pd ? static_cast<std::size_t>(prefill_pool) : 0;
   router = Router(sc.router, n, candidates, sc.pools[first_pool].engine.args.block_size,
-                  model_salt.value(), Rng::stream(sc.seed, "router"));
+                  model_salt.value(), Rng::stream(sc.seed, "router"), dp_ranks);
   if (epp) {
     wire_epp();
   } else if (pd) {
@@ -180,7 +187,8 @@ void Simulation::State::build_routers() {
     decode_router = Router(sc.router, n, decode_candidates, dp.engine.args.block_size,
                            decode_salt.value(), Rng::stream(sc.seed, "router/decode"));
   }
-  board = SignalBoard(n, from_millis(sc.router.signal_staleness_ms));
+  // One lane per EPP endpoint: the instances, then any DP rank endpoints.
+  board = SignalBoard(std::max(n, router.endpoints()), from_millis(sc.router.signal_staleness_ms));
   for (std::size_t p = 0; p < pools.size(); ++p) {
     const PoolRuntime& pr = pools[p];
     // A DP instance's ranks each hold gpu_blocks (their prefix caches side by side).
@@ -193,7 +201,9 @@ void Simulation::State::build_routers() {
 }
 
 // The EPP's view of each endpoint: its role label, KV blocks, LoRA slots and resident
-// adapters, and (precise prefix-cache scorer) the engine's KV events.
+// adapters, and (precise prefix-cache scorer) the engine's KV events. With
+// data-parallel-profile-handler a dp > 1 instance's ranks are endpoints of their own: each
+// holds one rank's blocks and publishes its own rank's KV events.
 void Simulation::State::wire_epp() {
   epp::Scheduler& s = *router.epp();
   for (std::size_t p = 0; p < pools.size(); ++p) {
@@ -205,17 +215,33 @@ void Simulation::State::wire_epp() {
     const std::int32_t max_loras = pool.engine.args.enable_lora ? pool.engine.args.max_loras : 0;
     for (std::int32_t i = 0; i < pr.count; ++i) {
       const std::int32_t inst = pr.first_instance + i;
+      engine::Engine& eng = instances[static_cast<std::size_t>(inst)]->engine();
       s.set_endpoint(inst, role, pr.res.gpu_blocks * std::max(1, pool.parallelism.dp), max_loras);
       s.set_labels(inst, pool.labels);
-      if (engine::KvEventListener* l = s.kv_listener(inst))
-        instances[static_cast<std::size_t>(inst)]->engine().set_kv_event_listener(l);
+      auto* ranks = dynamic_cast<DpRanks*>(&eng);
+      if (ranks == nullptr || !router.ranks_are_endpoints(inst)) {
+        if (engine::KvEventListener* l = s.kv_listener(inst)) eng.set_kv_event_listener(l);
+        continue;
+      }
+      for (std::int32_t r = 0; r < ranks->dp(); ++r) {
+        const std::int32_t e = router.endpoint_of(inst, r);
+        s.set_endpoint(e, role, pr.res.gpu_blocks, max_loras);
+        s.set_labels(e, pool.labels);
+        if (engine::KvEventListener* l = s.kv_listener(e)) ranks->set_rank_kv_event_listener(r, l);
+      }
     }
   }
   State* state = this;
-  s.set_lora_probe([state](std::int32_t inst) -> const std::vector<std::int32_t>* {
-    const LoraResidency* l = state->instances[static_cast<std::size_t>(inst)]->lora();
-    return l != nullptr ? &l->active() : nullptr;
-  });
+  s.set_lora_probe([state](std::int32_t e) { return state->lora_of_endpoint(e); });
+}
+
+// The adapters in an endpoint's GPU LoRA slots as the EPP reads them (reported_adapters).
+const std::vector<std::int32_t>* Simulation::State::lora_of_endpoint(std::int32_t e) {
+  const Endpoint& ep = router.endpoint(e);
+  const Instance& inst = *instances[static_cast<std::size_t>(ep.instance)];
+  lora_lanes.clear();
+  for (std::int32_t lane = 0; lane < inst.lanes(); ++lane) lora_lanes.push_back(inst.lora(lane));
+  return reported_adapters(lora_lanes, ep.rank, lora_union);
 }
 
 }  // namespace blis::cluster

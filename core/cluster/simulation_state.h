@@ -61,6 +61,9 @@ struct Simulation::State {
   Results results;
   TimeSeries series;
   GeneratedRequest scratch;
+  // lora_of_endpoint's scratch: an instance's lanes' residencies, a DP instance's union.
+  std::vector<const LoraResidency*> lora_lanes;
+  std::vector<std::int32_t> lora_union;
 
   SimTime now = 0;
   SimTime end = 0;                          // when the run finished (valid once done)
@@ -137,6 +140,7 @@ struct Simulation::State {
   Router& router_of(std::int32_t instance);
   epp::Request epp_request(const RequestRecord& rec) const;
   void wire_epp();
+  const std::vector<std::int32_t>* lora_of_endpoint(std::int32_t endpoint);
   void publish(Instance& inst);
   bool meets_slo(const RequestRecord& r) const;
   void finish_request(RequestRecord& r, RequestOutcome outcome);

@@ -62,6 +62,9 @@ struct RequestSpec {
   std::int32_t lora_id = 0;   // 0 = no LoRA adapter
   SimTime arrival = 0;
   std::optional<KvTransferParams> kv_transfer;
+  // vllm v1/engine EngineCoreRequest.data_parallel_rank (the X-data-parallel-rank header):
+  // the DP rank that serves it; -1 = the internal DP load balancer picks (cluster/dp_ranks.h).
+  std::int32_t data_parallel_rank = -1;
 };
 
 // One request's share of a forward pass.

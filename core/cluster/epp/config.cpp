@@ -419,6 +419,8 @@ class Loader {
     }
     out.profile_handler = found;
     const std::string hp = json_pointer_append("/plugins", static_cast<std::size_t>(found));
+    if (found >= 0 && out.plugins[found].type == "data-parallel-profile-handler")
+      return data_parallel_handler(out, found, hp);
     if (found < 0 || out.plugins[found].type == "single-profile-handler") {
       if (out.profiles.size() != 1)
         error(found < 0 ? "/schedulingProfiles" : hp,
@@ -463,6 +465,23 @@ class Loader {
         out.prefill_decider = it->second;
       }
     }
+  }
+
+  // dp_profile_handler.go: ProfileHandlerFactory checks primaryPort (default 8000; a value
+  // other than 0 outside 1..65535 is an error, 0 is not checked); Pick runs the profiles only
+  // when exactly one is configured (else none, and the request fails): an error here.
+  void data_parallel_handler(EppConfig& out, std::int32_t found, const std::string& hp) {
+    const PluginSpec& h = out.plugins[static_cast<std::size_t>(found)];
+    const double port = h.number("primaryPort", 8000);
+    if (port != 0 && (port < 1 || port > 65535))
+      error(hp + "/parameters/primaryPort",
+            "invalid primaryPort: must be between 1 and 65535, got " +
+                std::to_string(static_cast<std::int64_t>(port)));
+    if (out.profiles.size() != 1)
+      error(hp, "data-parallel-profile-handler requires exactly one scheduling profile; " +
+                    std::to_string(out.profiles.size()) + " are configured");
+    out.data_parallel = true;
+    out.primary_port = static_cast<std::int32_t>(port);
   }
 
   void detector(const json& doc, EppConfig& out) {

@@ -65,6 +65,10 @@ struct EppConfig {
   // disagg-profile-handler, resolved: profile indices (-1 absent) and the prefill decider.
   std::int32_t decode_profile = -1, prefill_profile = -1;
   std::int32_t prefill_decider = -1;
+  // data-parallel-profile-handler: every DP rank of a dp > 1 instance is an endpoint of its
+  // own, and the request goes to the rank the profile picks (not vLLM's internal DP balancer).
+  bool data_parallel = false;
+  std::int32_t primary_port = 8000;  // its primaryPort (validated; the simulator has no ports)
   // featureGates / flowControl (flow_config.cpp): the flow-control layer, when enabled.
   FlowControlConfig flow;
 };

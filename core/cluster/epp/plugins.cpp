@@ -89,7 +89,10 @@ std::vector<PluginInfo> build() {
        "1 if the adapter is active, 0.8 if active + waiting adapters < max_lora, 0.6 if it is "
        "waiting, else 0",
        "active = adapters in the instance's GPU LoRA slots (vLLM's worker LRU), waiting = "
-       "adapters of requests routed there and not yet scheduled; max_lora = max_loras"},
+       "adapters of requests routed there and not yet scheduled; max_lora = max_loras; a dense "
+       "dp > 1 instance: the union of its ranks' adapters (vLLM logs one lora_requests_info "
+       "series per rank, without an engine label), or with data-parallel-profile-handler each "
+       "rank endpoint's own"},
       {"session-affinity-scorer",
        K::kScorer,
        S::kSupported,
@@ -267,11 +270,18 @@ std::vector<PluginInfo> build() {
        "as disagg-profile-handler"},
       {"data-parallel-profile-handler",
        K::kProfileHandler,
-       S::kNotExpressible,
-       {},
+       S::kSupported,
+       {{"primaryPort", T::kInt, "8000", false, {}}},
        kSched + "profilehandler/dataparallel/dp_profile_handler.go",
-       "routes to a vLLM data-parallel rank by port",
-       "the simulator's routers see instances, not DP ranks"},
+       "exactly one scheduling profile; every DP rank is an endpoint (address:port of the "
+       "rank); the profile picks a rank, the x-data-parallel-host-port header names it and the "
+       "request goes to primaryPort (1..65535; 0 unchecked), where the named rank serves it",
+       "endpoints are the (instance, rank) pairs of dp > 1 pools (dp 1 instances stay one "
+       "endpoint), each with its own signals (queue, running, KV usage, in-flight counts, "
+       "prefix index, LoRA adapters); the chosen rank gets the request as vLLM's "
+       "data_parallel_rank (X-data-parallel-rank), bypassing its internal DP load balancer; "
+       "more than one profile is an error at load (upstream: the request fails); primaryPort "
+       "is validated, no effect (no ports)"},
       {"prefix-based-pd-decider",
        K::kDecider,
        S::kSupported,

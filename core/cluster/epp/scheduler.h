@@ -1,7 +1,8 @@
 #pragma once
-// Scheduler: llm-d's EPP scheduling cycle over the simulator's instances, configured by an
-// EppConfig (config.h). Per request: admission (without flow control, the saturation
-// detector: sheddable requests are rejected when the pool is saturated,
+// Scheduler: llm-d's EPP scheduling cycle over the simulator's endpoints (the instances, and
+// with data-parallel-profile-handler DP ranks: indices the Router assigns, router.h),
+// configured by an EppConfig (config.h). Per request: admission (without flow control, the
+// saturation detector: sheddable requests are rejected when the pool is saturated,
 // pkg/epp/requestcontrol/admission.go; with it, the flow controller (flow(), driven by the
 // simulation) holds the request until it dispatches it to schedule()), then the
 // profile handler runs scheduling profiles (filters in order, weighted scorers summed, the
@@ -42,6 +43,9 @@ struct Decision {
   std::int32_t target = -1;   // the primary (decode / only) endpoint; -1 with rejected
   std::int32_t prefill = -1;  // P/D: the prefill endpoint when the handler disaggregates
   bool rejected = false;      // admission refused it, or no endpoint passed the filters
+  // data-parallel-profile-handler: the DP rank of `target` the request goes to (set by the
+  // Router from its endpoint table); -1: the instance's internal DP load balancer picks.
+  std::int32_t rank = -1;
 };
 
 // The adapters in an instance's GPU LoRA slots, or nullptr when it serves no LoRA.
