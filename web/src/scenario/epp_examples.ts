@@ -2,6 +2,7 @@
 // (examples/ at the repository root, the same files the presets and docs/llm-d-parity.md use).
 
 import eppConfig from '../../../examples/epp-config.json?raw';
+import eppDataParallel from '../../../examples/epp-data-parallel.json?raw';
 import eppLoraAffinity from '../../../examples/epp-lora-affinity.json?raw';
 import eppPdThreshold from '../../../examples/epp-pd-threshold.json?raw';
 import { eppConfig as eppKnob } from './knob_groups';
@@ -26,4 +27,5 @@ export const EPP_EXAMPLES: readonly EppExample[] = [
   example('epp-config.json', eppConfig),
   example('epp-pd-threshold.json', eppPdThreshold),
   example('epp-lora-affinity.json', eppLoraAffinity),
+  example('epp-data-parallel.json', eppDataParallel),
 ];

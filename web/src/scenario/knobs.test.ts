@@ -151,7 +151,12 @@ describe('the scale-out, adapter and router knobs', () => {
   });
 
   it("the EPP examples are the example scenarios' configs", () => {
-    expect(EPP_EXAMPLES.map((e) => e.file)).toEqual(['epp-config.json', 'epp-pd-threshold.json', 'epp-lora-affinity.json']);
+    expect(EPP_EXAMPLES.map((e) => e.file)).toEqual([
+      'epp-config.json',
+      'epp-pd-threshold.json',
+      'epp-lora-affinity.json',
+      'epp-data-parallel.json',
+    ]);
     for (const e of EPP_EXAMPLES) expect(e.text.length, e.file).toBeGreaterThan(20);
     // An object config is shown as JSON, a YAML one as its text.
     expect(JSON.parse(EPP_EXAMPLES[0]!.text)).toHaveProperty('plugins');

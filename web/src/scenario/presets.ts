@@ -32,6 +32,8 @@ import pipelineBaseline from '../../../examples/pipeline-baseline.json?raw';
 import pdContention from '../../../examples/pd-contention.json?raw';
 import eppPdThreshold from '../../../examples/epp-pd-threshold.json?raw';
 import eppLoraAffinity from '../../../examples/epp-lora-affinity.json?raw';
+import eppDataParallel from '../../../examples/epp-data-parallel.json?raw';
+import eppDataParallelBaseline from '../../../examples/epp-data-parallel-baseline.json?raw';
 
 /** Client-side measurements of a real vLLM run (seconds in the source; ms here). */
 export interface Measured {
@@ -164,6 +166,14 @@ export const PRESETS: readonly Preset[] = [
     blurb:
       'Three adapters over two instances with one LoRA slot each; the EPP lora-affinity scorer keeps each adapter where it is resident.',
     scenario: eppLoraAffinity,
+  },
+  {
+    name: 'epp-data-parallel',
+    title: 'llm-d data-parallel profile handler',
+    blurb:
+      'Two instances of two DP ranks each. A: every rank is an EPP endpoint and the EPP picks the rank; B: the same scorers see instances and vLLM’s DP balancer picks.',
+    scenario: eppDataParallel,
+    compare: { label: 'internal DP balancer', scenario: eppDataParallelBaseline },
   },
   {
     name: 'h100-llama2-7b-general',
