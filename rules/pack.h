@@ -83,11 +83,23 @@ struct ArgSpec {
   // Other types (rules/read_typed.cpp): "string" (with `choices`: one of them, compared after
   // `fold` 'u' upper-cases or 'l' lower-cases it), "list[str]", "list[int]", "object" (with
   // `object_keys`: only those keys, the class being extra="forbid"), "dict[str,str]",
-  // "str|list[str]", "str|bool". `neutral_text`: the string default that changes nothing.
+  // "str|list[str]", "str|bool", "literal[int]" (with `choices`: an int Literal, which
+  // pydantic-core matches exactly, never lax). `neutral_text`: the string default that changes
+  // nothing.
   std::vector<std::string> choices;
   char fold = 0;
   std::string neutral_text;
   std::vector<std::string> object_keys;
+  // "object" only: a string is parsed as JSON first (vllm/engine/arg_utils.py
+  // EngineArgs.create_diffusion_config json.loads).
+  bool json_string = false;
+  // A MultiModalConfig field, given to ModelConfig as an InitVar: vLLM builds a MultiModalConfig
+  // only for a multimodal model (ModelFacts::is_multimodal), so on a known text model only the
+  // InitVar's type is checked and the key is ignored. `initvar_type` "int", "float" or "str":
+  // the InitVar has that plain type and the bounds or choices above are MultiModalConfig's
+  // alone; "": the InitVar has this row's type (its Literal applies on any model).
+  bool multimodal = false;
+  std::string initvar_type;
 };
 
 // An engine argument an older release had and this one does not.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 
 #include "rules/json_fields.h"
 #include "rules/resolve_context.h"
@@ -232,6 +233,31 @@ bool check_unmodelled(Context& c, const json& args, const std::string& key) {
   return true;
 }
 
+// A MultiModalConfig argument on a known text model (ArgSpec::multimodal): vLLM builds no
+// MultiModalConfig (vllm/config/model.py ModelConfig.__post_init__), so only the ModelConfig
+// InitVar's type is checked (ArgSpec::initvar_type) and the key is ignored. False when the
+// model is multimodal or unknown (the key is read as the other keys are).
+bool check_text_model_multimodal(Context& c, const json& args, const ArgSpec& spec) {
+  if (!spec.multimodal || !c.facts.model.known || c.facts.model.is_multimodal) return false;
+  ArgSpec initvar = spec;
+  if (!spec.initvar_type.empty()) {
+    initvar.choices.clear();
+    initvar.int_min = std::numeric_limits<std::int64_t>::min();
+    initvar.int_max = std::numeric_limits<std::int64_t>::max();
+    initvar.float_min = -1e308;
+    initvar.float_max = 1e308;
+    initvar.min_exclusive = false;
+    initvar.constraint = "ModelConfig InitVar[" + spec.initvar_type + " | None]";
+    initvar.expected = spec.initvar_type == "int" ? "an integer, or null" : "a number, or null";
+  }
+  if (!spec_is_default(c, args, initvar)) return true;
+  c.warning(c.ptr(spec.key), "\"" + spec.key + "\" has no effect on a text-only model (" +
+                                 c.vllm() +
+                                 " builds no MultiModalConfig for it, vllm/config/model.py "
+                                 "ModelConfig.__post_init__); ignored");
+  return true;
+}
+
 // tensor_parallel_size, pipeline_parallel_size, data_parallel_size: vLLM's Field(ge=1), and
 // the pool's parallelism decides; repeating the same size is accepted with a warning.
 bool check_parallel_size(Context& c, const json& args, const Misplaced& m) {
@@ -275,6 +301,10 @@ void report_keys(Context& c, const json& args) {
       continue;
     }
     if (contains(accepted_arg_keys(), key)) continue;
+    if (const ArgSpec* spec = c.pack.arg(key);
+        spec && check_text_model_multimodal(c, args, *spec)) {
+      continue;
+    }
     bool handled = false;
     for (const auto& m : kMisplaced) {
       if (key != m.key) continue;
@@ -541,6 +571,7 @@ void read_args(Context& c, const json& given) {
   FieldReader r(args, c.args_pointer, c.diags, accepted_arg_keys(),
                 "an object (vLLM engine arguments)");
   if (!r.valid()) return;
+  c.raw = std::make_shared<const json>(args);
   lax_reader(c, r);
   report_keys(c, args);
   read_model(c, r);

@@ -148,6 +148,49 @@ bool choice_ok(Context& c, const std::string& pointer, const json& v, const ArgS
   return false;
 }
 
+// A config object given as a JSON string (ArgSpec::json_string): parsed, then read as the
+// object; the errors inside it are reported at the string's pointer.
+std::optional<bool> config_object_string(Context& c, const std::string& p, const json& v,
+                                         const ArgSpec& spec) {
+  const json parsed = json::parse(v.get<std::string>(), nullptr, false);
+  const std::string where = " [" + c.vllm() + " " + spec.source + "]";
+  if (parsed.is_discarded()) {
+    c.error(p, show(v) + ": not valid JSON (json.loads raises)" + where);
+    return std::nullopt;
+  }
+  if (!parsed.is_object()) {
+    c.error(p, show(v) + ": the JSON string holds " + describe_type(parsed) + ", not an object (" +
+                   spec.constraint + "(**value) needs a mapping)" + where);
+    return std::nullopt;
+  }
+  const std::size_t before = c.diags.size();
+  const auto out = config_object(c, p, parsed, spec);
+  for (std::size_t i = before; i < c.diags.size(); ++i) {
+    auto& d = c.diags[i];
+    if (d.pointer == p) continue;
+    d.message = "in the JSON string, " + d.pointer.substr(p.size() + 1) + ": " + d.message;
+    d.pointer = p;
+  }
+  return out;
+}
+
+// An int Literal: an exact JSON integer among the choices.
+std::optional<bool> int_literal(Context& c, const std::string& p, const json& v,
+                                const ArgSpec& spec) {
+  if (v.is_number_integer() && !v.is_number_unsigned() &&
+      contains(spec.choices, std::to_string(v.get<std::int64_t>()))) {
+    return false;
+  }
+  if (v.is_number_unsigned() && contains(spec.choices, std::to_string(v.get<std::uint64_t>()))) {
+    return false;
+  }
+  c.error(p, show(v) + " is not accepted by " + c.vllm() + " (" + spec.constraint +
+                 "; accepted: " + join(spec.choices) +
+                 " as JSON integers: pydantic matches an int Literal exactly, so \"3\", 3.0 "
+                 "and true are refused)");
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<bool> read_typed(Context& c, const json& args, const ArgSpec& spec) {
@@ -179,6 +222,10 @@ std::optional<bool> read_typed(Context& c, const json& args, const ArgSpec& spec
     ok = v.is_string() || string_list(v);
   } else if (t == "str|bool") {
     ok = v.is_string() || v.is_boolean();
+  } else if (t == "literal[int]") {
+    return int_literal(c, p, v, spec);
+  } else if (t == "object" && spec.json_string && v.is_string()) {
+    return config_object_string(c, p, v, spec);
   } else if (t == "object" && !spec.object_keys.empty() && v.is_object()) {
     return config_object(c, p, v, spec);
   } else if (t == "object" || t == "dict[str,str]" || t == "str|dict[str,str]") {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ struct Context {
   Diagnostics& diags;
   engine_args::VllmArgs& args;
   Explicit set;
+  // engine.args as read (after the spec_* shorthands are merged), for the checks of keys that
+  // are read but not modelled (check_unmodelled.cpp); set by read_args.
+  std::shared_ptr<const nlohmann::json> raw;
 
   // "vLLM 0.32.0"
   std::string vllm() const { return "vLLM " + pack.release; }
@@ -96,6 +100,10 @@ void check_features(Context& c);
 void check_kv_transfer(Context& c);
 // rules/check_parallel.cpp: enable_expert_parallel against the model and the sizes.
 void check_parallel(Context& c);
+// rules/check_unmodelled.cpp: the cross-field checks of the keys that are read but not modelled
+// (data-parallel launch options, EPLB, NUMA binding, device ids, context parallelism, prefetch
+// offloading, MultiModalConfig's and ObservabilityConfig's validators).
+void check_unmodelled_args(Context& c);
 
 // ASCII lower case (vLLM compares these names case-insensitively with str.lower()).
 inline std::string lower(std::string s) {

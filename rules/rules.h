@@ -44,6 +44,9 @@ struct ModelFacts {
   std::string checkpoint_dtype = "bfloat16";
   bool use_mla = false;  // ModelConfig.use_mla: Multi-head Latent Attention (DeepSeek)
   bool is_moe = false;   // ModelConfig.is_moe: the model has routed experts
+  // ModelConfig.is_multimodal_model: vLLM builds a MultiModalConfig (catalog::Model::
+  // is_multimodal); on a text model the MultiModalConfig arguments are ignored.
+  bool is_multimodal = false;
 };
 
 // Everything about the pool that a release's defaults and checks depend on.

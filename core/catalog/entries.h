@@ -113,6 +113,9 @@ struct Model {
 
   bool is_moe() const { return moe.num_experts > 0; }
   bool is_mla() const { return mla.kv_lora_rank > 0; }
+  // vLLM builds a MultiModalConfig for it (catalog/multimodal.cpp: the architecture is one of
+  // vLLM's multimodal model classes).
+  bool is_multimodal() const;
   // True when layer `i` (0-based) is a MoE layer.
   bool layer_is_moe(std::int32_t i) const;
   AttentionKind layer_attention_kind(std::int32_t i) const;

@@ -167,6 +167,7 @@ rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& poo
     f.model.checkpoint_dtype = model->torch_dtype;
     f.model.use_mla = model->is_mla();
     f.model.is_moe = model->moe.num_experts > 0;
+    f.model.is_multimodal = model->is_multimodal();
   }
   if (gpu && model) {
     // The kernel applies vLLM's platform defaults (FlashMLA's 64-token blocks).

@@ -83,8 +83,12 @@ void diffusion_and_pooler(std::vector<ArgSpec>& v) {
       "EngineArgs.create_diffusion_config";
   v.push_back(obj("diffusion_config", "null (not a diffusion model)", "DiffusionConfig", d, U,
                   {"canvas_length", "max_denoising_steps"}, true));
+  v.back().json_string = true;  // create_diffusion_config: json.loads of a str
+  // canvas_length: int = Field(default=None, gt=0): the default is not validated, an explicit
+  // None is (not Optional).
   v.push_back(
       int_row("diffusion_config.canvas_length", std::nullopt, 1, kAnyMax, "Field(gt=0)", d, U));
+  v.back().nullable = false;
   v.push_back(int_row("diffusion_config.max_denoising_steps", std::nullopt, kAnyMin, kAnyMax,
                       "int | None", d, U));
   const char* p = "vllm/config/pooler.py PoolerConfig";
@@ -148,8 +152,11 @@ void attention(std::vector<ArgSpec>& v, const std::vector<ArgSpec>& other) {
   v.push_back(typed("attention_config.backend_per_kind", "dict[str,str]", "{}",
                     "dict[str, AttentionBackendEnum] (KVCacheSpecKind -> backend name)", src, U,
                     false));
-  v.push_back(int_row("attention_config.flash_attn_version", std::nullopt, 2, 4,
-                      "Literal[2, 3, 4] | None", src, U));
+  // An int Literal: pydantic-core's LiteralLookup.validate matches an exact int only (no lax
+  // "3", 3.0 or true), so it is not read as an int_row.
+  v.push_back(with_choices(typed("attention_config.flash_attn_version", "literal[int]", "null",
+                                 "Literal[2, 3, 4] | None", src, U),
+                           {"2", "3", "4"}, 0, ""));
   for (const char* b : {"use_prefill_decode_attention", "disable_flashinfer_q_quantization",
                         "use_prefill_query_quantization", "use_fp4_indexer_cache", "use_non_causal",
                         "sparse_mla_force_mqa"}) {

@@ -5,8 +5,9 @@
 // ModelConfig.language_model_only on): the InitVar's type is checked on any model, and None is
 // accepted unless the InitVar is not Optional (language_model_only, mm_tensor_ipc).
 // MultiModalConfig's Field bounds, Literals and validators apply only to the MultiModalConfig
-// ModelConfig.__post_init__ builds for a multimodal model; they are applied on every model here
-// (ModelFacts does not say which models are multimodal), as mm_processor_cache_gb's are
+// ModelConfig.__post_init__ builds for a multimodal model (ModelFacts::is_multimodal): on a
+// known text model a row is read with its InitVar's type (ArgSpec::initvar_type) and ignored
+// (rules/read_args.cpp), as mm_processor_cache_gb's and limit_mm_per_prompt's are
 // (other_arg_specs.cpp).
 
 #include <cmath>
@@ -173,8 +174,28 @@ std::vector<ArgSpec> lora_observability_mamba_rows() {
 
 }  // namespace
 
+// vllm/config/model.py:377-400: the InitVars whose type is plainer than MultiModalConfig's
+// field (int | None, float | None, str | None, AttentionBackendEnum | str | None).
+void mark_multimodal(std::vector<ArgSpec>& rows) {
+  static const std::pair<const char*, const char*> kPlain[] = {
+      {"mm_shm_cache_max_object_size_mb", "int"},
+      {"mm_encoder_attn_backend", "str"},
+      {"mm_encoder_attn_dtype", "str"},
+      {"mm_encoder_fp8_scale_save_margin", "float"},
+      {"video_pruning_rate", "float"},
+      {"video_pruning_method", "str"},
+      {"mm_ipc_gpu_memory_gb", "float"}};
+  for (auto& a : rows) {
+    a.multimodal = true;
+    for (const auto& [key, type] : kPlain) {
+      if (a.key == key) a.initvar_type = type;
+    }
+  }
+}
+
 std::vector<ArgSpec> more_arg_specs_mm() {
   std::vector<ArgSpec> rows = multimodal_rows();
+  mark_multimodal(rows);
   for (auto& a : lora_observability_mamba_rows()) rows.push_back(std::move(a));
   return rows;
 }

@@ -119,8 +119,14 @@ std::vector<ArgSpec> other_arg_specs() {
                 {"ec_connector", "engine_id", "ec_buffer_device", "ec_buffer_size", "ec_role",
                  "ec_rank", "ec_parallel_size", "ec_ip", "ec_port", "ec_connector_extra_config",
                  "ec_connector_module_path"}),
-      typed("limit_mm_per_prompt", "object", "{}", "dict[str, int | dict[str, int]]",
-            "vllm/config/multimodal.py MultiModalConfig.limit_per_prompt", U, false),
+      // A ModelConfig InitVar (dict | None, vllm/config/model.py:378): None is dropped before
+      // MultiModalConfig is built, so it is accepted; applies only to a multimodal model.
+      [] {
+        ArgSpec a = typed("limit_mm_per_prompt", "object", "{}", "dict[str, int | dict[str, int]]",
+                          "vllm/config/multimodal.py MultiModalConfig.limit_per_prompt", U, true);
+        a.multimodal = true;
+        return a;
+      }(),
       typed("hf_overrides", "object", "{}", "dict | callable (HfOverrides)",
             "vllm/config/model.py ModelConfig.hf_overrides", U, false),
       [] {
@@ -136,7 +142,11 @@ std::vector<ArgSpec> other_arg_specs() {
       [] {
         ArgSpec a =
             typed("mm_processor_cache_gb", "float", "4", "Field(ge=0) (GiB)",
-                  "vllm/config/multimodal.py MultiModalConfig.mm_processor_cache_gb", U, false);
+                  "vllm/config/multimodal.py MultiModalConfig.mm_processor_cache_gb", U, true);
+        // ModelConfig InitVar[float | None] (vllm/config/model.py:382): None is dropped, the
+        // bound is MultiModalConfig's (a multimodal model only).
+        a.multimodal = true;
+        a.initvar_type = "float";
         a.expected = "a size in GiB >= 0";
         a.float_min = 0;
         a.float_max = 1e12;

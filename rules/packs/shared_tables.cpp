@@ -331,6 +331,44 @@ Pack shared_v029_to_v032() {
       {"parallel.expert_parallel_one_rank", "warning",
        "enable_expert_parallel with tp = dp = 1 shards nothing",
        "vllm/model_executor/layers/fused_moe/config.py FusedMoEParallelConfig.make (use_ep)"},
+      {"parallel.dp_launch", "error",
+       "data-parallel launch options: hybrid_lb with external_lb; hybrid_lb without "
+       "data_parallel_size_local; external LB (external_lb or a data_parallel_rank) without a "
+       "rank, with size_local != 1, on a dense model with dp > 1, or with dp = 1; nnodes "
+       "against dp x pp x tp, node_rank and data_parallel_backend; fault tolerance without "
+       "external LB",
+       "vllm/engine/arg_utils.py EngineArgs.create_engine_config; vllm/config/parallel.py "
+       "ParallelConfig._validate_parallel_config"},
+      {"parallel.dp_ranks", "error",
+       "data_parallel_size_local <= dp; data_parallel_rank (or start rank) in [0, dp)",
+       "vllm/config/parallel.py ParallelConfig._validate_parallel_config, __post_init__"},
+      {"parallel.eplb", "error",
+       "enable_eplb needs enable_expert_parallel and tp x pcp x dp > 1; "
+       "eplb_config.num_redundant_experts needs enable_eplb; async EPLB refuses the torch_nccl "
+       "and pynccl communicators; enable_elastic_ep needs enable_eplb, pp = 1, internal LB",
+       "vllm/config/parallel.py ParallelConfig._validate_parallel_config, __post_init__, "
+       "EPLBConfig._validate_eplb_config"},
+      {"parallel.numa_devices_cp", "error",
+       "numa_bind_nodes / numa_bind_cpus need numa_bind, non-empty, numactl CPU lists; "
+       "device_ids without duplicates or mixed kinds; pcp > 1 with dp > 1; tp % dcp; "
+       "dcp_comm_backend a2a needs dcp > 1; nnodes > 1 with a Ray executor; "
+       "ray_workers_use_nsight needs Ray",
+       "vllm/config/parallel.py ParallelConfig validators, _verify_args; vllm/engine/"
+       "arg_utils.py EngineArgs._resolve_device_ids"},
+      {"offload.prefetch", "error",
+       "prefetch offloading (offload_backend prefetch or offload_group_size > 0): "
+       "offload_num_in_group <= offload_group_size, offload_prefetch_step >= 1",
+       "vllm/config/offload.py OffloadConfig.validate_offload_config"},
+      {"multimodal.validators", "error",
+       "on a multimodal model: mm_shm_cache_max_object_size_mb only with "
+       "mm_processor_cache_type shm; the FP8 scale paths need mm_encoder_attn_dtype fp8 and "
+       "not both; collect_detailed_traces needs otlp_traces_endpoint (any model)",
+       "vllm/config/multimodal.py MultiModalConfig._validate_multimodal_config; "
+       "vllm/config/observability.py ObservabilityConfig._validate_tracing_config"},
+      {"multimodal.text_model", "warning",
+       "a MultiModalConfig argument on a text model: only the ModelConfig InitVar's type is "
+       "checked, then ignored (no MultiModalConfig is built)",
+       "vllm/config/model.py ModelConfig.__post_init__"},
       {"lora.max_cpu_loras", "error", "max_cpu_loras < max_loras",
        "vllm/config/lora.py LoRAConfig._validate_lora_config"},
       {"lora.max_cpu_loras_unset", "default", "max_cpu_loras <= 0 or unset -> max_loras",

@@ -45,6 +45,18 @@ TEST(CatalogBuiltin, EveryEntryNamesItsSourceAndItsLinksResolve) {
   EXPECT_FALSE(c.gpu_coefficients("default").provenance.empty());
 }
 
+// vLLM builds a MultiModalConfig only for the architectures of its multimodal registry
+// (vllm/model_executor/models/registry.py _MULTIMODAL_MODELS at 8d9b52f7): of the built-in
+// models, Llama-4-Scout (Llama4ForConditionalGeneration) is multimodal, the rest are text models.
+TEST(CatalogBuiltin, OnlyLlama4ScoutIsMultimodal) {
+  const Catalog& c = Catalog::builtin();
+  for (const auto& id : c.model_ids()) {
+    EXPECT_EQ(c.find_model(id)->is_multimodal(),
+              id == "RedHatAI/Llama-4-Scout-17B-16E-Instruct-FP8-dynamic")
+        << id << " (" << c.find_model(id)->architecture << ")";
+  }
+}
+
 // Values from each model's Hugging Face config.json (the first four also in
 // tests/catalog/fixtures/hf-configs).
 TEST(CatalogBuiltin, ModelFactsMatchTheirConfigJson) {

@@ -51,6 +51,8 @@ std::vector<Row> parity_rows_graphs();
 // vllm_config_parity_objects_test.cpp).
 std::vector<Row> parity_rows_fields();
 std::vector<Row> parity_rows_objects();
+// MultiModalConfig's fields, on a multimodal model (in parity_rows_cross()).
+std::vector<Row> parity_rows_multimodal();
 
 inline bool has_diag_at(const Resolved& r, Severity s, const std::string& key,
                         const std::string& text) {
@@ -63,10 +65,20 @@ inline bool has_diag_at(const Resolved& r, Severity s, const std::string& key,
   return false;
 }
 
-inline void check_rows(const std::vector<Row>& rows) {
+// The rows that need another pool than the default one (a tensor- or data-parallel pool, a
+// MoE or a multimodal model), each table with its pool (vllm_config_parity_cross_test.cpp).
+struct PoolRows {
+  const char* name;
+  DeploymentFacts facts;
+  std::vector<Row> rows;
+};
+std::vector<PoolRows> parity_rows_cross();
+
+// Resolved on `facts` (the default: one H100, Llama-3.1-8B, tp = pp = dp = 1).
+inline void check_rows(const std::vector<Row>& rows, const DeploymentFacts& facts = deployment()) {
   for (const Row& row : rows) {
     SCOPED_TRACE(std::string(row.arg) + ": " + row.args + " [" + row.source + "]");
-    const Resolved r = resolve("0.32.0", row.args);
+    const Resolved r = resolve("0.32.0", row.args, facts);
     if (row.kind == Kind::kAccepts) {
       EXPECT_FALSE(has_errors(r.diagnostics)) << ::blis::testing::all_diagnostics(r.diagnostics);
       if (*row.pointer) {

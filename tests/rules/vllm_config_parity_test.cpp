@@ -354,6 +354,7 @@ TEST(VllmConfigParity, CoversEveryBoundedArgument) {
   std::vector<Row> all = parity_rows_core();
   for (const Row& row : parity_rows_more()) all.push_back(row);
   for (const Row& row : parity_rows_graphs()) all.push_back(row);
+  for (const Row& row : parity_rows_multimodal()) all.push_back(row);
   for (const Row& row : all) args.insert(row.arg);
   for (const char* key : {"max_model_len",
                           "max_num_seqs",
