@@ -5,6 +5,25 @@
 
 namespace blis::rules::packs {
 
+namespace {
+
+// Every EngineArgs row of 8d9b52f7, in the order the rules reference lists them. The remaining
+// fields (more_arg_specs*.cpp, config_object_specs.cpp): the unmodelled ones join
+// unmodelled_args; the others are ignored_arg_keys (read_args.cpp).
+void add_engine_arg_specs(Pack& p) {
+  p.args = arg_specs_8d9b52f7();
+  for (auto& a : speculative_arg_specs()) p.args.push_back(std::move(a));
+  for (auto& a : other_arg_specs()) p.args.push_back(std::move(a));
+  for (auto rows : {more_arg_specs(), more_arg_specs_mm(), config_object_specs()}) {
+    for (auto& a : rows) {
+      if (a.unmodelled && a.key.find('.') == std::string::npos) p.unmodelled_args.push_back(a.key);
+      p.args.push_back(std::move(a));
+    }
+  }
+}
+
+}  // namespace
+
 Pack shared_v029_to_v032() {
   Pack p;
 
@@ -216,17 +235,7 @@ Pack shared_v029_to_v032() {
                        "enable_sleep_mode",
                        "mm_processor_cache_gb"};
 
-  p.args = arg_specs_8d9b52f7();
-  for (auto& a : speculative_arg_specs()) p.args.push_back(std::move(a));
-  for (auto& a : other_arg_specs()) p.args.push_back(std::move(a));
-  // The remaining EngineArgs fields (more_arg_specs*.cpp, config_object_specs.cpp): the
-  // unmodelled ones join unmodelled_args; the others are ignored_arg_keys (read_args.cpp).
-  for (auto rows : {more_arg_specs(), more_arg_specs_mm(), config_object_specs()}) {
-    for (auto& a : rows) {
-      if (a.unmodelled && a.key.find('.') == std::string::npos) p.unmodelled_args.push_back(a.key);
-      p.args.push_back(std::move(a));
-    }
-  }
+  add_engine_arg_specs(p);
   // Names an index copy listed that vllm/engine/arg_utils.py EngineArgs at 8d9b52f7 does not
   // have (disable_log_requests was replaced by AsyncEngineArgs.enable_log_requests).
   const std::string never = "never an EngineArgs field at upstream 8d9b52f7";
