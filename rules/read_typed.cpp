@@ -45,11 +45,8 @@ const std::vector<std::string>& ignored_arg_keys() {
                                   "disable_custom_all_reduce"};
     // The other EngineArgs fields that change nothing simulated (rules/packs/more_arg_specs*.cpp,
     // config_object_specs.cpp: the rows that are not unmodelled).
-    for (const auto& rows :
-         {packs::more_arg_specs(), packs::more_arg_specs_mm(), packs::config_object_specs()}) {
-      for (const auto& a : rows) {
-        if (!a.unmodelled && a.key.find('.') == std::string::npos) k.push_back(a.key);
-      }
+    for (const auto& a : packs::remaining_arg_specs()) {
+      if (!a.unmodelled && a.key.find('.') == std::string::npos) k.push_back(a.key);
     }
     return k;
   }();

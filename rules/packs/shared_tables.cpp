@@ -14,15 +14,20 @@ void add_engine_arg_specs(Pack& p) {
   p.args = arg_specs_8d9b52f7();
   for (auto& a : speculative_arg_specs()) p.args.push_back(std::move(a));
   for (auto& a : other_arg_specs()) p.args.push_back(std::move(a));
-  for (auto rows : {more_arg_specs(), more_arg_specs_mm(), config_object_specs()}) {
-    for (auto& a : rows) {
-      if (a.unmodelled && a.key.find('.') == std::string::npos) p.unmodelled_args.push_back(a.key);
-      p.args.push_back(std::move(a));
-    }
+  for (auto& a : remaining_arg_specs()) {
+    if (a.unmodelled && a.key.find('.') == std::string::npos) p.unmodelled_args.push_back(a.key);
+    p.args.push_back(std::move(a));
   }
 }
 
 }  // namespace
+
+std::vector<ArgSpec> remaining_arg_specs() {
+  std::vector<ArgSpec> rows = more_arg_specs();
+  for (auto& a : more_arg_specs_mm()) rows.push_back(std::move(a));
+  for (auto& a : config_object_specs()) rows.push_back(std::move(a));
+  return rows;
+}
 
 Pack shared_v029_to_v032() {
   Pack p;

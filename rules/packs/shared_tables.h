@@ -54,6 +54,9 @@ ArgSpec float_row(const char* key, std::optional<double> neutral, double lo, boo
 std::vector<ArgSpec> more_arg_specs();
 std::vector<ArgSpec> more_arg_specs_mm();
 std::vector<ArgSpec> config_object_specs();
+// The three above, in that order: the rows the packs add after other_arg_specs(), and the
+// set the ignored-key list and the coverage test read.
+std::vector<ArgSpec> remaining_arg_specs();
 
 // What the packs written before PR #44070 (2026-06-30) and PR #49244 (2026-07-21) keep:
 // max_num_partial_prefills / max_long_partial_prefills, a negative threshold accepted.
