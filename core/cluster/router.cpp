@@ -24,9 +24,31 @@ bool parse_policy(const std::string& s, Router::Policy& out) {
   return true;
 }
 
+// A prefill pool behind a handler that never disaggregates gets whole requests where the one
+// profile picks it (a decode-filter keeps it out altogether): legal in llm-d, seldom meant.
+void warn_undisaggregated_prefill_pool(const epp::EppConfig& parsed,
+                                       const std::vector<scenario::Pool>& pools, Diagnostics& ds) {
+  if (!epp::runs_one_profile(parsed)) return;
+  const auto prefill = std::find_if(pools.begin(), pools.end(),
+                                    [](const scenario::Pool& p) { return p.role == "prefill"; });
+  if (prefill == pools.end()) return;
+  const std::string handler =
+      parsed.profile_handler < 0
+          ? "single-profile-handler (the default)"
+          : parsed.plugins[static_cast<std::size_t>(parsed.profile_handler)].type;
+  ds.push_back({"/router/epp_config",
+                "pool '" + prefill->name + "' has role prefill, but " + handler +
+                    " runs one scheduling profile and never splits a request: that pool serves "
+                    "whole requests where the profile picks it, or none if its filters leave "
+                    "it out (llm-d disaggregates with disagg-profile-handler and a prefill "
+                    "profile)",
+                Severity::kWarning});
+}
+
 }  // namespace
 
-Diagnostics Router::validate(const scenario::Router& cfg) {
+Diagnostics Router::validate(const scenario::Router& cfg,
+                             const std::vector<scenario::Pool>& pools) {
   Diagnostics ds;
   Policy p{};
   if (!parse_policy(cfg.policy, p)) {
@@ -42,6 +64,7 @@ Diagnostics Router::validate(const scenario::Router& cfg) {
       epp::EppConfig parsed;
       for (auto& d : epp::parse_epp_config(cfg.epp_config, "/router/epp_config", parsed))
         ds.push_back(std::move(d));
+      if (!has_errors(ds)) warn_undisaggregated_prefill_pool(parsed, pools, ds);
       if (!has_errors(ds) &&
           epp::flow_never_dispatches(parsed, from_millis(cfg.signal_staleness_ms)))
         ds.push_back({"/router/signal_staleness_ms",

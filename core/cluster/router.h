@@ -44,8 +44,10 @@ class Router {
  public:
   enum class Policy { kRoundRobin, kRandom, kLeastLoaded, kWeighted, kEpp };
 
-  // Checks the router section; errors name /router/... pointers.
-  static Diagnostics validate(const scenario::Router& cfg);
+  // Checks the router section; errors name /router/... pointers. `pools` (the scenario's)
+  // are read for the warnings that depend on the deployment.
+  static Diagnostics validate(const scenario::Router& cfg,
+                              const std::vector<scenario::Pool>& pools);
 
   Router() = default;
   // `instances`: how many instances there are (global indices); `candidates`: the ones this

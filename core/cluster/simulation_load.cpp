@@ -18,7 +18,7 @@ namespace {
 // document; a scenario built in code meets them here.
 Diagnostics check_fields(const scenario::Scenario& sc) {
   Diagnostics ds;
-  for (const auto& d : Router::validate(sc.router)) ds.push_back(d);
+  for (const auto& d : Router::validate(sc.router, sc.pools)) ds.push_back(d);
   if (sc.pools.empty()) ds.push_back({"/pools", "at least one pool is required"});
   if (!(sc.outputs.timeseries_interval_ms >= 1)) {
     ds.push_back({"/outputs/timeseries_interval_ms", "must be >= 1 ms"});

@@ -578,4 +578,10 @@ Diagnostics parse_epp_config(const std::string& text, const std::string& pointer
   return ds;
 }
 
+bool runs_one_profile(const EppConfig& cfg) {
+  return cfg.profile_handler < 0 || cfg.data_parallel ||
+         cfg.plugins[static_cast<std::size_t>(cfg.profile_handler)].type ==
+             "single-profile-handler";
+}
+
 }  // namespace blis::cluster::epp

@@ -73,6 +73,11 @@ struct EppConfig {
   FlowControlConfig flow;
 };
 
+// True when the profile handler runs the one scheduling profile and never splits a request
+// into prefill and decode: single-profile-handler (also the default without a handler) and
+// data-parallel-profile-handler (dp_profile_handler.go Pick).
+bool runs_one_profile(const EppConfig& cfg);
+
 // Reads `text` (JSON when its first non-blank character is '{', else YAML). Errors point
 // at `pointer` + the JSON pointer inside the config for JSON text, and at `pointer` with the
 // YAML line and column in the message for YAML text.

@@ -161,10 +161,7 @@ Decision Scheduler::schedule(const Request& r, SimTime now, SignalBoard& board, 
   prepare_prefix(r);
   // dp_profile_handler.go Pick: the one profile, as single-profile-handler (its endpoints
   // are DP ranks: the router's endpoint table maps them back to instances).
-  const bool single =
-      cfg_.profile_handler < 0 || cfg_.data_parallel ||
-      cfg_.plugins[static_cast<std::size_t>(cfg_.profile_handler)].type == "single-profile-handler";
-  if (single) {
+  if (runs_one_profile(cfg_)) {
     d.target = run_profile(cfg_.profiles.front(), r, now, board, rng);
   } else {
     // disagg_profile_handler.go Pick: decode first; then the prefill profile if the decider
