@@ -11,6 +11,22 @@ char lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
+// The query's words: its runs of letters and digits ("llama-8b" -> llama, 8b).
+std::vector<std::string> words_of(const std::string& lowered) {
+  std::vector<std::string> out;
+  std::string w;
+  for (const char c : lowered) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+      w += c;
+    } else if (!w.empty()) {
+      out.push_back(w);
+      w.clear();
+    }
+  }
+  if (!w.empty()) out.push_back(w);
+  return out;
+}
+
 }  // namespace
 
 std::size_t edit_distance_ignoring_case(std::string_view a, std::string_view b) {
@@ -33,6 +49,7 @@ std::vector<std::string> closest_ids(std::string_view query, const std::vector<s
                                      std::size_t max) {
   std::string q(query);
   for (char& c : q) c = lower(c);
+  const std::vector<std::string> words = words_of(q);
   std::vector<std::tuple<int, std::size_t, std::string>> scored;
   scored.reserve(ids.size());
   for (const auto& id : ids) {
@@ -40,11 +57,20 @@ std::vector<std::string> closest_ids(std::string_view query, const std::vector<s
     for (char& c : l) c = lower(c);
     const bool contains =
         !q.empty() && (l.find(q) != std::string::npos || q.find(l) != std::string::npos);
-    scored.emplace_back(contains ? 0 : 1, edit_distance_ignoring_case(q, l), id);
+    // A short name ("llama-8b") names an id that has each of its words ("Llama-3.1-8B").
+    const bool has_words =
+        !words.empty() && std::all_of(words.begin(), words.end(), [&l](const std::string& w) {
+          return l.find(w) != std::string::npos;
+        });
+    scored.emplace_back(contains ? 0 : has_words ? 1 : 2, edit_distance_ignoring_case(q, l), id);
   }
   std::sort(scored.begin(), scored.end());
+  // Ids that match by name are the answer: the nearest unrelated ids are listed only when none
+  // does.
+  const int worst = scored.empty() || std::get<0>(scored.front()) == 2 ? 2 : 1;
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < scored.size() && i < max; ++i) out.push_back(std::get<2>(scored[i]));
+  for (std::size_t i = 0; i < scored.size() && i < max && std::get<0>(scored[i]) <= worst; ++i)
+    out.push_back(std::get<2>(scored[i]));
   return out;
 }
 

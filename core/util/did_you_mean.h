@@ -14,7 +14,9 @@ namespace blis {
 std::size_t edit_distance_ignoring_case(std::string_view a, std::string_view b);
 
 // Up to `max` ids from `ids`, closest first: ids that contain the query (or are contained in
-// it) before the rest, then by edit distance, then alphabetically.
+// it), then ids that contain each of its words (runs of letters and digits), before the rest;
+// then by edit distance, then alphabetically. When some id matches by name only those are
+// listed; otherwise the nearest by edit distance.
 std::vector<std::string> closest_ids(std::string_view query, const std::vector<std::string>& ids,
                                      std::size_t max = 3);
 

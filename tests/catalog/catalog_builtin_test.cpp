@@ -165,6 +165,16 @@ TEST(ClosestIds, FindsModelsByTheirShortName) {
   const auto near = closest_ids("Llama-3.1-8B", Catalog::builtin().model_ids());
   ASSERT_FALSE(near.empty());
   EXPECT_EQ(near.front(), "meta-llama/Llama-3.1-8B-Instruct");
+  // A short name whose words are in the id, not as one substring (`blis catalog show
+  // llama-8b` used to suggest GPUs and fabrics).
+  const auto all = Catalog::builtin();
+  std::vector<std::string> ids = all.gpu_ids();
+  for (const auto& v : {all.model_ids(), all.fabric_ids()})
+    ids.insert(ids.end(), v.begin(), v.end());
+  for (const auto& id : closest_ids("llama-8b", ids)) {
+    EXPECT_NE(id.find("Llama"), std::string::npos) << id;
+    EXPECT_NE(id.find("8B"), std::string::npos) << id;
+  }
 }
 
 }  // namespace

@@ -18,7 +18,15 @@ TEST(ClosestIds, SubstringsFirstThenEditDistance) {
   const std::vector<std::string> ids = {"H100-SXM-80GB", "H200-SXM-141GB", "A100-SXM-80GB",
                                         "L4-24GB"};
   EXPECT_EQ(closest_ids("h100", ids, 1), (std::vector<std::string>{"H100-SXM-80GB"}));
-  EXPECT_EQ(closest_ids("H100-SXM-80G", ids, 2),
+  // An id that matches by name is the whole answer: no unrelated ids after it.
+  EXPECT_EQ(closest_ids("H100-SXM-80G", ids, 2), (std::vector<std::string>{"H100-SXM-80GB"}));
+  EXPECT_EQ(closest_ids("H100-SXM-80", ids, 2), (std::vector<std::string>{"H100-SXM-80GB"}));
+  // Each word of a short name in the id counts as a match by name.
+  EXPECT_EQ(closest_ids("sxm-h200", ids, 3), (std::vector<std::string>{"H200-SXM-141GB"}));
+  EXPECT_EQ(closest_ids("sxm 80gb", ids, 3),
+            (std::vector<std::string>{"A100-SXM-80GB", "H100-SXM-80GB"}));
+  // No match by name: the nearest by edit distance.
+  EXPECT_EQ(closest_ids("H300-SXM-80GB", ids, 2),
             (std::vector<std::string>{"H100-SXM-80GB", "A100-SXM-80GB"}));
   EXPECT_EQ(closest_ids("zzz", ids, 10).size(), 4u);
   EXPECT_TRUE(closest_ids("x", {}, 3).empty());
