@@ -129,6 +129,23 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
   std::printf("  throughput  %.2f requests/s, %.0f output tokens/s%s\n",
               t["requests_per_s"].get<double>(), t["output_tokens_per_s"].get<double>(),
               goodput.c_str());
+  // The deployment's size and price (summary.json cost; docs/results.md): what a planner
+  // compares across runs.
+  if (s.contains("cost") && s["cost"].is_object()) {
+    const auto& c = s["cost"];
+    std::string gpus;
+    for (const auto& p : c["pools"]) {
+      gpus += (gpus.empty() ? " (" : ", ") + escape_excerpt(p["name"].get<std::string>(), 80) +
+              " " + p["gpus"].dump();
+    }
+    if (!gpus.empty()) gpus += ")";
+    std::printf("  gpus        %s%s; %.1f output tokens/s per GPU", c["gpus"].dump().c_str(),
+                gpus.c_str(), c["output_tokens_per_s_per_gpu"].get<double>());
+    if (c["usd_per_hour"].is_number() && c["usd_per_million_output_tokens"].is_number())
+      std::printf("; $%.2f/h, $%.2f per million output tokens", c["usd_per_hour"].get<double>(),
+                  c["usd_per_million_output_tokens"].get<double>());
+    std::printf("\n");
+  }
   const auto& sat = s["saturation"];
   std::printf("  saturation  %s: %s; queue time mean %.1f ms p99 %.1f ms\n",
               sat["verdict"].get<std::string>().c_str(), sat["reason"].get<std::string>().c_str(),

@@ -24,6 +24,8 @@ d2=$(grep -o '"digest": "[0-9a-f]*"' "$WORK/b/summary.json")
 [ "$d1" = "$d2" ] || fail "digests differ: $d1 vs $d2"
 grep -q 'requests finished' "$WORK/stderr" || fail "no progress on stderr"
 grep -q '^  ttft_ms ' "$WORK/stdout" || fail "no summary on stdout"
+grep -q '^  gpus        2 (llama 2); [0-9.]* output tokens/s per GPU; \$[0-9.]*/h, \$[0-9.]* per million output tokens$' "$WORK/stdout" \
+  || fail "no GPU count and cost line: $(grep gpus "$WORK/stdout")"
 cmp -s "$WORK/a/requests.csv" "$WORK/b/requests.csv" || fail "requests.csv differs between runs"
 
 # Exit codes: 1 for a missing file or text that is not JSON, 2 for an invalid scenario.
