@@ -3,11 +3,15 @@
 namespace blis::vllm {
 namespace {
 
-// 64x64 -> 128 multiply folded to 64 bits (the "mum" step of wyhash-style mixers). Portable:
-// unsigned __int128 is available in GCC/Clang natively and in Emscripten (compiler-rt).
+// 64x64 -> 128 multiply folded to 64 bits (the "mum" step of wyhash-style mixers): one
+// instruction natively; from 32-bit halves in WebAssembly, the same bits (block_hash.h).
 inline std::uint64_t mum(std::uint64_t a, std::uint64_t b) {
+#if defined(__wasm__)
+  return detail::mul_fold_halves(a, b);
+#else
   const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
   return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
+#endif
 }
 
 constexpr std::uint64_t kP0 = 0xa0761d6478bd642full;
