@@ -1,8 +1,9 @@
 // Stress: random inputs of the kinds the held-out conformance cases use (large random mixes,
 // priority under pressure, async scheduling with aborts in both phases, many tiny requests,
-// prefix-heavy loads, speculative decoding with LoRA and stop conditions). The engine must never
-// crash, must finish every case whose requests can fit, must be deterministic, and the scheduler
-// and KV invariants must hold after every step.
+// prefix-heavy loads, speculative decoding with LoRA and stop conditions, and the metrics
+// traces of ext/FORMAT.md under KV pressure, priority and async scheduling). The engine must
+// never crash, must finish every case whose requests can fit, must be deterministic, and the
+// scheduler and KV invariants must hold after every step.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "conform/conform.h"
+#include "conform/conform_ext.h"
 #include "engine/invariants.h"
 #include "engine/vllm/engine_core.h"
 #include "util/rng.h"
@@ -27,7 +29,8 @@ enum class Kind {
   kAsyncAborts,
   kTiny,
   kPrefixHeavy,
-  kSpecLoraStops
+  kSpecLoraStops,
+  kMetricsPressure
 };
 
 const char* name(Kind k) {
@@ -44,6 +47,8 @@ const char* name(Kind k) {
       return "prefix-heavy";
     case Kind::kSpecLoraStops:
       return "spec-lora-stops";
+    case Kind::kMetricsPressure:
+      return "metrics-pressure";
   }
   return "?";
 }
@@ -62,7 +67,8 @@ json make_case(Kind kind, std::uint64_t seed) {
       static_cast<std::int32_t>(std::min<std::int64_t>(rng.uniform_int(1, 24), batched));
   const bool priority = kind == Kind::kPriorityPressure || rng.uniform01() < 0.25;
   const bool async = kind == Kind::kAsyncAborts || rng.uniform01() < 0.5;
-  const bool pressure = kind == Kind::kPriorityPressure || rng.uniform01() < 0.5;
+  const bool pressure =
+      kind == Kind::kPriorityPressure || kind == Kind::kMetricsPressure || rng.uniform01() < 0.5;
   // Enough blocks for the longest sequence, few enough to force preemptions under pressure.
   const std::int32_t min_blocks = (mml + bs - 1) / bs + 1;
   const std::int32_t blocks =
@@ -81,7 +87,9 @@ json make_case(Kind kind, std::uint64_t seed) {
   if (rng.uniform01() < 0.3) cfg["scheduler_reserve_full_isl"] = rng.uniform01() < 0.5;
   if (rng.uniform01() < 0.2) cfg["watermark"] = 0.01 * static_cast<double>(rng.uniform_int(1, 10));
   if (rng.uniform01() < 0.2) cfg["token_fn"] = "per_request";
-  const bool extras = kind == Kind::kSpecLoraStops;
+  // The metrics cases take every base key too (ext/FORMAT.md: the input is a superset).
+  const bool extras =
+      kind == Kind::kSpecLoraStops || (kind == Kind::kMetricsPressure && rng.uniform01() < 0.5);
   std::int32_t k = 0;
   if (extras) {
     // FORMAT.md "Additions ...": spec decode (an async-capable method when async), LoRA.
@@ -156,11 +164,17 @@ json make_case(Kind kind, std::uint64_t seed) {
     if (async) a["phase"] = rng.uniform01() < 0.5 ? "input" : "during_step";
     aborts.push_back(a);
   }
-  return {{"description", std::string("stress ") + name(kind)},
-          {"config", cfg},
-          {"aborts", aborts},
-          {"max_steps", 100000},
-          {"requests", reqs}};
+  json c = {{"description", std::string("stress ") + name(kind)},
+            {"config", cfg},
+            {"aborts", aborts},
+            {"max_steps", 100000},
+            {"requests", reqs}};
+  if (kind == Kind::kMetricsPressure) {
+    // ext/FORMAT.md section 1: a power-of-two step length and the dump steps.
+    c["metrics"] = {{"step_seconds", 1.0 / static_cast<double>(1 << rng.uniform_int(1, 6))},
+                    {"dump_steps", {0, rng.uniform_int(1, 10), rng.uniform_int(11, 40)}}};
+  }
+  return c;
 }
 
 // The oracle's own check (FORMAT.md "Compared"): every request's delivered tokens are the
@@ -188,16 +202,55 @@ void expect_token_function(const json& input, const json& trace) {
   }
 }
 
+// The value of every sample line of `family` in a Prometheus text, summed.
+double sum_samples(const std::string& prom, const std::string& family) {
+  double total = 0;
+  std::size_t at = 0;
+  while ((at = prom.find("\n" + family + "{", at)) != std::string::npos) {
+    const std::size_t eol = prom.find('\n', at + 1);
+    const std::size_t sp = prom.rfind(' ', eol);
+    total += std::stod(prom.substr(sp + 1, eol - sp - 1));
+    at = eol;
+  }
+  return total;
+}
+
+// Metrics traces (ext/FORMAT.md section 6): a preemption is counted when the request next
+// emits, so never more than the scheduler made; every request that was not aborted finishes
+// with one request_success sample.
+void expect_metrics_consistent(const json& input, const json& trace) {
+  std::int64_t preempted = 0;
+  for (const json& st : trace["steps"]) {
+    if (st.contains("preempted")) preempted += static_cast<std::int64_t>(st["preempted"].size());
+  }
+  const std::string prom = trace["final"];
+  EXPECT_LE(sum_samples(prom, "vllm:num_preemptions_total"), static_cast<double>(preempted));
+  const double finished = sum_samples(prom, "vllm:request_success_total");
+  EXPECT_LE(finished, static_cast<double>(input["requests"].size()));
+  if (input["aborts"].empty()) {
+    EXPECT_EQ(finished, static_cast<double>(input["requests"].size()));
+  }
+}
+
 class Stress : public ::testing::TestWithParam<Kind> {};
 
 TEST_P(Stress, ConformNeverFailsAndCompletesDeterministically) {
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     const std::string input = make_case(GetParam(), seed).dump();
-    const ConformOutcome a = run_conformance(input);
+    // As `blis conform` dispatches: an input with "metrics" is an ext case.
+    const auto run = [](const std::string& in) {
+      return is_ext_input(in) ? run_ext_conformance(in) : run_conformance(in);
+    };
+    const ConformOutcome a = run(input);
     ASSERT_TRUE(a.ok) << name(GetParam()) << " seed " << seed << ": "
                       << (a.diagnostics.empty() ? "" : format_diagnostic(a.diagnostics[0]));
     const json trace = json::parse(a.trace_json);
     EXPECT_TRUE(trace["completed"].get<bool>()) << name(GetParam()) << " seed " << seed;
+    if (GetParam() == Kind::kMetricsPressure) {
+      expect_metrics_consistent(make_case(GetParam(), seed), trace);
+      EXPECT_EQ(run(input).trace_json, a.trace_json) << "not deterministic";
+      continue;
+    }
     for (const auto& [id, r] : trace["requests"].items()) {
       EXPECT_FALSE(r["finish_reason"].is_null())
           << name(GetParam()) << " seed " << seed << " " << id;
@@ -299,7 +352,7 @@ TEST_P(Stress, InvariantsHoldAfterEveryStep) {
 INSTANTIATE_TEST_SUITE_P(Kinds, Stress,
                          ::testing::Values(Kind::kRandomMix, Kind::kPriorityPressure,
                                            Kind::kAsyncAborts, Kind::kTiny, Kind::kPrefixHeavy,
-                                           Kind::kSpecLoraStops),
+                                           Kind::kSpecLoraStops, Kind::kMetricsPressure),
                          [](const ::testing::TestParamInfo<Kind>& i) {
                            std::string n = name(i.param);
                            for (char& ch : n) {

@@ -51,6 +51,29 @@ TEST(Recorder, ChunkedPrefillAddsPromptTokensOnce) {
 
 // E.8: preempted and resumed, the request keeps its first SCHEDULED timestamp; the
 // preemption counts when its event reaches the frontend with the request's next output.
+// ext/FORMAT.md section 6: a PREEMPTED event travels with the request's next output
+// (Request.take_events); a request aborted by the client before it emits again takes its
+// event with it (OutputProcessor.abort_requests), so the preemption is never counted.
+TEST(Recorder, PreemptionOfARequestAbortedBeforeItEmitsIsNotCounted) {
+  Script s(basic_config());
+  s.add(0, 10);
+  s.add(1, 10);
+  s.scheduled(0, ms(1));
+  s.scheduled(1, ms(1));
+  s.out(0, 1);
+  s.out(1, 1);
+  s.flush(ms(10));
+  s.preempted(0, ms(20));
+  s.out(1, 1);
+  s.flush(ms(30));
+  EXPECT_EQ(s.value("vllm:num_preemptions"), 0);
+  s.rec.abort_request(0);
+  s.preempted(1, ms(40));
+  s.out(1, 1);
+  s.flush(ms(50));
+  EXPECT_EQ(s.value("vllm:num_preemptions"), 1);  // only request 1's
+}
+
 TEST(Recorder, PreemptedRequestKeepsFirstScheduledTimestamp) {
   Script s(basic_config());
   s.add(0, 100, 0, 50);

@@ -78,19 +78,20 @@ void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
 }
 
 void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
-                    const SchedulerOutput& out, const UpdateResult& res, const Scheduler& scheduler,
-                    const vllm::SchedulerStats& stats, const KVConnectorStats* connector_stats,
-                    SimTime now) {
+                    const SchedulerOutput& /*out*/, const UpdateResult& res,
+                    const Scheduler& scheduler, const vllm::SchedulerStats& stats,
+                    const KVConnectorStats* connector_stats, SimTime now) {
   SchedulerStats& st = pending.scheduler_stats;
   st.spec_decoding_stats.reset(scheduler.config().num_speculative_tokens);
   for (std::size_t i = 0; i < res.updates.size(); ++i) {
     const RequestUpdate& u = res.updates[i];
-    // scheduler.py update_from_output: drafts of a request still present that got tokens
-    // back; accepted = generated - 1 (the bonus or corrected token).
-    if (i < out.scheduled.size() && out.scheduled[i].num_spec_tokens > 0 && u.num_sampled > 0 &&
-        u.disposition != OutputDisposition::kIgnored) {
+    // scheduler.py update_from_output: make_spec_decoding_stats for a request still present
+    // whose scheduled drafts got tokens back, stale output included; a finished request and
+    // drop-mode stale output (`continue` before it) observe nothing. Scheduler::
+    // update_from_output sets num_draft_tokens exactly then (the trace's spec_verify reads it).
+    if (u.num_draft_tokens > 0) {
       st.has_spec_decoding_stats = true;
-      st.spec_decoding_stats.observe_draft(out.scheduled[i].num_spec_tokens, u.num_sampled - 1);
+      st.spec_decoding_stats.observe_draft(u.num_draft_tokens, u.num_accepted_tokens);
     }
     // An EngineCoreOutput only for new tokens (a stop always comes with its token).
     if (u.num_delivered == 0 && !u.stopped) continue;
