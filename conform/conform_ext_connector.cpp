@@ -14,6 +14,7 @@
 #include "conform/conform_ext_extension.h"
 #include "engine/vllm/connector/nixl_connector.h"
 #include "engine/vllm/connector/offloading_connector.h"
+#include "util/python_set_order.h"
 
 namespace blis::vllm::conform {
 namespace {
@@ -170,6 +171,7 @@ void ConnectorExtension::attach(EngineCore& core) {
     oc.num_cpu_blocks = in_.num_cpu_blocks;
     oc.offload_prompt_only = in_.offload_prompt_only;
     oc.enable_prefix_caching = cfg.enable_prefix_caching;
+    oc.python_set_order = true;  // the traces' CPython (PYTHONHASHSEED=0)
     auto o = std::make_unique<OffloadingConnector>(oc);
     offload_ = o.get();
     owned_ = std::move(o);
@@ -303,8 +305,15 @@ void ConnectorExtension::on_update(std::int32_t step, const InFlightBatch& b) {
     const TransferEffect e = offload_->complete_job(j);
     if (e.finished_recving.index >= 0) recving.push_back(e.finished_recving);
   }
-  for (const ReqRef r : recving) s.finished_recving(r);
-  for (const engine::RequestKey k : w.sends) {
+  // scheduler.py _update_from_kv_xfer_finished walks finished_recving, then finished_sending,
+  // as the sets they are: the blocks they free go back to the free queue in that order.
+  std::vector<std::string> names;
+  for (const ReqRef r : recving) names.push_back(ids_[s.find(r)->key]);
+  for (const std::size_t i : pyset::set_order_indices(names)) s.finished_recving(recving[i]);
+  names.clear();
+  for (const engine::RequestKey k : w.sends) names.push_back(ids_[k]);
+  for (const std::size_t i : pyset::set_order_indices(names)) {
+    const engine::RequestKey k = w.sends[i];
     const auto rel = std::find(released_.begin(), released_.end(), k);
     if (rel != released_.end()) released_.erase(rel);
     const ReqRef ref = conn_->remote_read_done(k);

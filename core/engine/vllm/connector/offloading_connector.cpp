@@ -5,6 +5,7 @@
 
 #include "engine/vllm/kv/block_pool.h"
 #include "engine/vllm/sched/scheduler.h"
+#include "util/python_set_order.h"
 
 namespace blis::vllm {
 namespace {
@@ -247,17 +248,29 @@ void OffloadingConnector::build_connector_meta(const SchedulerOutput& out, const
 }
 
 void OffloadingConnector::build_store_jobs(const SchedulerOutput& out, const Scheduler& s) {
-  // _build_store_jobs over the scheduled requests, then the finished ones.
+  // _build_store_jobs over the scheduled requests (num_scheduled_tokens, a dict: in order).
   for (const ScheduledRequest& e : out.scheduled) {
     const Request* r = s.find(e.ref);
     const auto it = reqs_.find(e.key);
     if (r == nullptr || it == reqs_.end()) continue;
     store_request(e.key, it->second, e.num_computed_before + e.num_tokens, r->num_tokens());
   }
+  // Then the finished ones, in the set's order (every finished id is still tracked here).
+  finished_order_.clear();
   for (const engine::RequestKey key : out.finished_req_ids) {
-    const auto it = reqs_.find(key);
-    if (it == reqs_.end() || !it->second.finished) continue;
-    ReqState& st = it->second;
+    if (reqs_.count(key) != 0) finished_order_.push_back(key);
+  }
+  if (cfg_.python_set_order && finished_order_.size() > 1) {
+    std::vector<std::string> names;
+    for (const engine::RequestKey key : finished_order_) names.push_back(reqs_.at(key).request_id);
+    std::vector<engine::RequestKey> ordered;
+    for (const std::size_t i : pyset::set_order_indices(names))
+      ordered.push_back(finished_order_[i]);
+    finished_order_.swap(ordered);
+  }
+  for (const engine::RequestKey key : finished_order_) {
+    ReqState& st = reqs_.at(key);
+    if (!st.finished) continue;
     // An aborted request stores what it computed; a finished one its whole sequence.
     store_request(key, st, st.aborted ? st.num_computed_tokens : st.num_tokens, st.num_tokens);
   }

@@ -35,6 +35,10 @@ struct OffloadingConfig {
   bool offload_prompt_only = true;
   // _chunks_being_loaded exists only with GPU prefix caching.
   bool enable_prefix_caching = true;
+  // SchedulerOutput.finished_req_ids is a Python set: _build_store_jobs issues the finished
+  // requests' stores in its iteration order. true: CPython 3.11's order with PYTHONHASHSEED=0
+  // (util/python_set_order.h, what the oracle traces ran); false: the order they finished.
+  bool python_set_order = false;
 };
 
 // OffloadingConnectorMetadata as build_connector_meta fills it (offloading/common.py).
@@ -144,6 +148,7 @@ class OffloadingConnector final : public KVConnector {
   std::vector<std::int64_t> flushed_;  // flushed by the last build, done with its step
   std::vector<engine::TransferRequest> pending_;
   std::vector<BlockHash> scratch_, to_store_;
+  std::vector<engine::RequestKey> finished_order_;  // build_store_jobs' finished requests
 };
 
 }  // namespace blis::vllm
