@@ -127,17 +127,20 @@ std::int64_t str_hash(std::string_view s) {
   return x == -1 ? -2 : x;
 }
 
-std::vector<std::size_t> set_order_indices(const std::vector<std::string>& ids) {
+std::int64_t bytes_hash(const std::uint8_t* data, std::size_t n) {
+  if (n == 0) return 0;
+  const auto x = static_cast<std::int64_t>(siphash13_zero_key(data, n));
+  return x == -1 ? -2 : x;
+}
+
+namespace {
+
+// set_add_entry for distinct keys, then the table walk: the order of `for x in s`.
+std::vector<std::size_t> table_order(const std::vector<std::int64_t>& hashes,
+                                     const std::vector<std::size_t>& items) {
   std::vector<Slot> table(kMinSize);
-  std::vector<std::int64_t> hashes(ids.size());
   std::size_t fill = 0;
-  for (std::size_t n = 0; n < ids.size(); ++n) {
-    hashes[n] = str_hash(ids[n]);
-    bool present = false;
-    for (const Slot& s : table) {
-      if (s.used && s.hash == hashes[n] && ids[s.item] == ids[n]) present = true;
-    }
-    if (present) continue;
+  for (const std::size_t n : items) {
     insert_clean(table, hashes[n], n);
     ++fill;
     const std::size_t mask = table.size() - 1;
@@ -159,6 +162,26 @@ std::vector<std::size_t> set_order_indices(const std::vector<std::string>& ids) 
     if (s.used) order.push_back(s.item);
   }
   return order;
+}
+
+}  // namespace
+
+std::vector<std::size_t> set_order_of_hashes(const std::vector<std::int64_t>& hashes) {
+  std::vector<std::size_t> items(hashes.size());
+  for (std::size_t i = 0; i < items.size(); ++i) items[i] = i;
+  return table_order(hashes, items);
+}
+
+std::vector<std::size_t> set_order_indices(const std::vector<std::string>& ids) {
+  std::vector<std::int64_t> hashes(ids.size());
+  std::vector<std::size_t> firsts;  // the first occurrence of each distinct id
+  for (std::size_t n = 0; n < ids.size(); ++n) {
+    hashes[n] = str_hash(ids[n]);
+    bool seen = false;
+    for (const std::size_t f : firsts) seen = seen || ids[f] == ids[n];
+    if (!seen) firsts.push_back(n);
+  }
+  return table_order(hashes, firsts);
 }
 
 std::vector<std::string> set_order(const std::vector<std::string>& ids) {

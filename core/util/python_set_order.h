@@ -22,6 +22,13 @@ namespace blis::pyset {
 // (1, 2 or 4 bytes per code point by the widest one; `s` is UTF-8), 0 for "", -1 mapped to -2.
 std::int64_t str_hash(std::string_view s);
 
+// hash(b) of a Python bytes object (the same siphash13 over its bytes; 0 when empty).
+std::int64_t bytes_hash(const std::uint8_t* data, std::size_t n);
+
+// For distinct elements with these hashes, added in this order: the order `for x in s`
+// visits them, as indices into `hashes`.
+std::vector<std::size_t> set_order_of_hashes(const std::vector<std::int64_t>& hashes);
+
 // The elements of `s = set(); s.add(x) for x in ids` in `for x in s` order (duplicates kept
 // once, at their first insertion).
 std::vector<std::string> set_order(const std::vector<std::string>& ids);

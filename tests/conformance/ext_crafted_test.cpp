@@ -197,5 +197,28 @@ TEST(ExtConnectorOrder, FinishedRequestsStoreInPythonSetOrder) {
             json::parse(R"({"0": "p4", "1": "p1"})"));
 }
 
+TEST(ExtConnectorOrder, AStoredJobsChunksBecomeEvictableInKeySetOrder) {
+  // scheduler.py update_connector_output -> manager.complete_store(job.keys): the job's keys
+  // are a set of OffloadKey bytes (vLLM block hash + group), each made evictable (appended to
+  // the LRU) in the set's order. For a = tokens 100..147 the three keys iterate chunk 1, 0, 2
+  // (sha256/pickle block hashes, CPython 3.11, PYTHONHASHSEED=0). b's 4-chunk store finds 3
+  // of 6 CPU blocks free and evicts one idle chunk from the LRU front: a's chunk 1. c, with
+  // a's prompt and a's GPU blocks gone to b, then hits chunk 0 only: a 16-token load (in
+  // chunk order chunk 0 would be evicted and c would load nothing).
+  json reqs = json::array();
+  reqs.push_back(request("a", 48, 1, 0, 100));
+  reqs.push_back(request("b", 64, 1, 3, 5000));
+  reqs.push_back(request("c", 48, 2, 6, 100));
+  json c = tiny_case(R"({"kind": "offloading", "kv_connector": "OffloadingConnector",
+      "kv_role": "kv_both", "engine_id": "E0", "num_cpu_blocks": 6})",
+                     reqs);
+  c["config"]["max_model_len"] = 128;
+  const json t = run(c.dump());
+  ASSERT_GT(t["steps"].size(), 8u);
+  EXPECT_EQ(t["steps"][3]["connector_meta"]["store_jobs"], json::parse(R"({"1": "b"})"));
+  EXPECT_EQ(t["steps"][6]["connector_meta"]["load_jobs"], json::parse(R"({"2": "c"})"));
+  EXPECT_EQ(t["steps"][8]["scheduled"], json::parse(R"({"c": 32})"));
+}
+
 }  // namespace
 }  // namespace blis
