@@ -124,6 +124,7 @@ class ConnectorExtension final : public ExtExtension {
   struct Send {
     engine::RequestKey key = 0;
     std::int32_t due = -1;  // -1: never read
+    bool tracked = false;   // in the worker's _reqs_to_send (it was in _reqs_to_process)
   };
   std::vector<Send> sends_;
   std::vector<std::string> in_batch_;         // reqs_in_batch not cancelled
@@ -214,10 +215,11 @@ void ConnectorExtension::nixl_worker(std::int32_t step, WorkerOutput& w) {
     const auto k = static_cast<engine::RequestKey>(std::find(ids_.begin(), ids_.end(), s.first) -
                                                    ids_.begin());
     const ConnectorRequest& r = in_.requests[k];
-    Send snd{k, -1};
+    // base_worker.py start_load_kv: only a send of a request in _reqs_to_process is tracked
+    // (read, or released when its lease ends); any other keeps its blocks.
+    Send snd{k, -1, std::find(in_batch_.begin(), in_batch_.end(), s.first) != in_batch_.end()};
     const bool read = !r.has_read_steps || r.read_steps.has_value();
-    if (read && std::find(in_batch_.begin(), in_batch_.end(), s.first) != in_batch_.end())
-      snd.due = step + r.read_steps.value_or(in_.read_steps);
+    if (read && snd.tracked) snd.due = step + r.read_steps.value_or(in_.read_steps);
     sends_.push_back(snd);
   }
   // get_finished: receives due by now; an empty one only notifies P (nothing reported).
@@ -247,6 +249,9 @@ void ConnectorExtension::nixl_worker(std::int32_t step, WorkerOutput& w) {
   nixl_->due_sends(at(step + 1), due);
   for (const engine::RequestKey k : due) {
     if (std::find(released_.begin(), released_.end(), k) != released_.end()) continue;
+    const auto tracked = std::find_if(sends_.begin(), sends_.end(),
+                                      [&](const Send& x) { return x.key == k && x.tracked; });
+    if (tracked == sends_.end()) continue;
     w.sends.push_back(k);
     released_.push_back(k);
     finished_sending_.push_back(ids_[k]);
