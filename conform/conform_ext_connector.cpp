@@ -313,7 +313,10 @@ void ConnectorExtension::on_update(std::int32_t step, const InFlightBatch& b) {
   // scheduler.py _update_from_kv_xfer_finished walks finished_recving, then finished_sending,
   // as the sets they are: the blocks they free go back to the free queue in that order.
   std::vector<std::string> names;
-  for (const ReqRef r : recving) names.push_back(ids_[s.find(r)->key]);
+  for (const ReqRef r : recving) {
+    const Request* q = s.find(r);
+    names.push_back(q != nullptr ? ids_[q->key] : std::string());
+  }
   for (const std::size_t i : pyset::set_order_indices(names)) s.finished_recving(recving[i]);
   names.clear();
   for (const engine::RequestKey k : w.sends) names.push_back(ids_[k]);

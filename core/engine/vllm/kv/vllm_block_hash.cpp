@@ -62,7 +62,8 @@ void compress(std::uint32_t h[8], const std::uint8_t* block) {
 // PROTO 5, then FRAME with the body's length (the frame is at least FRAME_SIZE_MIN = 4).
 std::vector<std::uint8_t> framed(const std::vector<std::uint8_t>& body) {
   std::vector<std::uint8_t> out = {0x80, 0x05, 0x95};
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(body.size() >> (8 * i)));
+  const auto n = static_cast<std::uint64_t>(body.size());  // size_t is 32 bits in WASM
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(n >> (8 * i)));
   out.insert(out.end(), body.begin(), body.end());
   return out;
 }
