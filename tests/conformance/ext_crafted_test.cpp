@@ -220,5 +220,29 @@ TEST(ExtConnectorOrder, AStoredJobsChunksBecomeEvictableInKeySetOrder) {
   EXPECT_EQ(t["steps"][8]["scheduled"], json::parse(R"({"c": 32})"));
 }
 
+TEST(ExtConnectorOrder, AbortsQueuedInOneStepAreAppliedInPythonSetOrder) {
+  // engine/core.py _process_aborts_queue makes one finish_requests call for the queued ids,
+  // and scheduler.py finish_requests walks set(request_ids): {"p1", "p4"} frees p4 first.
+  // BlockPool.free_blocks prepends a request's unhashed blocks (p4's 6, then p1's 5) and
+  // appends its hashed ones, so q's four blocks start 5, 6 (in queue order: 6, 5).
+  json reqs = json::array();
+  reqs.push_back(request("p1", 32, 10, 0, 100));
+  reqs.push_back(request("p4", 32, 10, 0, 5000));
+  reqs.push_back(request("q", 64, 2, 5, 9000));
+  json c = tiny_case(R"({"kind": "nixl", "kv_connector": "NixlConnector",
+      "kv_role": "kv_producer", "engine_id": "P0"})",
+                     reqs);
+  c["config"]["num_gpu_blocks"] = 9;
+  c["config"]["max_num_batched_tokens"] = 128;
+  c["config"]["max_model_len"] = 128;
+  c["config"]["async_scheduling"] = true;
+  c["aborts"] = json::parse(R"([{"id": "p1", "step": 3, "phase": "during_step"},
+                                {"id": "p4", "step": 3, "phase": "during_step"}])");
+  const json t = run(c.dump());
+  ASSERT_GT(t["steps"].size(), 5u);
+  EXPECT_EQ(t["steps"][3]["aborted_before_update"], json::parse(R"(["p4", "p1"])"));
+  EXPECT_EQ(t["steps"][5]["block_ids"]["q"], json::parse("[[5, 6, 7, 8]]"));
+}
+
 }  // namespace
 }  // namespace blis
