@@ -40,6 +40,7 @@ class Driver {
  public:
   explicit Driver(const Case& c, DriverHooks* hooks = nullptr)
       : c_(c), core_(c.config), mock_(c), tracked_(c.requests.size()), hooks_(hooks) {
+    core_.set_python_set_order(true);  // the traces' CPython (PYTHONHASHSEED=0)
     if (hooks_ != nullptr) hooks_->attach(core_);
     for (std::size_t i = 0; i < c.requests.size(); ++i) index_of_[c.requests[i].id] = i;
     for (const CaseRequest& r : c.requests) last_arrival_ = std::max(last_arrival_, r.arrival_step);

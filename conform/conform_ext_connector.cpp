@@ -14,6 +14,7 @@
 #include "conform/conform_ext_extension.h"
 #include "engine/vllm/connector/nixl_connector.h"
 #include "engine/vllm/connector/offloading_connector.h"
+#include "util/python_set_order.h"
 
 namespace blis::vllm::conform {
 namespace {
@@ -123,6 +124,7 @@ class ConnectorExtension final : public ExtExtension {
   struct Send {
     engine::RequestKey key = 0;
     std::int32_t due = -1;  // -1: never read
+    bool tracked = false;   // in the worker's _reqs_to_send (it was in _reqs_to_process)
   };
   std::vector<Send> sends_;
   std::vector<std::string> in_batch_;         // reqs_in_batch not cancelled
@@ -170,6 +172,7 @@ void ConnectorExtension::attach(EngineCore& core) {
     oc.num_cpu_blocks = in_.num_cpu_blocks;
     oc.offload_prompt_only = in_.offload_prompt_only;
     oc.enable_prefix_caching = cfg.enable_prefix_caching;
+    oc.python_set_order = true;  // the traces' CPython (PYTHONHASHSEED=0)
     auto o = std::make_unique<OffloadingConnector>(oc);
     offload_ = o.get();
     owned_ = std::move(o);
@@ -212,10 +215,11 @@ void ConnectorExtension::nixl_worker(std::int32_t step, WorkerOutput& w) {
     const auto k = static_cast<engine::RequestKey>(std::find(ids_.begin(), ids_.end(), s.first) -
                                                    ids_.begin());
     const ConnectorRequest& r = in_.requests[k];
-    Send snd{k, -1};
+    // base_worker.py start_load_kv: only a send of a request in _reqs_to_process is tracked
+    // (read, or released when its lease ends); any other keeps its blocks.
+    Send snd{k, -1, std::find(in_batch_.begin(), in_batch_.end(), s.first) != in_batch_.end()};
     const bool read = !r.has_read_steps || r.read_steps.has_value();
-    if (read && std::find(in_batch_.begin(), in_batch_.end(), s.first) != in_batch_.end())
-      snd.due = step + r.read_steps.value_or(in_.read_steps);
+    if (read && snd.tracked) snd.due = step + r.read_steps.value_or(in_.read_steps);
     sends_.push_back(snd);
   }
   // get_finished: receives due by now; an empty one only notifies P (nothing reported).
@@ -245,6 +249,9 @@ void ConnectorExtension::nixl_worker(std::int32_t step, WorkerOutput& w) {
   nixl_->due_sends(at(step + 1), due);
   for (const engine::RequestKey k : due) {
     if (std::find(released_.begin(), released_.end(), k) != released_.end()) continue;
+    const auto tracked = std::find_if(sends_.begin(), sends_.end(),
+                                      [&](const Send& x) { return x.key == k && x.tracked; });
+    if (tracked == sends_.end()) continue;
     w.sends.push_back(k);
     released_.push_back(k);
     finished_sending_.push_back(ids_[k]);
@@ -303,8 +310,18 @@ void ConnectorExtension::on_update(std::int32_t step, const InFlightBatch& b) {
     const TransferEffect e = offload_->complete_job(j);
     if (e.finished_recving.index >= 0) recving.push_back(e.finished_recving);
   }
-  for (const ReqRef r : recving) s.finished_recving(r);
-  for (const engine::RequestKey k : w.sends) {
+  // scheduler.py _update_from_kv_xfer_finished walks finished_recving, then finished_sending,
+  // as the sets they are: the blocks they free go back to the free queue in that order.
+  std::vector<std::string> names;
+  for (const ReqRef r : recving) {
+    const Request* q = s.find(r);
+    names.push_back(q != nullptr ? ids_[q->key] : std::string());
+  }
+  for (const std::size_t i : pyset::set_order_indices(names)) s.finished_recving(recving[i]);
+  names.clear();
+  for (const engine::RequestKey k : w.sends) names.push_back(ids_[k]);
+  for (const std::size_t i : pyset::set_order_indices(names)) {
+    const engine::RequestKey k = w.sends[i];
     const auto rel = std::find(released_.begin(), released_.end(), k);
     if (rel != released_.end()) released_.erase(rel);
     const ReqRef ref = conn_->remote_read_done(k);

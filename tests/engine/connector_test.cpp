@@ -26,6 +26,11 @@ class FakeConnector final : public KVConnector {
   MatchedTokens get_num_new_matched_tokens(const Request& r, std::int32_t local) override {
     ++lookups;
     if (r.request_id.rfind("undecided", 0) == 0 && undecided_left-- > 0) return {false, 0, false};
+    // "half": only the first half of the prompt (whole blocks of 4) is external.
+    if (r.request_id.rfind("half", 0) == 0) {
+      const std::int32_t ext = (r.num_prompt_tokens / 2) / 4 * 4 - local;
+      return {true, ext, ext > 0};
+    }
     if (r.request_id.rfind("remote", 0) != 0) return {};
     const std::int32_t ext = r.num_prompt_tokens - local;
     return {true, ext, ext > 0};
@@ -132,6 +137,33 @@ TEST(KvConnectorHooks, AsyncLoadsLeaveRoomForInFlightPrefills) {
   const SchedulerOutput& o = h.step();
   EXPECT_EQ(h.scheduled(o), (Sched{{"long", 16}}));
   EXPECT_EQ(h.get("remote-r")->status, RequestStatus::kWaiting);
+}
+
+TEST(KvConnectorHooks, ALandedLoadKeepsItsReservationUntilItIsScheduled) {
+  // vllm scheduler.py: _update_from_kv_xfer_finished only adds the request to
+  // finished_recving_kv_req_ids; it leaves _inflight_prefills when it is scheduled past its
+  // prompt (_update_after_schedule), preempted or freed. So until its promotion, a later
+  // async load is admitted only if it fits in free - the blocks the landed one still needs.
+  VllmConfig cfg = small_config();
+  cfg.num_gpu_blocks = 16;  // 15 usable
+  cfg.policy = SchedulingPolicy::kPriority;
+  Harness h(cfg);
+  FakeConnector c;
+  h.s().set_connector(&c);
+  Harness::Options low;
+  low.priority = 1;
+  h.add_len("half-a", 40, 2, low);  // loads 20 tokens: 5 blocks now, 5 more to come
+  h.step();
+  ASSERT_EQ(h.get("half-a")->status, RequestStatus::kWaitingForRemoteKvs);
+  EXPECT_EQ(h.s().kv_cache_manager().num_free_blocks(), 10);
+  h.s().finished_recving(h.ref("half-a"));
+  // Priority 0 comes before the promoted half-a (priority 1): its 7-block load fits in the 10
+  // free blocks but not in 10 - 5 reserved, so the waiting loop stops and nothing is admitted.
+  h.add_len("remote-b", 28, 2);
+  h.step();
+  EXPECT_EQ(h.get("remote-b")->status, RequestStatus::kWaiting);
+  EXPECT_EQ(h.get("half-a")->status, RequestStatus::kWaitingForRemoteKvs);
+  EXPECT_EQ(h.s().kv_cache_manager().num_free_blocks(), 10);
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 #include "engine/vllm/engine_core.h"
 
 #include <stdexcept>
+#include <string>
+
+#include "util/python_set_order.h"
 
 namespace blis::vllm {
 
@@ -46,7 +49,20 @@ bool EngineCore::abort_now(ReqRef ref) {
 
 void EngineCore::apply_oldest(UpdateResult& res, std::vector<engine::RequestKey>* aborted) {
   InFlightBatch& b = oldest();
-  // vllm engine/core.py EngineCore._process_aborts_queue, right before update_from_output.
+  // vllm engine/core.py EngineCore._process_aborts_queue, right before update_from_output:
+  // one finish_requests call for all the queued ids (scheduler.py: over set(request_ids)).
+  if (python_set_order_ && aborts_queue_.size() > 1) {
+    std::vector<std::string> names;
+    std::vector<ReqRef> live;
+    for (const ReqRef ref : aborts_queue_) {
+      const Request* r = scheduler_->find(ref);
+      if (r == nullptr) continue;  // not in Scheduler.requests: skipped either way
+      names.push_back(r->request_id);
+      live.push_back(ref);
+    }
+    aborts_queue_.clear();
+    for (const std::size_t i : pyset::set_order_indices(names)) aborts_queue_.push_back(live[i]);
+  }
   for (const ReqRef ref : aborts_queue_) {
     const Request* r = scheduler_->find(ref);
     const engine::RequestKey key = r != nullptr ? r->key : 0;

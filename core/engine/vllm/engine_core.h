@@ -42,6 +42,10 @@ class EngineCore {
   // An abort that arrives while a batch runs; applied before the next output.
   void queue_abort(ReqRef ref) { aborts_queue_.push_back(ref); }
   void drop_queued_aborts() { aborts_queue_.clear(); }
+  // _process_aborts_queue passes the queued ids to finish_requests, which walks set(ids):
+  // true applies them in CPython 3.11's set order with PYTHONHASHSEED=0 (the oracle traces'
+  // run, util/python_set_order.h); false (default) in queue order.
+  void set_python_set_order(bool on) { python_set_order_ = on; }
   // Applies the queued aborts (keys of those that took effect appended to `aborted`), then
   // the oldest batch's `sampled` output, and pops it. In sync mode with spec decode the
   // next drafts are taken afterwards (EngineCore.post_step).
@@ -58,6 +62,7 @@ class EngineCore {
   std::int32_t count_ = 0;
   std::uint64_t next_batch_id_ = 0;
   std::vector<ReqRef> aborts_queue_;
+  bool python_set_order_ = false;
 };
 
 }  // namespace blis::vllm

@@ -5,6 +5,7 @@
 
 #include "engine/vllm/kv/block_pool.h"
 #include "engine/vllm/sched/scheduler.h"
+#include "util/python_set_order.h"
 
 namespace blis::vllm {
 namespace {
@@ -35,6 +36,46 @@ void OffloadingConnector::update_offload_keys(ReqState& st, const Request& r) co
   const std::size_t hpc = static_cast<std::size_t>(cfg_.blocks_per_chunk);
   for (std::size_t i = hpc * st.offload_keys.size() + hpc - 1; i < r.block_hashes.size(); i += hpc)
     st.offload_keys.push_back(r.block_hashes[i]);
+  if (cfg_.python_set_order) update_py_keys(st, r);
+}
+
+void OffloadingConnector::update_py_keys(ReqState& st, const Request& r) const {
+  // kv_cache_utils.py hash_block_tokens over each full block, chained; the key of chunk c is
+  // make_offload_key(hash of its last block, group 0).
+  if (!st.py_ok) return;
+  if (r.lora_id != 0 || r.has_cache_salt) {
+    st.py_ok = false;
+    st.py_blocks.clear();
+    st.py_keys.clear();
+    return;
+  }
+  const std::int32_t bs = cfg_.gpu_block_size;
+  std::vector<std::int32_t> tokens(static_cast<std::size_t>(bs));
+  while (st.py_blocks.size() < r.block_hashes.size()) {
+    const auto b = static_cast<std::int32_t>(st.py_blocks.size());
+    for (std::int32_t i = 0; i < bs; ++i)
+      tokens[static_cast<std::size_t>(i)] = r.token_at(b * bs + i);
+    const VllmHash h = vllm_hash_block_tokens(b == 0 ? nullptr : &st.py_blocks.back(), tokens);
+    st.py_blocks.push_back(h);
+  }
+  const std::size_t hpc = static_cast<std::size_t>(cfg_.blocks_per_chunk);
+  while (st.py_keys.size() < st.offload_keys.size())
+    st.py_keys.push_back(offload_key_py_hash(st.py_blocks[hpc * st.py_keys.size() + hpc - 1], 0));
+}
+
+void OffloadingConnector::set_py_hashes(const ReqState& st, std::int32_t first_chunk,
+                                        Job& job) const {
+  // The hash() of each of the job's keys, which are offload_keys[first_chunk..] filtered.
+  if (!cfg_.python_set_order || !st.py_ok) return;
+  auto c = static_cast<std::size_t>(first_chunk);
+  for (const BlockHash& k : job.keys) {
+    while (c < st.offload_keys.size() && st.offload_keys[c] != k) ++c;
+    if (c >= st.py_keys.size()) {
+      job.key_py_hashes.clear();
+      return;
+    }
+    job.key_py_hashes.push_back(st.py_keys[c]);
+  }
 }
 
 std::int32_t OffloadingConnector::storable_chunks(const ReqState& st,
@@ -167,6 +208,7 @@ void OffloadingConnector::update_state_after_alloc(Request& r, std::span<const s
   // BLOCK_LEVEL policy: the loaded (and hit) chunks are not stored again.
   st.next_stored_chunk_idx = num_chunks;
   cpu_.prepare_load(job.keys);
+  set_py_hashes(st, 0, job);
   job.req = r.key;
   for (const BlockHash& k : job.keys) {
     if (cfg_.enable_prefix_caching) chunks_being_loaded_.push_back(k);
@@ -247,17 +289,29 @@ void OffloadingConnector::build_connector_meta(const SchedulerOutput& out, const
 }
 
 void OffloadingConnector::build_store_jobs(const SchedulerOutput& out, const Scheduler& s) {
-  // _build_store_jobs over the scheduled requests, then the finished ones.
+  // _build_store_jobs over the scheduled requests (num_scheduled_tokens, a dict: in order).
   for (const ScheduledRequest& e : out.scheduled) {
     const Request* r = s.find(e.ref);
     const auto it = reqs_.find(e.key);
     if (r == nullptr || it == reqs_.end()) continue;
     store_request(e.key, it->second, e.num_computed_before + e.num_tokens, r->num_tokens());
   }
+  // Then the finished ones, in the set's order (every finished id is still tracked here).
+  finished_order_.clear();
   for (const engine::RequestKey key : out.finished_req_ids) {
-    const auto it = reqs_.find(key);
-    if (it == reqs_.end() || !it->second.finished) continue;
-    ReqState& st = it->second;
+    if (reqs_.count(key) != 0) finished_order_.push_back(key);
+  }
+  if (cfg_.python_set_order && finished_order_.size() > 1) {
+    std::vector<std::string> names;
+    for (const engine::RequestKey key : finished_order_) names.push_back(reqs_.at(key).request_id);
+    std::vector<engine::RequestKey> ordered;
+    for (const std::size_t i : pyset::set_order_indices(names))
+      ordered.push_back(finished_order_[i]);
+    finished_order_.swap(ordered);
+  }
+  for (const engine::RequestKey key : finished_order_) {
+    ReqState& st = reqs_.at(key);
+    if (!st.finished) continue;
     // An aborted request stores what it computed; a finished one its whole sequence.
     store_request(key, st, st.aborted ? st.num_computed_tokens : st.num_tokens, st.num_tokens);
   }
@@ -293,6 +347,7 @@ void OffloadingConnector::store_request(engine::RequestKey key, ReqState& st,
   job.req = key;
   job.is_store = true;
   job.keys = to_store_;
+  set_py_hashes(st, start, job);
   std::int32_t num_src = 0;
   for (std::int32_t c = start; c < num_chunks; ++c) {
     if (!contains(to_store_, st.offload_keys[static_cast<std::size_t>(c)])) continue;
@@ -351,8 +406,16 @@ TransferEffect OffloadingConnector::complete_job(std::int64_t job_id) {
   if (f != flushed_.end()) flushed_.erase(f);
   const auto it = jobs_.find(job_id);
   if (it == jobs_.end()) return e;  // completed earlier (flushed)
-  const Job job = std::move(it->second);
+  Job job = std::move(it->second);
   jobs_.erase(it);
+  if (job.keys.size() > 1 && job.key_py_hashes.size() == job.keys.size()) {
+    // scheduler.py update_connector_output: complete_store / complete_load walk the job's key
+    // set, each key becoming evictable (the LRU's most recent end) in that order.
+    std::vector<BlockHash> ordered;
+    for (const std::size_t i : pyset::set_order_of_hashes(job.key_py_hashes))
+      ordered.push_back(job.keys[i]);
+    job.keys.swap(ordered);
+  }
   const auto rs = reqs_.find(job.req);
   if (job.is_store) {
     cpu_.complete_store(job.keys);

@@ -24,6 +24,7 @@
 
 #include "engine/vllm/connector/cpu_offloading_manager.h"
 #include "engine/vllm/connector/kv_connector.h"
+#include "engine/vllm/kv/vllm_block_hash.h"
 
 namespace blis::vllm {
 
@@ -35,6 +36,13 @@ struct OffloadingConfig {
   bool offload_prompt_only = true;
   // _chunks_being_loaded exists only with GPU prefix caching.
   bool enable_prefix_caching = true;
+  // vLLM walks two Python sets here: SchedulerOutput.finished_req_ids (_build_store_jobs
+  // issues the finished requests' stores in its order) and a job's offload keys
+  // (TransferJobStatus.keys: complete_store / complete_load make them evictable, so LRU, in
+  // its order). true: CPython 3.11's orders with PYTHONHASHSEED=0 (util/python_set_order.h,
+  // with vLLM's byte-exact block hashes, kv/vllm_block_hash.h), what the oracle traces ran;
+  // false: finish order and chunk order.
+  bool python_set_order = false;
 };
 
 // OffloadingConnectorMetadata as build_connector_meta fills it (offloading/common.py).
@@ -96,11 +104,17 @@ class OffloadingConnector final : public KVConnector {
     bool is_store = false;
     std::vector<BlockHash> keys;
     std::vector<std::int32_t> deferred_fence_block_ids;
+    std::vector<std::int64_t> key_py_hashes;  // hash() of each key (python_set_order)
   };
   struct ReqState {  // RequestOffloadState
     std::string request_id;
     ReqRef ref;
     std::vector<BlockHash> offload_keys;
+    // python_set_order: vLLM's hash of each block and hash() of each offload key; given up
+    // (cleared, py_ok false) for a request with extra keys (LoRA, cache salt).
+    std::vector<VllmHash> py_blocks;
+    std::vector<std::int64_t> py_keys;
+    bool py_ok = true;
     std::vector<std::int32_t> block_ids;
     std::int32_t next_stored_chunk_idx = 0;
     std::int32_t num_locally_computed_tokens = 0;
@@ -116,6 +130,8 @@ class OffloadingConnector final : public KVConnector {
     std::int32_t num_prompt_tokens = 0;
   };
   void update_offload_keys(ReqState& st, const Request& r) const;
+  void update_py_keys(ReqState& st, const Request& r) const;
+  void set_py_hashes(const ReqState& st, std::int32_t first_chunk, Job& job) const;
   std::int32_t storable_chunks(const ReqState& st, std::int32_t num_offloadable_tokens) const;
   std::int32_t offloadable_tokens(const ReqState& st, std::int32_t num_tokens_after_batch,
                                   std::int32_t num_tokens) const;
@@ -144,6 +160,7 @@ class OffloadingConnector final : public KVConnector {
   std::vector<std::int64_t> flushed_;  // flushed by the last build, done with its step
   std::vector<engine::TransferRequest> pending_;
   std::vector<BlockHash> scratch_, to_store_;
+  std::vector<engine::RequestKey> finished_order_;  // build_store_jobs' finished requests
 };
 
 }  // namespace blis::vllm

@@ -64,7 +64,10 @@ void Scheduler::drain_deferred_frees() {
 void Scheduler::finished_recving(ReqRef ref) {
   Request* r = find(ref);
   if (r == nullptr) return;
-  erase_value(inflight_prefills_, ref.index);
+  // vllm scheduler.py _update_from_kv_xfer_finished only marks the load done: the request
+  // keeps its in-flight-prefill reservation (_inflight_prefills) until it is scheduled past
+  // its prompt, preempted or freed, so async loads admitted before its promotion still leave
+  // room for the blocks it has yet to allocate.
   if (is_finished(r->status)) {
     // Aborted during the load: its blocks were kept until the load ended.
     finished_sending(ref);
