@@ -6,6 +6,26 @@ export const SPEEDS = [1, 2, 5, 10, 30, 100, 300, Infinity] as const;
 export const DEFAULT_SPEED = 10;
 /** At max speed, how far ahead of the slowest run the target may be (simulated µs). */
 export const MAX_SPEED_LEAD_US = 2_000_000;
+/**
+ * At max speed, advances a run may have outstanding: the worker finds the next one queued
+ * when it answers, instead of idling until the page's next animation frame. Answers are
+ * handled in order and each one only carries the rows since the previous, so results do not
+ * depend on it. At a set speed one is enough (the clock, not the worker, sets the pace).
+ */
+export const MAX_SPEED_IN_FLIGHT = 2;
+
+export function advancesInFlight(speed: number): number {
+  return Number.isFinite(speed) ? 1 : MAX_SPEED_IN_FLIGHT;
+}
+
+/**
+ * The worker's time for one answer when requests queue up behind each other: from when it
+ * could start on it (the request was sent, or the previous answer arrived, whichever is
+ * later) to its arrival. With one request in flight this is the round trip.
+ */
+export function serviceMs(sentAtMs: number, previousAnswerAtMs: number, answerAtMs: number): number {
+  return Math.max(0, answerAtMs - Math.max(sentAtMs, previousAnswerAtMs));
+}
 
 export function speedLabel(speed: number): string {
   return Number.isFinite(speed) ? `${speed}×` : 'max';
@@ -39,8 +59,9 @@ export class PlaybackClock {
 }
 
 /**
- * Events per advance message, adapted to the measured round trip: doubles while answers
- * come back fast, halves when one takes longer than the target, within [min, max].
+ * Events per advance message, adapted to the measured time per answer (`serviceMs`): doubles
+ * while answers come back fast, halves when one takes longer than the target, within
+ * [min, max].
  */
 export class EventBudget {
   constructor(
