@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AFTER_MISSED_FRAME_MS,
   advancesInFlight,
   EventBudget,
   MAX_SPEED_IN_FLIGHT,
   MAX_SPEED_LEAD_US,
+  MISSED_FRAME_MS,
   PlaybackClock,
   serviceMs,
   speedLabel,
@@ -54,6 +56,14 @@ describe('advances in flight', () => {
     for (const s of [1, 10, 300]) expect(advancesInFlight(s)).toBe(1);
     expect(MAX_SPEED_IN_FLIGHT).toBeGreaterThan(1);
     expect(advancesInFlight(Infinity)).toBe(MAX_SPEED_IN_FLIGHT);
+  });
+
+  it('one at max speed for a while after a missed frame, so the page gets the CPU back', () => {
+    expect(advancesInFlight(Infinity, 0)).toBe(1);
+    expect(advancesInFlight(Infinity, AFTER_MISSED_FRAME_MS - 1)).toBe(1);
+    expect(advancesInFlight(Infinity, AFTER_MISSED_FRAME_MS)).toBe(MAX_SPEED_IN_FLIGHT);
+    expect(advancesInFlight(10, Infinity)).toBe(1);
+    expect(MISSED_FRAME_MS).toBeGreaterThan(1000 / 60); // a frame on time never counts as missed
   });
 
   it('times an answer from when the worker could start on it, not from when it was sent', () => {

@@ -13,9 +13,20 @@ export const MAX_SPEED_LEAD_US = 2_000_000;
  * depend on it. At a set speed one is enough (the clock, not the worker, sets the pace).
  */
 export const MAX_SPEED_IN_FLIGHT = 2;
+/** A frame later than this (ms since the previous one) missed the display's refresh. */
+export const MISSED_FRAME_MS = 25;
+/** How long after a missed frame max speed keeps one advance in flight (ms). */
+export const AFTER_MISSED_FRAME_MS = 1000;
 
-export function advancesInFlight(speed: number): number {
-  return Number.isFinite(speed) ? 1 : MAX_SPEED_IN_FLIGHT;
+/**
+ * Advances a run may have outstanding at `speed`. On a busy machine a worker that never
+ * pauses takes the CPU the page needs to draw its frames: for a while after a missed frame
+ * (`msSinceMissedFrame`), max speed keeps one in flight (the next one is still sent as soon
+ * as the answer arrives).
+ */
+export function advancesInFlight(speed: number, msSinceMissedFrame = Infinity): number {
+  if (Number.isFinite(speed) || msSinceMissedFrame < AFTER_MISSED_FRAME_MS) return 1;
+  return MAX_SPEED_IN_FLIGHT;
 }
 
 /**

@@ -5,7 +5,7 @@
 
 import { fmtSimSeconds } from '../ui/format';
 import { $, $as, showBanner } from './dom';
-import { advancesInFlight, DEFAULT_SPEED, PlaybackClock, SPEEDS, speedLabel } from './playback';
+import { advancesInFlight, DEFAULT_SPEED, MISSED_FRAME_MS, PlaybackClock, SPEEDS, speedLabel } from './playback';
 import type { Run } from './run';
 
 export interface TransportHost {
@@ -25,6 +25,7 @@ export class Transport {
   /** Play was asked for while a run was (re)loading: start as soon as one is ready. */
   private playPending = false;
   private lastFrame = 0;
+  private missedFrameAt = -Infinity;
   private readonly frameTimes: number[] = [];
   private readonly clock = new PlaybackClock();
 
@@ -116,6 +117,7 @@ export class Transport {
     this.lastFrame = t;
     if (!this.playing) return;
     if (this.frameTimes.length < 100000) this.frameTimes.push(dt);
+    if (dt > MISSED_FRAME_MS) this.missedFrameAt = t;
     this.advanceRuns(dt);
     const runs = this.host.runsShown();
     if (runs.every((r) => r.done || r.status === 'invalid' || r.status === 'failed')) this.pause();
@@ -127,7 +129,8 @@ export class Transport {
     if (moving.length === 0) return;
     const slowest = Math.min(...moving.map((r) => r.nowUs));
     const target = this.clock.tick(dtMs, this.speed, slowest);
-    for (const r of moving) r.advanceTo(target, advancesInFlight(this.speed));
+    const inFlight = advancesInFlight(this.speed, this.lastFrame - this.missedFrameAt);
+    for (const r of moving) r.advanceTo(target, inFlight);
   }
 
   /** Frame-time samples (ms between animation frames) while playing, for the perf check. */
