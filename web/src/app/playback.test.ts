@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { EventBudget, MAX_SPEED_LEAD_US, PlaybackClock, speedLabel } from './playback';
+import {
+  AFTER_MISSED_FRAME_MS,
+  advancesInFlight,
+  EventBudget,
+  MAX_SPEED_IN_FLIGHT,
+  MAX_SPEED_LEAD_US,
+  MISSED_FRAME_MS,
+  PlaybackClock,
+  serviceMs,
+  speedLabel,
+} from './playback';
 
 describe('PlaybackClock', () => {
   it('advances the target by speed × wall time', () => {
@@ -38,5 +48,27 @@ describe('EventBudget', () => {
     expect(b.update(50, 4000)).toBe(2000);
     for (let i = 0; i < 10; i++) b.update(50, 0);
     expect(b.value).toBe(250);
+  });
+});
+
+describe('advances in flight', () => {
+  it('one at a set speed, more at max speed so the worker finds the next one queued', () => {
+    for (const s of [1, 10, 300]) expect(advancesInFlight(s)).toBe(1);
+    expect(MAX_SPEED_IN_FLIGHT).toBeGreaterThan(1);
+    expect(advancesInFlight(Infinity)).toBe(MAX_SPEED_IN_FLIGHT);
+  });
+
+  it('one at max speed for a while after a missed frame, so the page gets the CPU back', () => {
+    expect(advancesInFlight(Infinity, 0)).toBe(1);
+    expect(advancesInFlight(Infinity, AFTER_MISSED_FRAME_MS - 1)).toBe(1);
+    expect(advancesInFlight(Infinity, AFTER_MISSED_FRAME_MS)).toBe(MAX_SPEED_IN_FLIGHT);
+    expect(advancesInFlight(10, Infinity)).toBe(1);
+    expect(MISSED_FRAME_MS).toBeGreaterThan(1000 / 60); // a frame on time never counts as missed
+  });
+
+  it('times an answer from when the worker could start on it, not from when it was sent', () => {
+    expect(serviceMs(100, 0, 112)).toBe(12); // alone: the round trip
+    expect(serviceMs(100, 130, 142)).toBe(12); // queued behind one answered at 130
+    expect(serviceMs(100, 130, 125)).toBe(0); // never negative
   });
 });

@@ -1,10 +1,11 @@
 // One simulation run as the page sees it (slot A or B): its time series, progress, summary
 // and, once done, per-request latencies. Talks to the worker through SimClient and keeps at
-// most one request in flight, so the worker never queues up stale work.
+// most one request in flight (two advances at max speed, so the worker finds the next one
+// queued), so the worker never queues up stale work.
 
 import { SeriesStore } from '../lib/series_store';
 import type { Diagnostic, ExportKind, Progress, RunLatencies, SlotId, Summary } from '../protocol';
-import { EventBudget } from './playback';
+import { EventBudget, serviceMs } from './playback';
 import type { RunResponse, SimClient } from './sim_client';
 
 export type RunStatus = 'empty' | 'loading' | 'invalid' | 'ready' | 'running' | 'done' | 'failed';
@@ -28,8 +29,9 @@ export class Run {
   /** Bumped whenever what the charts show changed. */
   version = 0;
 
-  private inflight = false;
-  private sentAt = 0;
+  /** When each outstanding request was sent (ms, oldest first): answers come in order. */
+  private sentAt: number[] = [];
+  private lastAnswerAt = 0;
   private lastSummaryAt = 0;
   private readonly budget = new EventBudget();
   private loadWaiters: ((ok: boolean) => void)[] = [];
@@ -55,7 +57,7 @@ export class Run {
   load(json: string): Promise<boolean> {
     this.gen++;
     this.status = 'loading';
-    this.inflight = false;
+    this.sentAt = [];
     this.clearResults();
     this.client.post({ kind: 'load', slot: this.slot, gen: this.gen, json });
     this.onChange(this);
@@ -73,7 +75,7 @@ export class Run {
   unload(): void {
     this.gen++;
     this.status = 'empty';
-    this.inflight = false;
+    this.sentAt = [];
     this.clearResults();
     this.client.post({ kind: 'unload', slot: this.slot });
     this.onChange(this);
@@ -85,11 +87,16 @@ export class Run {
   }
 
   /**
-   * Called every animation frame while playing: asks the worker to advance towards
-   * `targetUs` (simulated µs), unless an answer is still outstanding.
+   * Called every animation frame while playing (and, at max speed, when an answer arrives):
+   * asks the worker to advance towards `targetUs` (simulated µs), unless `inFlight` requests
+   * are already outstanding.
    */
-  advanceTo(targetUs: number): void {
-    if (!this.runnable || this.inflight || targetUs <= this.nowUs) return;
+  advanceTo(targetUs: number, inFlight = 1): void {
+    while (this.sentAt.length < inFlight && this.sendAdvance(targetUs));
+  }
+
+  private sendAdvance(targetUs: number): boolean {
+    if (!this.runnable || targetUs <= this.nowUs) return false;
     const now = performance.now();
     const wantSummary = now - this.lastSummaryAt > 500;
     if (wantSummary) this.lastSummaryAt = now;
@@ -103,10 +110,11 @@ export class Run {
       wantSummary,
       ...(this.snapshotOf !== undefined ? { snapshotOf: this.snapshotOf } : {}),
     });
+    return true;
   }
 
   step(): void {
-    if (!(this.status === 'ready' || this.status === 'running') || this.inflight) return;
+    if (!(this.status === 'ready' || this.status === 'running') || this.busy) return;
     this.status = 'running';
     this.send({
       kind: 'step',
@@ -119,7 +127,7 @@ export class Run {
   reset(): void {
     if (!this.active) return;
     this.gen++;
-    this.inflight = false;
+    this.sentAt = [];
     this.clearResults();
     this.status = 'ready';
     this.send({ kind: 'reset', slot: this.slot, gen: this.gen });
@@ -141,12 +149,11 @@ export class Run {
   }
 
   get busy(): boolean {
-    return this.inflight;
+    return this.sentAt.length > 0;
   }
 
   private send(req: Parameters<SimClient['post']>[0]): void {
-    this.inflight = true;
-    this.sentAt = performance.now();
+    this.sentAt.push(performance.now());
     this.client.post(req);
   }
 
@@ -171,7 +178,7 @@ export class Run {
         this.onChange(this);
         return;
       }
-      this.inflight = false;
+      this.sentAt = [];
       this.status = 'failed';
       this.error = r.message;
       const waiters = this.loadWaiters;
@@ -212,8 +219,9 @@ export class Run {
 
   private applyProgress(p: Progress): void {
     const eventsBefore = this.events;
-    this.inflight = false;
-    this.budget.update(performance.now() - this.sentAt, p.events - eventsBefore);
+    const now = performance.now();
+    this.budget.update(serviceMs(this.sentAt.shift() ?? now, this.lastAnswerAt, now), p.events - eventsBefore);
+    this.lastAnswerAt = now;
     this.store.append(p.delta);
     this.nowUs = p.nowUs;
     this.steps = p.steps;

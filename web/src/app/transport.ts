@@ -5,7 +5,7 @@
 
 import { fmtSimSeconds } from '../ui/format';
 import { $, $as, showBanner } from './dom';
-import { DEFAULT_SPEED, PlaybackClock, SPEEDS, speedLabel } from './playback';
+import { advancesInFlight, DEFAULT_SPEED, MISSED_FRAME_MS, PlaybackClock, SPEEDS, speedLabel } from './playback';
 import type { Run } from './run';
 
 export interface TransportHost {
@@ -25,6 +25,7 @@ export class Transport {
   /** Play was asked for while a run was (re)loading: start as soon as one is ready. */
   private playPending = false;
   private lastFrame = 0;
+  private missedFrameAt = -Infinity;
   private readonly frameTimes: number[] = [];
   private readonly clock = new PlaybackClock();
 
@@ -105,6 +106,9 @@ export class Transport {
       this.play();
     }
     this.updateControls();
+    // At max speed an answer tops the runs' advances up at once: the worker is not left idle
+    // until the next animation frame (the lead over the slowest run stays bounded).
+    if (this.playing && !Number.isFinite(this.speed)) this.advanceRuns(0);
   }
 
   /** Called every animation frame: moves the runs towards the clock's target while playing. */
@@ -113,15 +117,20 @@ export class Transport {
     this.lastFrame = t;
     if (!this.playing) return;
     if (this.frameTimes.length < 100000) this.frameTimes.push(dt);
-    // One clock for every run shown, paced by the slowest unfinished one.
+    if (dt > MISSED_FRAME_MS) this.missedFrameAt = t;
+    this.advanceRuns(dt);
     const runs = this.host.runsShown();
-    const moving = runs.filter((r) => r.runnable);
-    if (moving.length > 0) {
-      const slowest = Math.min(...moving.map((r) => r.nowUs));
-      const target = this.clock.tick(dt, this.speed, slowest);
-      for (const r of moving) r.advanceTo(target);
-    }
     if (runs.every((r) => r.done || r.status === 'invalid' || r.status === 'failed')) this.pause();
+  }
+
+  /** One clock for every run shown, paced by the slowest unfinished one. */
+  private advanceRuns(dtMs: number): void {
+    const moving = this.host.runsShown().filter((r) => r.runnable);
+    if (moving.length === 0) return;
+    const slowest = Math.min(...moving.map((r) => r.nowUs));
+    const target = this.clock.tick(dtMs, this.speed, slowest);
+    const inFlight = advancesInFlight(this.speed, this.lastFrame - this.missedFrameAt);
+    for (const r of moving) r.advanceTo(target, inFlight);
   }
 
   /** Frame-time samples (ms between animation frames) while playing, for the perf check. */

@@ -131,9 +131,26 @@ export async function framesDrawn(page, n) {
   );
 }
 
-// No request to the worker outstanding: Step is enabled again (it is disabled while a run is busy).
+// No request to the worker outstanding: Step is enabled again (it is disabled while a run is
+// busy), or the run is done (Step stays disabled then; an answer still out cannot move it).
 export async function waitIdle(page) {
-  await page.waitForFunction((sel) => !document.querySelector(sel)?.disabled, tid('step'), { timeout: 10000 });
+  await page.waitForFunction(
+    ([step, st]) => !document.querySelector(step)?.disabled || document.querySelector(st)?.textContent?.trim() === 'done',
+    [tid('step'), tid('run-status')],
+    { timeout: 10000 },
+  );
+}
+
+// Presses Pause if the runs are still playing and says whether it did. At max speed a run can
+// finish (and stop by itself, Pause disabled) between a test's last look and its click, so the
+// look and the click are one step in the page. `target` is a page or a frame.
+export async function pauseIfPlaying(target) {
+  return target.evaluate((sel) => {
+    const b = document.querySelector(sel);
+    if (!b || b.disabled) return false;
+    b.click();
+    return true;
+  }, tid('pause'));
 }
 
 export async function setSpeed(page, value) {

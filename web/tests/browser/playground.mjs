@@ -18,6 +18,7 @@ import {
   waitValid,
   framesDrawn,
   waitIdle,
+  pauseIfPlaying,
   setSpeed,
   artifacts,
   base,
@@ -380,7 +381,7 @@ test('the saturation verdict; goodput only with an SLO, shown beside it', async 
     tid('summary-cards'),
     { timeout: 60000 },
   );
-  await q.page.click(tid('pause'));
+  await pauseIfPlaying(q.page); // at max speed the run may have finished meanwhile
   await q.page.screenshot({ path: path.join(artifacts, 'verdict.png') });
   await q.done();
 });

@@ -14,6 +14,7 @@ import {
   waitValid,
   framesDrawn,
   waitIdle,
+  pauseIfPlaying,
   setSpeed,
   artifacts,
   repoDir,
@@ -456,7 +457,7 @@ test('every docs demo page embeds a live playground that shows what its text cit
         check(h >= 100, `${file}: ${where.chart} is only ${h} px tall`);
       }
     }
-    await frame.click(tid('pause'));
+    await pauseIfPlaying(frame); // a short demo may have finished by now
     if (file === 'prefix-caching') await page.screenshot({ path: path.join(artifacts, 'docs-demo.png'), fullPage: false });
   }
   await context.close();

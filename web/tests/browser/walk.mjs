@@ -13,11 +13,11 @@ import {
   MINIMAL,
   editorText,
   simTime,
-  status,
   waitStatus,
   waitValid,
   framesDrawn,
   waitIdle,
+  pauseIfPlaying,
   setSpeed,
   artifacts,
   base,
@@ -37,10 +37,9 @@ async function playFor(page, untilS) {
     [tid('run-status'), tid('sim-time'), untilS],
     { timeout: 120000 },
   );
-  if ((await status(page)) !== 'done') {
-    await page.click(tid('pause'));
-    await waitIdle(page); // Step is enabled again once the last answer is in (not after the end)
-  }
+  // The run may finish by itself meanwhile (at max speed the next advance is already out).
+  await pauseIfPlaying(page);
+  await waitIdle(page); // every answer in, or the run done
   await framesDrawn(page, 3); // the last answer drawn
 }
 
