@@ -165,7 +165,7 @@ void ExtDriver::on_applied(std::int32_t step, const InFlightBatch& b, const Upda
   // update_from_output is stamped (k+1)·Δ: EngineCoreOutputs.timestamp and the frontend's
   // IterationStats timestamp.
   const SimTime ts = at(step + 1);
-  metrics::feed_completed(recorder_, pending_, b.output, res, core_->scheduler(), stats,
+  metrics::feed_completed(recorder_, pending_, res, core_->scheduler(), stats,
                           connector_stats_.empty() ? nullptr : &connector_stats_, ts);
   recorded_ = true;
   records_.push_back(record_json(step, ts, recorder_.last_num_outputs(), stats));

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/sched_harness.h"
 #include "engine/vllm/engine_core.h"
 #include "script.h"
 
@@ -17,13 +18,7 @@ using testing::basic_config;
 // scheduled drafts that got tokens back, after the `continue`s for finished requests and for
 // drop-mode stale output; deliverable stale output is counted.
 TEST(EngineFeed, SpecDecodeStatsCountOnlyTheVerifiedDrafts) {
-  VllmConfig cfg;
-  cfg.block_size = 4;
-  cfg.num_gpu_blocks = 16;
-  cfg.max_num_seqs = 4;
-  cfg.max_num_batched_tokens = 64;
-  cfg.max_model_len = 256;
-  cfg.async_scheduling = true;
+  VllmConfig cfg = vllm::testing::small_config(/*async=*/true);
   cfg.num_speculative_tokens = 2;
   cfg.speculative_method = SpecMethod::kEagle;
   EngineCore core(cfg);
@@ -31,15 +26,9 @@ TEST(EngineFeed, SpecDecodeStatsCountOnlyTheVerifiedDrafts) {
   rc.num_speculative_tokens = 2;
   MetricsRecorder rec(rc, 0);
   EngineCoreOutputs pending;
-  SchedulerOutput out;
+  // Three requests, each scheduled with 2 drafts and given 3 tokens back.
   UpdateResult res;
-  for (int i = 0; i < 3; ++i) {
-    ScheduledRequest& e = out.scheduled.emplace_back();
-    e.num_tokens = 3;
-    e.num_spec_tokens = 2;
-    RequestUpdate& u = res.updates.emplace_back();
-    u.num_sampled = 3;
-  }
+  for (int i = 0; i < 3; ++i) res.updates.emplace_back().num_sampled = 3;
   res.updates[0].disposition = OutputDisposition::kStaleDropped;  // no verification
   res.updates[1].disposition = OutputDisposition::kIgnored;       // the request had finished
   RequestUpdate& stale = res.updates[2];  // stale, delivered: verified (no rollback)
@@ -47,8 +36,7 @@ TEST(EngineFeed, SpecDecodeStatsCountOnlyTheVerifiedDrafts) {
   stale.num_sampled = 2;
   stale.num_draft_tokens = 2;
   stale.num_accepted_tokens = 1;
-  feed_completed(rec, pending, out, res, core.scheduler(), core.scheduler().make_stats(), nullptr,
-                 0);
+  feed_completed(rec, pending, res, core.scheduler(), core.scheduler().make_stats(), nullptr, 0);
   EXPECT_EQ(rec.prometheus().value("vllm:spec_decode_num_drafts", ""), 1.0);
   EXPECT_EQ(rec.prometheus().value("vllm:spec_decode_num_draft_tokens", ""), 2.0);
   EXPECT_EQ(rec.prometheus().value("vllm:spec_decode_num_accepted_tokens", ""), 1.0);

@@ -274,7 +274,7 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
   // SchedulerStats.kv_connector_stats: the connector's scheduler-side stats of the step.
   connector_stats_.clear();
   if (connector_ != nullptr) connector_->take_stats(connector_stats_);
-  metrics::feed_completed(metrics_, metrics_pending_, out, res_, core_.scheduler(),
+  metrics::feed_completed(metrics_, metrics_pending_, res_, core_.scheduler(),
                           core_.scheduler().make_stats(),
                           connector_stats_.empty() ? nullptr : &connector_stats_, now);
   return events_;

@@ -71,14 +71,7 @@ void feed_scheduled(MetricsRecorder& recorder, const SchedulerOutput& out, const
   }
 }
 
-void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
-                    const SchedulerOutput& out, const UpdateResult& res, Scheduler& scheduler,
-                    SimTime now) {
-  feed_completed(recorder, pending, out, res, scheduler, scheduler.make_stats(), nullptr, now);
-}
-
-void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
-                    const SchedulerOutput& /*out*/, const UpdateResult& res,
+void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending, const UpdateResult& res,
                     const Scheduler& scheduler, const vllm::SchedulerStats& stats,
                     const KVConnectorStats* connector_stats, SimTime now) {
   SchedulerStats& st = pending.scheduler_stats;

@@ -33,16 +33,12 @@ void feed_scheduled(MetricsRecorder& recorder, const SchedulerOutput& out, const
                     SimTime now);
 
 // Scheduler.update_from_output: an EngineCoreOutput for every request that received tokens or
-// finished, the spec-decode stats of the step (drafts verified, accepted), and make_stats();
-// then the batch goes to the recorder and `pending` is emptied for the next step.
-void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
-                    const SchedulerOutput& out, const UpdateResult& res, Scheduler& scheduler,
-                    SimTime now);
-// The same with the make_stats() snapshot already taken (`stats`) and the KV connector's
-// stats of the step (SchedulerStats.kv_connector_stats; null or empty: none).
-void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending,
-                    const SchedulerOutput& out, const UpdateResult& res, const Scheduler& scheduler,
-                    const vllm::SchedulerStats& stats, const KVConnectorStats* connector_stats,
-                    SimTime now);
+// finished, the spec-decode stats of the step (drafts verified, accepted, from `res`), the
+// make_stats() snapshot already taken (`stats`) and the KV connector's stats of the step
+// (SchedulerStats.kv_connector_stats; null or empty: none); then the batch goes to the
+// recorder and `pending` is emptied for the next step.
+void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending, const UpdateResult& res,
+                    const Scheduler& scheduler, const vllm::SchedulerStats& stats,
+                    const KVConnectorStats* connector_stats, SimTime now);
 
 }  // namespace blis::vllm::metrics
