@@ -45,22 +45,22 @@ void OffloadingConnector::update_py_keys(ReqState& st, const Request& r) const {
   if (!st.py_ok) return;
   if (r.lora_id != 0 || r.has_cache_salt) {
     st.py_ok = false;
-    st.py_blocks.clear();
     st.py_keys.clear();
     return;
   }
   const std::int32_t bs = cfg_.gpu_block_size;
+  const std::size_t hpc = static_cast<std::size_t>(cfg_.blocks_per_chunk);
   std::vector<std::int32_t> tokens(static_cast<std::size_t>(bs));
-  while (st.py_blocks.size() < r.block_hashes.size()) {
-    const auto b = static_cast<std::int32_t>(st.py_blocks.size());
+  // The same blocks and chunk ends as update_offload_keys walks, so py_keys[c] is the key of
+  // offload_keys[c].
+  while (st.py_num_blocks < r.block_hashes.size()) {
+    const auto b = static_cast<std::int32_t>(st.py_num_blocks);
     for (std::int32_t i = 0; i < bs; ++i)
       tokens[static_cast<std::size_t>(i)] = r.token_at(b * bs + i);
-    const VllmHash h = vllm_hash_block_tokens(b == 0 ? nullptr : &st.py_blocks.back(), tokens);
-    st.py_blocks.push_back(h);
+    st.py_last_block = vllm_hash_block_tokens(b == 0 ? nullptr : &st.py_last_block, tokens);
+    if (++st.py_num_blocks % hpc == 0)
+      st.py_keys.push_back(offload_key_py_hash(st.py_last_block, 0));
   }
-  const std::size_t hpc = static_cast<std::size_t>(cfg_.blocks_per_chunk);
-  while (st.py_keys.size() < st.offload_keys.size())
-    st.py_keys.push_back(offload_key_py_hash(st.py_blocks[hpc * st.py_keys.size() + hpc - 1], 0));
 }
 
 void OffloadingConnector::set_py_hashes(const ReqState& st, std::int32_t first_chunk,

@@ -110,9 +110,11 @@ class OffloadingConnector final : public KVConnector {
     std::string request_id;
     ReqRef ref;
     std::vector<BlockHash> offload_keys;
-    // python_set_order: vLLM's hash of each block and hash() of each offload key; given up
-    // (cleared, py_ok false) for a request with extra keys (LoRA, cache salt).
-    std::vector<VllmHash> py_blocks;
+    // python_set_order: hash() of each offload key, from vLLM's chained block hashes (the
+    // last one hashed and how many); given up (cleared, py_ok false) for a request with extra
+    // keys (LoRA, cache salt).
+    VllmHash py_last_block{};
+    std::size_t py_num_blocks = 0;
     std::vector<std::int64_t> py_keys;
     bool py_ok = true;
     std::vector<std::int32_t> block_ids;
