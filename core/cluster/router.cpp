@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "util/text.h"
+
 namespace blis::cluster {
 namespace {
 
@@ -37,7 +39,7 @@ void warn_undisaggregated_prefill_pool(const epp::EppConfig& parsed,
           ? "single-profile-handler (the default)"
           : parsed.plugins[static_cast<std::size_t>(parsed.profile_handler)].type;
   ds.push_back({"/router/epp_config",
-                "pool '" + prefill->name + "' has role prefill, but " + handler +
+                "pool " + quote_excerpt(prefill->name) + " has role prefill, but " + handler +
                     " runs one scheduling profile and never splits a request: that pool serves "
                     "whole requests where the profile picks it, or none if its filters leave "
                     "it out (llm-d disaggregates with disagg-profile-handler and a prefill "

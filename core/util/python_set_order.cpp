@@ -112,8 +112,14 @@ void insert_clean(std::vector<Slot>& table, std::int64_t hash, std::size_t item)
 
 }  // namespace
 
+std::int64_t bytes_hash(const std::uint8_t* data, std::size_t n) {
+  if (n == 0) return 0;
+  const auto x = static_cast<std::int64_t>(siphash13_zero_key(data, n));
+  return x == -1 ? -2 : x;
+}
+
+// A str hashes as the bytes of its PEP 393 storage (Objects/unicodeobject.c unicode_hash).
 std::int64_t str_hash(std::string_view s) {
-  if (s.empty()) return 0;
   const std::vector<std::uint32_t> cps = code_points(s);
   std::uint32_t widest = 0;
   for (const std::uint32_t c : cps) widest = c > widest ? c : widest;
@@ -123,14 +129,7 @@ std::int64_t str_hash(std::string_view s) {
   for (const std::uint32_t c : cps) {
     for (std::size_t k = 0; k < kind; ++k) bytes.push_back(static_cast<std::uint8_t>(c >> (8 * k)));
   }
-  const auto x = static_cast<std::int64_t>(siphash13_zero_key(bytes.data(), bytes.size()));
-  return x == -1 ? -2 : x;
-}
-
-std::int64_t bytes_hash(const std::uint8_t* data, std::size_t n) {
-  if (n == 0) return 0;
-  const auto x = static_cast<std::int64_t>(siphash13_zero_key(data, n));
-  return x == -1 ? -2 : x;
+  return bytes_hash(bytes.data(), bytes.size());
 }
 
 namespace {
