@@ -29,8 +29,17 @@ void PrefixIndex::hash_prompt(const std::vector<std::int32_t>& prompt,
   const auto bs = static_cast<std::size_t>(block_size_);
   for (std::size_t i = 0; i + bs <= prompt.size(); i += bs) {
     if (out.size() >= static_cast<std::size_t>(kMaxPrefixBlocksToMatch)) break;
+    // Two token ids per mixing round (low and high half of one word): the chain of rounds is
+    // the hash's critical path, and only equal blocks need equal hashes, so halving it is free.
     std::uint64_t h = prev;
-    for (std::size_t k = 0; k < bs; ++k) h = mix(h ^ static_cast<std::uint32_t>(prompt[i + k]));
+    std::size_t k = 0;
+    for (; k + 2 <= bs; k += 2) {
+      const std::uint64_t pair =
+          static_cast<std::uint64_t>(static_cast<std::uint32_t>(prompt[i + k])) |
+          static_cast<std::uint64_t>(static_cast<std::uint32_t>(prompt[i + k + 1])) << 32;
+      h = mix(h ^ pair);
+    }
+    if (k < bs) h = mix(h ^ static_cast<std::uint32_t>(prompt[i + k]));
     if (h == 0) h = 1;  // 0 is the hash map's empty key
     out.push_back(h);
     prev = h;
