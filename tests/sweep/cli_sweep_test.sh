@@ -34,4 +34,7 @@ cp "$SRC/tests/sweep/data/base.json" "$OUT/base.json"
 sed 's|/pools/0/instances|/pools/3/instances|' "$SWEEP" > "$OUT/bad.json"
 if "$BLIS" sweep "$OUT/bad.json" --out "$OUT/bad" --quiet 2>"$OUT/err"; then exit 1; else test $? -eq 2; fi
 grep -q "/axes/0/pointer" "$OUT/err"
+# The shipped example sweep reads its base beside it, so it needs no --read-anywhere.
+"$BLIS" sweep "$SRC/examples/default-grid.sweep.json" --out "$OUT/example" --jobs 2 --quiet
+test "$(wc -l < "$OUT/example/points.jsonl")" -eq 12
 echo "cli_sweep_test: ok"

@@ -318,7 +318,7 @@ function longestMainTaskCpuMs(tracePath) {
 }
 
 test('sweep: the 3x4 default grid in the browser (time and frames)', async (browser) => {
-  const grid = JSON.parse(readFileSync(path.join(repoDir, 'examples/sweeps/default-grid.json'), 'utf8'));
+  const grid = JSON.parse(readFileSync(path.join(repoDir, 'examples/default-grid.sweep.json'), 'utf8'));
   grid.base = JSON.parse(readFileSync(path.join(repoDir, 'examples/default.json'), 'utf8'));
   const p = await openPage(browser);
   await p.page.click(tid('sweep-toggle'));
