@@ -41,6 +41,10 @@ struct KvTransferParams {
   std::optional<std::string> remote_host{};
   std::optional<std::int32_t> remote_port{};
   std::optional<std::int32_t> tp_size{};
+  // OffloadingConnector (offloading/scheduler.py RequestOffloadState.max_offload_tokens): at
+  // most this many tokens of the request are offloaded. Set only for a non-negative int; the
+  // input layer warns about and drops any other value, as vLLM does.
+  std::optional<std::int64_t> max_offload_tokens{};
   bool has_remote_endpoint() const {
     return remote_engine_id && remote_request_id && remote_host && remote_port;
   }
