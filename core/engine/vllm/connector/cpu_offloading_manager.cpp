@@ -44,6 +44,12 @@ std::int64_t CpuOffloadingManager::lookup_count(const BlockHash& key) const {
   return c == counts_.end() ? 0 : c->second.n;
 }
 
+std::vector<std::pair<BlockHash, std::int64_t>> CpuOffloadingManager::lookup_counts() const {
+  std::vector<std::pair<BlockHash, std::int64_t>> out;
+  for (const BlockHash& k : count_order_) out.emplace_back(k, counts_.at(k).n);
+  return out;
+}
+
 void CpuOffloadingManager::prepare_load(std::span<const BlockHash> keys) {
   // manager.py prepare_load: every key is stored and ready; ref_cnt 0 -> 1 leaves the
   // evictable set.
@@ -79,6 +85,7 @@ bool CpuOffloadingManager::prepare_store(std::span<const BlockHash> keys,
                                          std::vector<BlockHash>& to_store) {
   // manager.py prepare_store.
   to_store.clear();
+  evicted_.clear();
   if (counting_) {
     // Only the keys looked up at least store_threshold times; the rest count as skipped.
     // The filtered list is also what eviction protects below (`keys` is rebound).

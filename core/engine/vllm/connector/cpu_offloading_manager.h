@@ -66,6 +66,10 @@ class CpuOffloadingManager {
   std::int64_t store_threshold() const { return store_threshold_; }
   // The lookup count of a key (0 when not tracked).
   std::int64_t lookup_count(const BlockHash& key) const;
+  // The tracked keys, least recently looked up first, with their counts (for tests).
+  std::vector<std::pair<BlockHash, std::int64_t>> lookup_counts() const;
+  // The chunks the last prepare_store evicted, in eviction order (its evicted_keys).
+  const EvictedBlocks& last_evicted() const { return evicted_; }
 
  private:
   std::int64_t num_free_blocks() const {
