@@ -75,6 +75,8 @@ class OffloadingConnector final : public KVConnector {
   metrics::ConnectorMetrics metrics_kind() const override {
     return metrics::ConnectorMetrics::kOffloading;  // OffloadPromMetrics (CPU spec)
   }
+  // cpu/spec.py build_metric_definitions: stores_skipped with store_threshold >= 2.
+  bool metrics_store_threshold() const override { return cfg_.cpu.store_threshold >= 2; }
   void on_new_request(const Request& r) override;
   MatchedTokens get_num_new_matched_tokens(const Request& r,
                                            std::int32_t num_local_computed) override;
