@@ -26,7 +26,8 @@ enum class FinishReason : std::uint8_t { kNone, kStop, kLength, kAbort, kError }
 const char* to_string(FinishReason r);
 
 // KV-transfer parameters of a disaggregated (prefill/decode) request, after vLLM's
-// kv_transfer_params for the NIXL connector.
+// kv_transfer_params for the KV connectors (NIXL P/D; OffloadingConnector reads
+// max_offload_tokens).
 struct KvTransferParams {
   bool do_remote_decode = false;   // this (prefill) instance hands the KV to a decoder
   bool do_remote_prefill = false;  // this (decode) instance pulls the KV from a prefiller

@@ -417,7 +417,7 @@ TransferEffect OffloadingConnector::complete_job(std::int64_t job_id) {
   jobs_.erase(it);
   if (job.keys.size() > 1 && job.key_py_hashes.size() == job.keys.size()) {
     // scheduler.py update_connector_output: complete_store / complete_load walk the job's key
-    // set, each key becoming evictable (the LRU's most recent end) in that order.
+    // set, each key becoming evictable in that order (with LRU: at its most recent end).
     std::vector<BlockHash> ordered;
     for (const std::size_t i : pyset::set_order_of_hashes(job.key_py_hashes))
       ordered.push_back(job.keys[i]);
