@@ -25,7 +25,7 @@ using RequestKey = std::uint64_t;
 enum class FinishReason : std::uint8_t { kNone, kStop, kLength, kAbort, kError };
 const char* to_string(FinishReason r);
 
-// KV-transfer parameters of a disaggregated (prefill/decode) request, after vLLM's
+// KV-transfer parameters of a request (disaggregated prefill/decode, CPU offload), after vLLM's
 // kv_transfer_params for the KV connectors (NIXL P/D; OffloadingConnector reads
 // max_offload_tokens).
 struct KvTransferParams {
