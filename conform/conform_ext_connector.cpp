@@ -72,6 +72,7 @@ class ConnectorExtension final : public ExtExtension {
     // The families of the connector class attach() builds (its metrics_kind()).
     config.connector =
         in_.nixl ? metrics::ConnectorMetrics::kNixl : metrics::ConnectorMetrics::kOffloading;
+    config.offload_store_threshold = !in_.nixl && in_.store_threshold >= 2;
   }
   void attach(EngineCore& core) override;
   void prepare_request(engine::RequestKey key, NewRequest& nr) override {
@@ -171,6 +172,9 @@ void ConnectorExtension::attach(EngineCore& core) {
     // 4096-byte GPU page, so the tier holds num_cpu_blocks chunks.
     oc.num_cpu_blocks = in_.num_cpu_blocks;
     oc.offload_prompt_only = in_.offload_prompt_only;
+    oc.cpu.cache_policy = in_.eviction_policy;
+    oc.cpu.store_threshold = in_.store_threshold;
+    oc.cpu.max_tracker_size = in_.max_tracker_size;
     oc.enable_prefix_caching = cfg.enable_prefix_caching;
     oc.python_set_order = true;  // the traces' CPython (PYTHONHASHSEED=0)
     auto o = std::make_unique<OffloadingConnector>(oc);

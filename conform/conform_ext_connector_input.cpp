@@ -1,6 +1,9 @@
 #include "conform/conform_ext_connector_input.h"
 
+#include <limits>
+
 #include "conform/conform_fields.h"
+#include "util/text.h"
 
 namespace blis::vllm::conform {
 namespace {
@@ -15,19 +18,55 @@ bool take_steps(FieldReader& r, const char* key, std::int32_t& out) {
   return take_int(r, key, false, 0, kMaxWorkerSteps, out);
 }
 
+// cpu/spec.py eviction_policy, resolved by cpu/policies/factory.py CachePolicyFactory: a
+// built-in name, else its ValueError (out-of-tree policies are not modelled).
+void take_eviction_policy(FieldReader& r, ConnectorInput& out) {
+  const char* key = "eviction_policy";
+  std::string name;
+  if (!take_string(r, key, false, name)) return;
+  if (const auto kind = cache_policy_kind(name)) {
+    out.eviction_policy = *kind;
+    return;
+  }
+  r.error(key,
+          quote_excerpt(name) + " is not accepted by vLLM: " + unknown_cache_policy_message(name));
+}
+
 // kv_connector_extra_config: the keys the NIXL and offloading schedulers read.
 void take_extra_config(const json& e, const std::string& ptr, ConnectorInput& out,
                        Diagnostics& diags) {
-  FieldReader r =
-      reader(e, ptr, diags,
-             {"kv_lease_duration", "eviction_policy", "blocks_per_chunk", "offload_prompt_only"});
+  FieldReader r = reader(e, ptr, diags,
+                         {"kv_lease_duration", "eviction_policy", "blocks_per_chunk",
+                          "offload_prompt_only", "store_threshold", "max_tracker_size"});
   if (!r.valid()) return;
   take_number(r, "kv_lease_duration", false, 0.0, true, 1e6, "seconds in (0, 1000000]",
               out.kv_lease_duration);
-  if (r.has("eviction_policy")) r.choice("eviction_policy", {"lru"}, "is not modelled");
+  take_eviction_policy(r, out);
   take_int(r, "blocks_per_chunk", false, 1, 1024, out.blocks_per_chunk);
   take_bool(r, "offload_prompt_only", false, out.offload_prompt_only);
+  // int(extra_config.get("store_threshold", 0)): below 2 no filtering.
+  take_int64(r, "store_threshold", false, -kMaxBlockId, kMaxBlockId, out.store_threshold);
+  // The lookup counter's bound (a new key drops the oldest one once it holds this many).
+  take_int64(r, "max_tracker_size", false, 1, kMaxBlockId, out.max_tracker_size);
   r.report_unknown_keys();
+}
+
+// RequestOffloadState.__post_init__: `type(raw) is int and raw >= 0` sets the cap; any other
+// non-None value is ignored with vLLM's warning.
+void take_max_offload_tokens(FieldReader& q, engine::KvTransferParams& p) {
+  const char* key = "max_offload_tokens";
+  const json* v = q.raw(key);
+  if (v == nullptr || v->is_null()) return;
+  if (v->is_number_unsigned()) {
+    // A Python int beyond int64 caps nothing a request holds.
+    const auto u = v->get<std::uint64_t>();
+    p.max_offload_tokens = u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+                               ? std::numeric_limits<std::int64_t>::max()
+                               : static_cast<std::int64_t>(u);
+    return;
+  }
+  q.warning(key, "max_offload_tokens must be a non-negative int, got " + show(*v) +
+                     "; ignoring (vLLM's warning; no cap)");
 }
 
 // The remote blocks of one KV group: [[ids]], a flat list accepted as the single group.
@@ -69,6 +108,7 @@ void take_params(FieldReader& req, ConnectorRequest& r) {
   std::int32_t n = 0;
   if (take_int(q, "remote_port", false, 0, 65535, n)) p.remote_port = n;
   if (take_int(q, "tp_size", false, 0, 65535, n)) p.tp_size = n;
+  take_max_offload_tokens(q, p);
 }
 
 void take_connector_object(const json& c, ConnectorInput& out, Diagnostics& diags) {

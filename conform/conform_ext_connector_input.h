@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/engine.h"
+#include "engine/vllm/connector/cache_policy_name.h"
 #include "util/diagnostic.h"
 
 namespace blis::vllm::conform {
@@ -41,6 +42,11 @@ struct ConnectorInput {
   std::int64_t num_cpu_blocks = 0;
   std::int32_t blocks_per_chunk = 1;
   bool offload_prompt_only = true;
+  // kv_offload/cpu/spec.py: eviction_policy (default "lru"), store_threshold (default 0),
+  // max_tracker_size (default 64000).
+  CachePolicyKind eviction_policy = CachePolicyKind::kLru;
+  std::int64_t store_threshold = 0;
+  std::int64_t max_tracker_size = 64000;
   std::vector<ConnectorRequest> requests;  // by position in requests[]
 };
 

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 
+#include "engine/vllm/connector/cache_policy_name.h"
 #include "rules/json_fields.h"
 #include "rules/resolve_context.h"
+#include "util/text.h"
 #include "util/units.h"
 
 namespace blis::rules::detail {
@@ -102,6 +104,12 @@ void check_offloading(Context& c, engine_args::KvTransferConfig& kt, const std::
             std::to_string(*kt.offload_block_size) +
                 ": the offloaded block size must be a multiple of the GPU block_size (" +
                 std::to_string(gpu_bs) + ")");
+  }
+  // cpu/policies/factory.py CachePolicyFactory.get_cache_policy_cls (built in: lru, arc).
+  if (kt.eviction_policy && !vllm::cache_policy_kind(*kt.eviction_policy)) {
+    c.error(eptr + "/eviction_policy", quote_excerpt(*kt.eviction_policy) + " is not accepted by " +
+                                           c.vllm() + ": " +
+                                           vllm::unknown_cache_policy_message(*kt.eviction_policy));
   }
 }
 

@@ -197,7 +197,8 @@ void read_kv_transfer(Context& c, FieldReader& r) {
     // vLLM passes this dict to the connector unchecked; only OffloadingConnector's keys
     // change what BLIS simulates.
     FieldReader e(*extra, k.pointer("kv_connector_extra_config"), c.diags,
-                  {"cpu_bytes_to_use", "block_size"}, "an object");
+                  {"cpu_bytes_to_use", "block_size", "eviction_policy", "store_threshold"},
+                  "an object");
     if (e.valid()) {
       if (auto b = e.integer("cpu_bytes_to_use", 1, kInt64Max, "a number of bytes >= 1", true)) {
         kt.cpu_bytes_to_use = *b;
@@ -206,8 +207,17 @@ void read_kv_transfer(Context& c, FieldReader& r) {
               e.integer("block_size", 1, kInt32Max, "an integer >= 1 (tokens per CPU block)")) {
         kt.offload_block_size = static_cast<std::int32_t>(*b);
       }
+      // kv_offload/cpu/spec.py: the policy name (checked by check_offloading) and
+      // int(store_threshold).
+      if (auto p = e.string("eviction_policy")) kt.eviction_policy = *p;
+      if (auto t = e.integer("store_threshold", kInt64Min, kInt64Max,
+                             "an integer (store_threshold; below 2: no filtering)")) {
+        kt.store_threshold = *t;
+      }
       for (auto it = extra->begin(); it != extra->end(); ++it) {
-        if (it.key() == "cpu_bytes_to_use" || it.key() == "block_size") continue;
+        if (it.key() == "cpu_bytes_to_use" || it.key() == "block_size" ||
+            it.key() == "eviction_policy" || it.key() == "store_threshold")
+          continue;
         e.warning(it.key(), "not modelled by BLIS Playground; ignored");
       }
     }

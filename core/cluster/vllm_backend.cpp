@@ -327,6 +327,11 @@ std::unique_ptr<engine::Engine> engine_core(const scenario::Pool& pool, std::int
     const std::int64_t gpus = static_cast<std::int64_t>(pool.parallelism.tp) * pool.parallelism.pp;
     const std::int64_t block_bytes = res.kv_bytes_per_block * gpus * oc.blocks_per_chunk;
     oc.num_cpu_blocks = block_bytes > 0 ? kt->cpu_bytes_to_use.value_or(0) / block_bytes : 0;
+    // CPUOffloadingSpec: eviction_policy (default "lru"; the rules pack checked the name) and
+    // store_threshold (default 0).
+    oc.cpu.cache_policy = vllm::cache_policy_kind(kt->eviction_policy.value_or("lru"))
+                              .value_or(vllm::CachePolicyKind::kLru);
+    oc.cpu.store_threshold = kt->store_threshold.value_or(0);
     // The engine registers OffloadPromMetrics' families with it (metrics/*.prom).
     eng->own_connector(std::make_unique<vllm::OffloadingConnector>(oc));
   }

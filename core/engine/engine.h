@@ -25,8 +25,9 @@ using RequestKey = std::uint64_t;
 enum class FinishReason : std::uint8_t { kNone, kStop, kLength, kAbort, kError };
 const char* to_string(FinishReason r);
 
-// KV-transfer parameters of a disaggregated (prefill/decode) request, after vLLM's
-// kv_transfer_params for the NIXL connector.
+// KV-transfer parameters of a request (disaggregated prefill/decode, CPU offload), after vLLM's
+// kv_transfer_params for the KV connectors (NIXL P/D; OffloadingConnector reads
+// max_offload_tokens).
 struct KvTransferParams {
   bool do_remote_decode = false;   // this (prefill) instance hands the KV to a decoder
   bool do_remote_prefill = false;  // this (decode) instance pulls the KV from a prefiller
@@ -41,6 +42,10 @@ struct KvTransferParams {
   std::optional<std::string> remote_host{};
   std::optional<std::int32_t> remote_port{};
   std::optional<std::int32_t> tp_size{};
+  // OffloadingConnector (offloading/scheduler.py RequestOffloadState.max_offload_tokens): at
+  // most this many tokens of the request are offloaded. Set only for a non-negative int; the
+  // input layer warns about and drops any other value, as vLLM does.
+  std::optional<std::int64_t> max_offload_tokens{};
   bool has_remote_endpoint() const {
     return remote_engine_id && remote_request_id && remote_host && remote_port;
   }

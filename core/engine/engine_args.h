@@ -26,6 +26,10 @@ struct KvTransferConfig {
   // tokens (a multiple of the GPU block_size; unset = the GPU block_size).
   std::optional<std::int64_t> cpu_bytes_to_use;
   std::optional<std::int32_t> offload_block_size;
+  // The CPU spec's cache policy ("lru" or "arc"; unset = "lru") and store_threshold (a chunk
+  // is stored once looked up that many times; below 2, or unset, no filtering).
+  std::optional<std::string> eviction_policy;
+  std::optional<std::int64_t> store_threshold;
 };
 
 // vLLM engine arguments after the rules pack filled in the release's defaults. Names are

@@ -187,6 +187,10 @@ ojson encode_args(const VllmArgs& a, const std::string& release) {
     if (k.cpu_bytes_to_use || k.offload_block_size) {
       kt["kv_connector_extra_config"] = {{"cpu_bytes_to_use", opt(k.cpu_bytes_to_use)},
                                          {"block_size", opt(k.offload_block_size)}};
+      if (k.eviction_policy)
+        kt["kv_connector_extra_config"]["eviction_policy"] = *k.eviction_policy;
+      if (k.store_threshold)
+        kt["kv_connector_extra_config"]["store_threshold"] = *k.store_threshold;
     }
     o["kv_transfer_config"] = kt;
   } else {

@@ -448,6 +448,10 @@ Pack shared_v029_to_v032() {
        "OffloadingConnector block_size must be a multiple of the GPU block_size",
        "vllm/distributed/kv_transfer/kv_connector/v1/offloading_connector.py "
        "OffloadingConnectorScheduler.__init__"},
+      {"kv_transfer.offloading_eviction_policy", "error",
+       "OffloadingConnector kv_connector_extra_config eviction_policy must be a built-in cache "
+       "policy (lru, arc): Unknown cache policy",
+       "vllm/v1/kv_offload/cpu/policies/factory.py CachePolicyFactory.get_cache_policy_cls"},
       {"kv_transfer.offloading_size", "default",
        "kv_offloading_size (GiB) with backend native -> OffloadingConnector, kv_role kv_both, "
        "cpu_bytes_to_use = size * 2^30; it replaces any kv_connector given",

@@ -119,5 +119,38 @@ TEST(CpuOffload, ExampleRaisesTheHitRateAndLowersTtft) {
   EXPECT_EQ(with["requests"]["unfinished"].get<int>(), 0);
 }
 
+// The example with its CPU tier named through kv_transfer_config and the CPU spec's
+// extra_config keys (kv_offload/cpu/spec.py eviction_policy, store_threshold).
+std::string offload_with(const nlohmann::json& extra) {
+  nlohmann::json d = nlohmann::json::parse(read_example("cpu-offload.json"));
+  nlohmann::json& a = d["pools"][0]["engine"]["args"];
+  a.erase("kv_offloading_size");
+  nlohmann::json e = {{"cpu_bytes_to_use", 34359738368LL}};
+  if (extra.is_object()) e.update(extra);
+  a["kv_transfer_config"] = {{"kv_connector", "OffloadingConnector"},
+                             {"kv_role", "kv_both"},
+                             {"kv_connector_extra_config", e}};
+  return d.dump();
+}
+
+TEST(CpuOffload, StoreThresholdStoresOnlyReusedChunks) {
+  std::string d_lru, d_arc, d_two;
+  const nlohmann::json lru = run_summary(offload_with({}), &d_lru);
+  const nlohmann::json arc = run_summary(offload_with({{"eviction_policy", "arc"}}), &d_arc);
+  const nlohmann::json two =
+      run_summary(offload_with({{"eviction_policy", "arc"}, {"store_threshold", 2}}), &d_two);
+  for (const nlohmann::json* s : {&lru, &arc, &two}) {
+    ASSERT_TRUE(s->contains("requests"));
+    EXPECT_EQ((*s)["requests"]["finished"], (*s)["requests"]["arrived"]);
+  }
+  // 32 GiB never fills here: ARC evicts nothing, so it serves what LRU serves.
+  EXPECT_EQ(d_arc, d_lru);
+  // With store_threshold 2 a chunk is offloaded only once lookups saw it twice (a lookup
+  // stops at the first miss), so far fewer prompts find their prefix on the CPU tier.
+  EXPECT_NE(d_two, d_lru);
+  EXPECT_LT(two["pools"][0]["external_prefix_cache_hit_rate"].get<double>(),
+            0.5 * lru["pools"][0]["external_prefix_cache_hit_rate"].get<double>());
+}
+
 }  // namespace
 }  // namespace blis::cluster

@@ -44,6 +44,7 @@ const char* const kCrafted[] = {
     "offload-chunk2-async-priority",
     "offload-tiny-cpu",
     "offload-all-tokens",
+    "offload-arc-threshold",
 };
 
 // Sums a counter family's samples in the final exposition.
@@ -136,6 +137,21 @@ TEST(ExtCrafted, EachInputReachesThePathItIsFor) {
   EXPECT_GT(final_total(run(crafted_input("offload-tiny-cpu")),
                         "vllm:kv_offload_allocation_failure_total"),
             100);
+  // ARC with store_threshold 2: most chunks are skipped (looked up once), more chunks are
+  // stored than the 4 CPU blocks hold (ARC evicts), and a prompt seen a third time is served
+  // from the CPU tier.
+  const json a = run(crafted_input("offload-arc-threshold"));
+  EXPECT_GT(final_total(a, "vllm:kv_offload_stores_skipped_total"), 10);
+  EXPECT_GT(final_total(a, "vllm:kv_offload_cpu_allocation_size_sum"),
+            json::parse(crafted_input("offload-arc-threshold"))["connector"]["num_cpu_blocks"]
+                .get<double>());
+  int loads = 0;
+  for (const json& s : a["steps"]) {
+    if (s.contains("connector_meta") && s["connector_meta"].contains("load_jobs"))
+      loads += static_cast<int>(s["connector_meta"]["load_jobs"].size());
+  }
+  EXPECT_GT(loads, 0);
+  EXPECT_GT(final_total(a, "vllm:external_prefix_cache_hits_total"), 0);
 }
 
 json tiny_case(const std::string& connector, const json& requests) {

@@ -123,8 +123,9 @@ TEST(ExtInput, ConnectorWrongTypeUnknownKeyAndBadElementNameTheirPointer) {
             std::string::npos)
       << all;
   expect_line(all,
-              "/connector/extra_config/eviction_policy: \"fifo\" is not modelled "
-              "(accepted: \"lru\")");
+              "/connector/extra_config/eviction_policy: \"fifo\" is not accepted by vLLM: "
+              "Unknown cache policy: 'fifo'. Supported: ['lru', 'arc']. For an out-of-tree "
+              "policy, also set cache_policy_module_path.");
   EXPECT_NE(all.find("/connector/extra_config/blocks_per_chunks: unknown key; did you mean "
                      "\"blocks_per_chunk\"?"),
             std::string::npos)
@@ -144,6 +145,48 @@ TEST(ExtInput, ConnectorWrongTypeUnknownKeyAndBadElementNameTheirPointer) {
   EXPECT_NE(problems(doc).find("/requests/2/recv_step: unknown key; did you mean "
                                "\"recv_steps\"? (accepted keys: id, "),
             std::string::npos);
+}
+
+TEST(ExtInput, OffloadingPolicyThresholdAndMaxOffloadTokensAreRead) {
+  // cpu/spec.py eviction_policy "arc" and store_threshold are accepted; a max_offload_tokens
+  // vLLM ignores (not a non-negative int) is a warning naming its pointer, and the run goes on.
+  json doc = ext_case("o01-offload-lru");
+  doc["connector"]["extra_config"]["eviction_policy"] = "arc";
+  doc["connector"]["extra_config"]["store_threshold"] = 2;
+  doc["requests"][0]["kv_transfer_params"] = {{"max_offload_tokens", 32}};
+  doc["requests"][1]["kv_transfer_params"] = {{"max_offload_tokens", -1}};
+  doc["requests"][2]["kv_transfer_params"] = {{"max_offload_tokens", 16.0}};
+  doc["requests"][3]["kv_transfer_params"] = {{"max_offload_tokens", true}};
+  doc["requests"][4]["kv_transfer_params"] = {{"max_offload_tokens", nullptr}};
+  const vllm::ConformOutcome out = vllm::run_ext_conformance(doc.dump());
+  std::string all;
+  for (const Diagnostic& d : out.diagnostics) {
+    EXPECT_EQ(d.severity, Severity::kWarning) << d.pointer << ": " << d.message;
+    all += d.pointer + ": " + d.message + "\n";
+  }
+  ASSERT_TRUE(out.ok) << all;
+  EXPECT_EQ(out.diagnostics.size(), 3u) << all;
+  for (const char* bad : {"1", "2", "3"}) {
+    EXPECT_NE(all.find(std::string("/requests/") + bad +
+                       "/kv_transfer_params/max_offload_tokens: max_offload_tokens must be a "
+                       "non-negative int, got "),
+              std::string::npos)
+        << all;
+  }
+  EXPECT_NE(out.trace_json.find("vllm:kv_offload_stores_skipped_total"), std::string::npos);
+  // Any other policy name is vLLM's CachePolicyFactory error; a non-string is a type error.
+  doc["connector"]["extra_config"]["eviction_policy"] = "it's";
+  expect_line(problems(doc),
+              "/connector/extra_config/eviction_policy: \"it's\" is not accepted by vLLM: "
+              "Unknown cache policy: \"it's\". Supported: ['lru', 'arc']. For an out-of-tree "
+              "policy, also set cache_policy_module_path.");
+  doc["connector"]["extra_config"]["eviction_policy"] = 3;
+  doc["connector"]["extra_config"]["store_threshold"] = "2";
+  doc["connector"]["extra_config"]["max_tracker_size"] = 0;
+  const std::string bad = problems(doc);
+  expect_line(bad, "/connector/extra_config/eviction_policy: 3 is an integer, expected a string");
+  EXPECT_NE(bad.find("/connector/extra_config/store_threshold: "), std::string::npos) << bad;
+  EXPECT_NE(bad.find("/connector/extra_config/max_tracker_size: "), std::string::npos) << bad;
 }
 
 TEST(ExtInput, ConnectorNullsMeanWhatVllmReadsThemAs) {

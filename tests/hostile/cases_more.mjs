@@ -220,9 +220,10 @@ const confExt = (label, name, pointer, value) => conf(label, setp(extBase(name),
 ['\u001b[31m\nforged', 'x'.repeat(1 << 20), '', 7, 'a"b\\c{}'].forEach((v, i) => confExt(`conform-ext-model-name-${i}`, 'm01-simple', '/metrics/served_model_name', v));
 [['/connector/num_cpu_blocks', 2 ** 40], ['/connector/num_cpu_blocks', 0], ['/connector/num_cpu_blocks', 2 ** 22 + 1], ['/connector/num_cpu_blocks', -1],
   ['/connector/load_steps', 1e12], ['/connector/load_steps', 0], ['/connector/store_steps', 1e12], ['/connector/store_steps', -5],
-  ['/connector/extra_config/blocks_per_chunk', 0], ['/connector/extra_config/blocks_per_chunk', 1e9], ['/connector/extra_config/eviction_policy', 'arc'],
+  ['/connector/extra_config/blocks_per_chunk', 0], ['/connector/extra_config/blocks_per_chunk', 1e9], ['/connector/extra_config/eviction_policy', 'fifo'],
   ['/connector/kind', 'telepathy'], ['/connector/kv_connector', 'NixlConnector'], ['/connector/kv_role', 'kv_consumer'], ['/connector/engine_id', '\u001b[2J'],
-  ['/config/num_gpu_blocks', 2 ** 22], ['/config/block_size', 2 ** 20], ['/max_steps', 1e7]].forEach(([p, v], i) =>
+  ['/config/num_gpu_blocks', 2 ** 22], ['/config/block_size', 2 ** 20], ['/max_steps', 1e7],
+  ['/connector/extra_config/eviction_policy', 'arc'], ['/connector/extra_config/store_threshold', 1e12], ['/connector/extra_config/max_tracker_size', 0]].forEach(([p, v], i) =>
   confExt(`conform-ext-offload-${i}`, 'o01-offload-lru', p, v));
 [['/connector/recv_steps', 1e12], ['/connector/read_steps', 1e12], ['/connector/read_steps', null], ['/connector/recv_steps', 0],
   ['/connector/extra_config/kv_lease_duration', 1e300], ['/connector/extra_config/kv_lease_duration', -1], ['/connector/extra_config/kv_lease_duration', 0],

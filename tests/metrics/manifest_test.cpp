@@ -35,6 +35,10 @@ std::map<std::string, std::string> exported_families() {
     k.connector = c;
     configs.push_back(k);
   }
+  RecorderConfig threshold = base;  // store_threshold >= 2 adds vllm:kv_offload_stores_skipped
+  threshold.connector = ConnectorMetrics::kOffloading;
+  threshold.offload_store_threshold = true;
+  configs.push_back(threshold);
   for (const RecorderConfig& c : configs) {
     MetricsRecorder rec(c, 0);
     for (const auto& f : rec.prometheus().describe()) out[f.name] = f.type;

@@ -58,8 +58,9 @@ class VllmEngine final : public engine::Engine {
     connector_ = connector;
     core_.scheduler().set_connector(connector);
     // KVConnectorProm registers the connector's families (loggers.py).
-    metrics_.set_connector(connector != nullptr ? connector->metrics_kind()
-                                                : metrics::ConnectorMetrics::kNone);
+    metrics_.set_connector(
+        connector != nullptr ? connector->metrics_kind() : metrics::ConnectorMetrics::kNone,
+        connector != nullptr && connector->metrics_store_threshold());
   }
   // The same, the engine owning the connector.
   void own_connector(std::unique_ptr<KVConnector> connector) {

@@ -71,6 +71,8 @@ class KVConnector {
   virtual metrics::ConnectorMetrics metrics_kind() const {
     return metrics::ConnectorMetrics::kNone;
   }
+  // The offloading connector's CPU spec registers vllm:kv_offload_stores_skipped too.
+  virtual bool metrics_store_threshold() const { return false; }
   // get_kv_connector_stats: the scheduler-side stats since the last call, appended to `out`
   // (SchedulerStats.kv_connector_stats).
   virtual void take_stats(metrics::KVConnectorStats& out) {}

@@ -24,7 +24,9 @@ bool contains(const std::vector<T>& v, const T& x) {
 }  // namespace
 
 OffloadingConnector::OffloadingConnector(const OffloadingConfig& cfg)
-    : cfg_(cfg), tpc_(cfg.gpu_block_size * cfg.blocks_per_chunk), cpu_(cfg.num_cpu_blocks) {
+    : cfg_(cfg),
+      tpc_(cfg.gpu_block_size * cfg.blocks_per_chunk),
+      cpu_(cfg.num_cpu_blocks, cfg.cpu) {
   if (cfg.gpu_block_size <= 0 || cfg.blocks_per_chunk <= 0) {
     throw std::invalid_argument("offloading: block_size and blocks_per_chunk must be positive");
   }
@@ -89,8 +91,11 @@ std::int32_t OffloadingConnector::storable_chunks(const ReqState& st,
 std::int32_t OffloadingConnector::offloadable_tokens(const ReqState& st,
                                                      std::int32_t num_tokens_after_batch,
                                                      std::int32_t num_tokens) const {
-  // _calc_num_offloadable_tokens (max_offload_tokens is not modelled).
+  // scheduler.py _calc_num_offloadable_tokens: the request's max_offload_tokens caps what
+  // is offloaded (RequestOffloadState.max_offload_tokens).
   std::int32_t n = std::min(num_tokens_after_batch, num_tokens);
+  if (st.max_offload_tokens && *st.max_offload_tokens < n)
+    n = static_cast<std::int32_t>(*st.max_offload_tokens);
   if (cfg_.offload_prompt_only) n = std::min(n, st.num_prompt_tokens);
   return n;
 }
@@ -100,6 +105,8 @@ void OffloadingConnector::on_new_request(const Request& r) {
   st.request_id = r.request_id;
   st.ref = r.ref();
   st.num_prompt_tokens = r.num_prompt_tokens;
+  // RequestOffloadState.__post_init__ (the input layer already dropped an invalid value).
+  st.max_offload_tokens = r.kv_transfer.max_offload_tokens;
   reqs_[r.key] = std::move(st);
 }
 
@@ -410,7 +417,7 @@ TransferEffect OffloadingConnector::complete_job(std::int64_t job_id) {
   jobs_.erase(it);
   if (job.keys.size() > 1 && job.key_py_hashes.size() == job.keys.size()) {
     // scheduler.py update_connector_output: complete_store / complete_load walk the job's key
-    // set, each key becoming evictable (the LRU's most recent end) in that order.
+    // set, each key becoming evictable in that order (with LRU: at its most recent end).
     std::vector<BlockHash> ordered;
     for (const std::size_t i : pyset::set_order_of_hashes(job.key_py_hashes))
       ordered.push_back(job.keys[i]);
@@ -472,6 +479,9 @@ void OffloadingConnector::take_stats(metrics::KVConnectorStats& out) {
     out.observe("vllm:kv_offload_cpu_allocation_size", a);
   out.set("vllm:kv_offload_cpu_cache_write_usage_perc", st.cpu.write_usage);
   out.set("vllm:kv_offload_cpu_cache_read_usage_perc", st.cpu.read_usage);
+  // With store_threshold >= 2 the counter is increased every call, by 0 too.
+  if (st.cpu.has_stores_skipped)
+    out.increase("vllm:kv_offload_stores_skipped", static_cast<double>(st.cpu.stores_skipped));
 }
 
 OffloadConnectorStats OffloadingConnector::take_offload_stats() {

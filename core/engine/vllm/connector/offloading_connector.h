@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -36,6 +37,8 @@ struct OffloadingConfig {
   bool offload_prompt_only = true;
   // _chunks_being_loaded exists only with GPU prefix caching.
   bool enable_prefix_caching = true;
+  // CPUOffloadingSpec.get_manager: eviction_policy, store_threshold (cpu/spec.py).
+  CpuOffloadingOptions cpu{};
   // vLLM walks two Python sets here: SchedulerOutput.finished_req_ids (_build_store_jobs
   // issues the finished requests' stores in its order) and a job's offload keys
   // (TransferJobStatus.keys: complete_store / complete_load make them evictable, so LRU, in
@@ -72,6 +75,8 @@ class OffloadingConnector final : public KVConnector {
   metrics::ConnectorMetrics metrics_kind() const override {
     return metrics::ConnectorMetrics::kOffloading;  // OffloadPromMetrics (CPU spec)
   }
+  // cpu/spec.py build_metric_definitions: stores_skipped with store_threshold >= 2.
+  bool metrics_store_threshold() const override { return cfg_.cpu.store_threshold >= 2; }
   void on_new_request(const Request& r) override;
   MatchedTokens get_num_new_matched_tokens(const Request& r,
                                            std::int32_t num_local_computed) override;
@@ -110,6 +115,8 @@ class OffloadingConnector final : public KVConnector {
     std::string request_id;
     ReqRef ref;
     std::vector<BlockHash> offload_keys;
+    // kv_transfer_params max_offload_tokens (a non-negative int; unset: no cap).
+    std::optional<std::int64_t> max_offload_tokens;
     // python_set_order: hash() of each offload key, from vLLM's chained block hashes (the
     // last one hashed and how many); given up (cleared, py_ok false) for a request with extra
     // keys (LoRA, cache salt).

@@ -22,6 +22,9 @@ enum class FamilyCondition : std::uint8_t {
   kCacheConfigInfo,  // registered by log_engine_initialized once the KV cache is sized
   kNixl,             // kv_connector NixlConnector (NixlPromMetrics, nixl/stats.py)
   kOffloading,       // kv_connector OffloadingConnector, CPU spec (OffloadPromMetrics)
+  // The same with kv_connector_extra_config store_threshold >= 2 (CPUOffloadingSpec.
+  // build_metric_definitions adds vllm:kv_offload_stores_skipped).
+  kOffloadingStoreThreshold,
 };
 
 enum class BucketSet : std::uint8_t {

@@ -51,7 +51,8 @@ void add_nixl(std::vector<FamilySpec>& t) {
 
 // vllm distributed/kv_transfer/kv_connector/v1/offloading/metrics.py OffloadPromMetrics:
 // the deprecated transfer_type families (children pre-created), then
-// CPUOffloadingSpec.build_metric_definitions (kv_offload/cpu/spec.py, store_threshold < 2),
+// CPUOffloadingSpec.build_metric_definitions (kv_offload/cpu/spec.py; stores_skipped only
+// with store_threshold >= 2),
 // then get_connector_metric_definitions; the flat families get their child on first use.
 void add_offloading(std::vector<FamilySpec>& t) {
   const std::vector<double> size = {1e6, 5e6, 10e6, 20e6, 40e6, 60e6, 80e6, 100e6, 150e6, 200e6};
@@ -84,6 +85,10 @@ void add_offloading(std::vector<FamilySpec>& t) {
                      "prepare_store call.",
                      C::kOffloading, {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144}, "", {},
                      lazy));
+  t.push_back(family("vllm:kv_offload_stores_skipped", T::kCounter,
+                     "Number of KV offload stores skipped because the reuse threshold was not "
+                     "reached.",
+                     C::kOffloadingStoreThreshold, {}, "", {}, lazy));
   t.push_back(family("vllm:kv_offload_load_bytes", T::kCounter,
                      "Total bytes loaded from offload storage to GPU.", C::kOffloading, {}, "", {},
                      lazy));

@@ -81,6 +81,9 @@ PrometheusStatLogger::PrometheusStatLogger(PrometheusConfig config) : config_(st
     if (spec.condition == FamilyCondition::kOffloading &&
         config_.connector != ConnectorMetrics::kOffloading)
       continue;
+    if (spec.condition == FamilyCondition::kOffloadingStoreThreshold &&
+        (config_.connector != ConnectorMetrics::kOffloading || !config_.offload_store_threshold))
+      continue;
     Family family;
     family.spec = &spec;
     family.bounds = bounds_for(spec, config_.max_model_len);

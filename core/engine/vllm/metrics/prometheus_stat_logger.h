@@ -33,6 +33,8 @@ struct PrometheusConfig {
   SimTime created_at = 0;                  // when the families were created (the *_created series)
   bool register_cache_config_info = true;  // log_engine_initialized ran
   ConnectorMetrics connector = ConnectorMetrics::kNone;
+  // The offloading connector's CPU spec has store_threshold >= 2 (vllm:kv_offload_stores_skipped).
+  bool offload_store_threshold = false;
 };
 
 struct ExpositionOptions {

@@ -18,6 +18,7 @@ PrometheusConfig prometheus_config(const RecorderConfig& c, SimTime start) {
   p.created_at = start;
   p.register_cache_config_info = c.register_cache_config_info;
   p.connector = c.connector;
+  p.offload_store_threshold = c.offload_store_threshold;
   return p;
 }
 
@@ -37,8 +38,9 @@ MetricsRecorder::MetricsRecorder(RecorderConfig config, SimTime start)
       logging_(config_.engine_index, start, config_.max_recent_requests),
       lora_states_(config_.lora_names) {}
 
-void MetricsRecorder::set_connector(ConnectorMetrics connector) {
+void MetricsRecorder::set_connector(ConnectorMetrics connector, bool offload_store_threshold) {
   config_.connector = connector;
+  config_.offload_store_threshold = offload_store_threshold;
   prometheus_ = std::make_unique<PrometheusStatLogger>(prometheus_config(config_, start_));
 }
 

@@ -42,6 +42,7 @@ struct RecorderConfig {
   bool register_cache_config_info = true;
   // The KV connector's families (KVConnectorProm), fed by SchedulerStats.kv_connector_stats.
   ConnectorMetrics connector = ConnectorMetrics::kNone;
+  bool offload_store_threshold = false;  // PrometheusConfig::offload_store_threshold
 };
 
 class MetricsRecorder {
@@ -81,7 +82,7 @@ class MetricsRecorder {
   // Registers the KV connector's families (KVConnectorProm is built from the engine's
   // kv_transfer_config, so an engine that gets its connector after construction calls this
   // before its first record(); every family restarts from zero).
-  void set_connector(ConnectorMetrics connector);
+  void set_connector(ConnectorMetrics connector, bool offload_store_threshold = false);
 
   bool active(RequestHandle handle) const;
   // What the latest record() call saw: its number of outputs, and its IterationStats (null
