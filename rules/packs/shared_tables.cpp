@@ -376,9 +376,28 @@ Pack shared_v029_to_v032() {
       {"multimodal.validators", "error",
        "on a multimodal model: mm_shm_cache_max_object_size_mb only with "
        "mm_processor_cache_type shm; the FP8 scale paths need mm_encoder_attn_dtype fp8 and "
-       "not both; collect_detailed_traces needs otlp_traces_endpoint (any model)",
+       "not both; mm_tensor_ipc torch_shm needs VLLM_WORKER_MULTIPROC_METHOD=spawn (not "
+       "modelled: refused); collect_detailed_traces needs otlp_traces_endpoint (any model)",
        "vllm/config/multimodal.py MultiModalConfig._validate_multimodal_config; "
+       "vllm/config/vllm.py VllmConfig.__post_init__; "
        "vllm/config/observability.py ObservabilityConfig._validate_tracing_config"},
+      {"combinations.vllm_config", "error",
+       "default_mm_loras on a text model (even without enable_lora); "
+       "enable_return_routed_experts with pp > 1 or an explicit KV connector; Mamba stochastic "
+       "rounding without mamba_ssm_cache_dtype float16; kv_sharing_fast_prefill with an "
+       "EAGLE-style method (eagle, eagle3, mtp, dflash, dspark); attention_backend with "
+       "attention_config.backend, enable_flashinfer_autotune with kernel_config's, an "
+       "ir_op_priority op in both; enable_dbo or ubatch_size > 1 without a DeepEP/NIXL EP "
+       "all2all_backend",
+       "vllm/engine/arg_utils.py EngineArgs.create_engine_config; vllm/config/vllm.py "
+       "VllmConfig.__post_init__"},
+      {"compilation.post_init", "error",
+       "compilation_config: one custom_ops base mode, no op both enabled and disabled; with "
+       "mode VLLM_COMPILE only the backends \"\", eager, inductor; negative encoder CUDA "
+       "graph limits with cudagraph_mm_encoder; inductor_passes values are strings; null for a "
+       "field that is not Optional (also in kv_transfer_config)",
+       "vllm/config/compilation.py CompilationConfig.__post_init__; vllm/config/"
+       "kv_transfer.py KVTransferConfig"},
       {"multimodal.text_model", "warning",
        "a MultiModalConfig argument on a text model: only the ModelConfig InitVar's type is "
        "checked, then ignored (no MultiModalConfig is built)",

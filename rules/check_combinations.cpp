@@ -1,0 +1,168 @@
+// The combinations of engine arguments that vLLM 8d9b52f7 refuses while it assembles the
+// VllmConfig (vllm/engine/arg_utils.py EngineArgs.create_engine_config, vllm/config/vllm.py
+// VllmConfig.__post_init__), where at least one side is a key BLIS Playground reads but does
+// not model: LoRA defaults for a text model, routed-expert capture, Mamba stochastic
+// rounding, fast prefill with EAGLE, the "set both" overrides, and microbatching's all2all
+// backends. A key whose own reading was refused is not checked again.
+
+#include <string>
+
+#include "rules/given_args.h"
+
+namespace blis::rules::detail {
+
+namespace {
+
+using nlohmann::json;
+
+// vllm/engine/arg_utils.py:2322 EngineArgs.create_engine_config: default_mm_loras on a model
+// that is not multimodal is refused whether or not enable_lora builds a LoRAConfig.
+void check_default_mm_loras(Context& c) {
+  const json* v = given(c, "default_mm_loras");
+  if (!v || !v->is_object() || v->empty()) return;  // an empty dict is falsy
+  if (!c.facts.model.known || c.facts.model.is_multimodal) return;
+  c.error(c.ptr("default_mm_loras"),
+          show(*v) +
+              ": Default modality-specific LoRA(s) were provided for a non multimodal model" +
+              cite(c, "EngineArgs.create_engine_config"));
+}
+
+// vllm/config/vllm.py:1007-1027 VllmConfig.__post_init__: routed-expert capture refuses
+// pipeline parallelism and an explicit KV connector (is_kv_transfer_instance; the connector
+// kv_offloading_size selects is set up later, in _post_init_kv_transfer_config, and passes).
+void check_routed_experts(Context& c) {
+  if (!flag(c, "enable_return_routed_experts")) return;
+  const std::string p = c.ptr("enable_return_routed_experts");
+  if (c.facts.pp > 1) {
+    c.error(p,
+            "true: --enable-return-routed-experts is incompatible with pipeline "
+            "parallelism (PP > 1); the pool's parallelism.pp is " +
+                std::to_string(c.facts.pp) + cite(c, "VllmConfig.__post_init__"));
+    return;
+  }
+  const json* connector = given_field(c, "kv_transfer_config", "kv_connector");
+  const json* role = given_field(c, "kv_transfer_config", "kv_role");
+  if (connector && role && !refused_at(c, c.ptr("kv_transfer_config"))) {
+    c.error(p,
+            "true: --enable-return-routed-experts is incompatible with KV connectors (PD "
+            "disaggregation, KV cache offload): kv_transfer_config selects " +
+                show(*connector) + cite(c, "VllmConfig.__post_init__"));
+  }
+}
+
+// vllm/config/vllm.py:1034 VllmConfig.__post_init__: MambaConfig.enable_stochastic_rounding
+// (mamba_config's field, or enable_mamba_cache_stochastic_rounding, which arg_utils.py:2401
+// copies in when true) needs CacheConfig.mamba_ssm_cache_dtype "float16" (its default "auto"
+// is not). The check does not depend on the model.
+void check_mamba_rounding(Context& c) {
+  std::string p;
+  if (flag(c, "enable_mamba_cache_stochastic_rounding")) {
+    p = c.ptr("enable_mamba_cache_stochastic_rounding");
+  } else if (is_true(given_field(c, "mamba_config", "enable_stochastic_rounding"))) {
+    p = c.ptr("mamba_config") + "/enable_stochastic_rounding";
+  } else {
+    return;
+  }
+  const std::string dtype = text(c, "mamba_ssm_cache_dtype", "auto");
+  if (dtype == "float16" || refused_at(c, c.ptr("mamba_ssm_cache_dtype"))) return;
+  c.error(p,
+          "true: Stochastic rounding for Mamba cache requires the SSM cache to be float16 "
+          "(mamba_ssm_cache_dtype is \"" +
+              dtype +
+              "\"). Set mamba_ssm_cache_dtype to \"float16\", or disable stochastic "
+              "rounding." +
+              cite(c, "VllmConfig.__post_init__"));
+}
+
+// vllm/config/vllm.py:1462 VllmConfig.__post_init__: kv_sharing_fast_prefill with a method of
+// SpeculativeConfig.use_eagle (eagle, eagle3, mtp, dflash, dspark; the MTP model types were
+// already replaced by mtp).
+void check_fast_prefill(Context& c) {
+  if (!flag(c, "kv_sharing_fast_prefill") || !c.args.speculative_config) return;
+  const std::string& m = c.args.speculative_config->method;
+  if (m != "eagle" && m != "eagle3" && m != "mtp" && m != "dflash" && m != "dspark") return;
+  c.error(c.ptr("kv_sharing_fast_prefill"),
+          "true: Fast prefill optimization for KV sharing is not compatible with EAGLE "
+          "(speculative_config.method \"" +
+              m +
+              "\") as EAGLE requires correct logits for all tokens while fast prefill gives "
+              "incorrect logits for prompt tokens." +
+              cite(c, "VllmConfig.__post_init__"));
+}
+
+// A backend name that AttentionConfig.validate_backend_before does not turn into None.
+bool backend_set(const json* v) {
+  return v && !(v->is_string() && lower(v->get<std::string>()) == "auto");
+}
+
+// vllm/engine/arg_utils.py:2367-2442 EngineArgs.create_engine_config: a top-level argument
+// and the field of its config object it overrides may not both be set.
+void check_overrides(Context& c) {
+  const std::string where = "EngineArgs.create_engine_config";
+  if (backend_set(given(c, "attention_backend")) &&
+      backend_set(given_field(c, "attention_config", "backend"))) {
+    c.error(
+        c.ptr("attention_backend"),
+        "attention_backend and attention_config.backend are mutually exclusive" + cite(c, where));
+  }
+  if (given(c, "enable_flashinfer_autotune") &&
+      given_field(c, "kernel_config", "enable_flashinfer_autotune")) {
+    c.error(c.ptr("enable_flashinfer_autotune"),
+            "enable_flashinfer_autotune and kernel_config.enable_flashinfer_autotune are "
+            "mutually exclusive" +
+                cite(c, where));
+  }
+  // IrOpPriorityConfig._to_list_str: a string is split at commas (never empty), a list is
+  // set when it has an entry ("Empty means unset").
+  const auto op_set = [](const json* v) {
+    return v && (v->is_string() || (v->is_array() && !v->empty()));
+  };
+  const json* kernel_ops = given_field(c, "kernel_config", "ir_op_priority");
+  for (const char* op : {"rms_norm", "fused_add_rms_norm"}) {
+    if (!op_set(given_field(c, "ir_op_priority", op))) continue;
+    if (!kernel_ops || !kernel_ops->is_object() || !kernel_ops->contains(op)) continue;
+    if (!op_set(&(*kernel_ops)[op])) continue;
+    c.error(c.ptr("ir_op_priority") + "/" + op,
+            std::string("Op priority for ") + op +
+                " specified via both ir_op_priority and KernelConfig.ir_op_priority, only one "
+                "allowed at a time." +
+                cite(c, where));
+  }
+}
+
+// vllm/config/vllm.py:1597 VllmConfig.__post_init__: microbatching
+// (ParallelConfig.use_ubatching: enable_dbo or ubatch_size > 1) asserts a DeepEP or NIXL EP
+// all2all backend.
+void check_ubatching(Context& c) {
+  std::string p;
+  if (flag(c, "enable_dbo")) {
+    p = c.ptr("enable_dbo");
+  } else if (int_arg(c, "ubatch_size").value_or(0) > 1) {
+    p = c.ptr("ubatch_size");
+  } else {
+    return;
+  }
+  const std::string backend = text(c, "all2all_backend", "allgather_reducescatter");
+  if (backend == "deepep_low_latency" || backend == "deepep_high_throughput" ||
+      backend == "nixl_ep" || refused_at(c, c.ptr("all2all_backend"))) {
+    return;
+  }
+  c.error(p,
+          "Microbatching currently only supports the deepep_low_latency, "
+          "deepep_high_throughput, and nixl_ep all2all backends. " +
+              backend + " is not supported (set all2all_backend)." +
+              cite(c, "VllmConfig.__post_init__"));
+}
+
+}  // namespace
+
+void check_combinations(Context& c) {
+  check_default_mm_loras(c);
+  check_routed_experts(c);
+  check_mamba_rounding(c);
+  check_fast_prefill(c);
+  check_overrides(c);
+  check_ubatching(c);
+}
+
+}  // namespace blis::rules::detail

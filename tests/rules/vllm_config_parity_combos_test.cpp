@@ -1,0 +1,151 @@
+// The parity table (parity_rows.h) for the combinations VllmConfig.__post_init__ and
+// EngineArgs.create_engine_config refuse (rules/check_combinations.cpp), the checks of
+// CompilationConfig.__post_init__ (rules/read_compilation.cpp), the fields of KVTransferConfig
+// and CompilationConfig that are not Optional, and SpeculativeConfig's draft overrides. Files
+// under vllm/ at 8d9b52f7. Facts: H100, Llama-3.1-8B, unless a table says otherwise.
+
+#include <gtest/gtest.h>
+
+#include "parity_rows.h"
+
+namespace blis::rules::testing {
+namespace {
+
+std::vector<Row> combination_rows() {
+  return {
+      // --- engine/arg_utils.py create_engine_config.
+      {"default_mm_loras", R"({"default_mm_loras": {"image": "/l"}})", R, "/default_mm_loras",
+       "non multimodal model", "engine/arg_utils.py:2322 also without enable_lora"},
+      {"default_mm_loras", R"({"default_mm_loras": {}})", A, "", "",
+       "engine/arg_utils.py:2322 an empty dict is falsy"},
+      {"attention_backend",
+       R"({"attention_backend": "FLASH_ATTN", "attention_config": {"backend": "TRITON_ATTN"}})", R,
+       "/attention_backend", "mutually exclusive", "engine/arg_utils.py:2368"},
+      {"attention_backend",
+       R"({"attention_backend": "FLASH_ATTN", "attention_config": {"backend": "auto"}})", A,
+       "/attention_backend", kAsDefault,
+       "engine/arg_utils.py:2368 attention.py:140 \"auto\" is None"},
+      {"enable_flashinfer_autotune",
+       R"({"enable_flashinfer_autotune": false, "kernel_config": {"enable_flashinfer_autotune": true}})",
+       R, "/enable_flashinfer_autotune", "mutually exclusive", "engine/arg_utils.py:2413"},
+      {"ir_op_priority",
+       R"({"ir_op_priority": {"rms_norm": "a"}, "kernel_config": {"ir_op_priority": {"rms_norm": ["b"]}}})",
+       R, "/ir_op_priority/rms_norm", "specified via both", "engine/arg_utils.py:2435"},
+      {"ir_op_priority",
+       R"({"ir_op_priority": {"rms_norm": []}, "kernel_config": {"ir_op_priority": {"rms_norm": ["b"]}}})",
+       A, "", "", "engine/arg_utils.py:2431 an empty list is unset"},
+      // --- config/vllm.py VllmConfig.__post_init__.
+      {"enable_return_routed_experts",
+       R"({"enable_return_routed_experts": true, "kv_transfer_config": {"kv_connector": "NixlConnector", "kv_role": "kv_both"}})",
+       R, "/enable_return_routed_experts", "incompatible with KV connectors",
+       "config/vllm.py:1024 is_kv_transfer_instance"},
+      {"enable_return_routed_experts",
+       R"({"enable_return_routed_experts": true, "kv_offloading_size": 4})", A, "", "",
+       "config/vllm.py:1630 the offloading connector is set up after the check"},
+      {"enable_mamba_cache_stochastic_rounding",
+       R"({"mamba_config": {"enable_stochastic_rounding": true}})", R,
+       "/mamba_config/enable_stochastic_rounding", "float16",
+       "config/vllm.py:1034 mamba_ssm_cache_dtype auto"},
+      {"kv_sharing_fast_prefill",
+       R"({"kv_sharing_fast_prefill": true, "speculative_config": {"method": "eagle", "model": "m", "num_speculative_tokens": 2}})",
+       R, "/kv_sharing_fast_prefill", "not compatible with EAGLE", "config/vllm.py:1462 use_eagle"},
+      {"kv_sharing_fast_prefill",
+       R"({"kv_sharing_fast_prefill": true, "speculative_config": {"method": "ngram", "num_speculative_tokens": 2}})",
+       A, "/kv_sharing_fast_prefill", kAsDefault, "config/vllm.py:1462 ngram is not EAGLE"},
+      {"enable_dbo", R"({"enable_dbo": true})", R, "/enable_dbo", "Microbatching",
+       "config/vllm.py:1597 allgather_reducescatter"},
+      {"enable_dbo", R"({"enable_dbo": true, "all2all_backend": "nixl_ep"})", A, "/enable_dbo",
+       kAsDefault, "config/vllm.py:1597 nixl_ep"},
+      // --- config/compilation.py CompilationConfig.__post_init__.
+      {"compilation_config.custom_ops",
+       R"({"compilation_config": {"custom_ops": ["none", "all"]}})", R,
+       "/compilation_config/custom_ops", "only one base mode", "config/compilation.py:1005"},
+      {"compilation_config.custom_ops",
+       R"({"compilation_config": {"custom_ops": ["-rms_norm", "+rms_norm"]}})", R,
+       "/compilation_config/custom_ops", "both enable and disable", "config/compilation.py:1013"},
+      {"compilation_config.custom_ops",
+       R"({"compilation_config": {"custom_ops": ["none", "+rms_norm", "-silu_and_mul"]}})", A,
+       "/compilation_config/custom_ops", "", "config/compilation.py:998"},
+      {"compilation_config.backend",
+       R"({"compilation_config": {"mode": "VLLM_COMPILE", "backend": "cudagraphs"}})", R,
+       "/compilation_config/backend", "Invalid backend", "config/compilation.py:1023"},
+      {"compilation_config.backend", R"({"compilation_config": {"backend": "cudagraphs"}})", A,
+       "/compilation_config/backend", "", "config/compilation.py:1023 mode unset at __post_init__"},
+      {"compilation_config.encoder_cudagraph_max_vision_items_per_batch",
+       R"({"compilation_config": {"cudagraph_mm_encoder": true, "encoder_cudagraph_max_vision_items_per_batch": -1}})",
+       R, "/compilation_config/encoder_cudagraph_max_vision_items_per_batch", "non-negative",
+       "config/compilation.py:1035"},
+      {"compilation_config.encoder_cudagraph_max_frames_per_batch",
+       R"({"compilation_config": {"cudagraph_mm_encoder": true, "encoder_cudagraph_max_frames_per_batch": -2}})",
+       R, "/compilation_config/encoder_cudagraph_max_frames_per_batch", "non-negative",
+       "config/compilation.py:1044"},
+      {"compilation_config.encoder_cudagraph_max_vision_items_per_batch",
+       R"({"compilation_config": {"encoder_cudagraph_max_vision_items_per_batch": -1}})", A,
+       "/compilation_config/encoder_cudagraph_max_vision_items_per_batch", "",
+       "config/compilation.py:1034 only with cudagraph_mm_encoder"},
+      {"compilation_config.inductor_passes",
+       R"({"compilation_config": {"inductor_passes": {"p": 1}}})", R,
+       "/compilation_config/inductor_passes/p", "a string",
+       "config/compilation.py:599 dict[str, str]"},
+      {"compilation_config.cudagraph_capture_sizes",
+       R"({"compilation_config": {"cudagraph_capture_sizes": null}})", R,
+       "/compilation_config/cudagraph_capture_sizes", "not Optional",
+       "config/compilation.py:648 list[int] = None, no _skip_none_validation"},
+      {"compilation_config.max_cudagraph_capture_size",
+       R"({"compilation_config": {"max_cudagraph_capture_size": null}})", A, "", "",
+       "config/compilation.py:893 _skip_none_validation"},
+      {"compilation_config.custom_ops", R"({"compilation_config": {"custom_ops": null}})", R,
+       "/compilation_config/custom_ops", "not Optional", "config/compilation.py:495 list[str]"},
+      // --- config/kv_transfer.py KVTransferConfig: fields that are not Optional.
+      {"kv_transfer_config.kv_parallel_size",
+       R"({"kv_transfer_config": {"kv_connector": "NixlConnector", "kv_role": "kv_both", "kv_parallel_size": null}})",
+       R, "/kv_transfer_config/kv_parallel_size", "not Optional", "config/kv_transfer.py:50 int"},
+      {"kv_transfer_config.kv_rank",
+       R"({"kv_transfer_config": {"kv_connector": "NixlConnector", "kv_role": "kv_both", "kv_rank": null}})",
+       A, "", "", "config/kv_transfer.py kv_rank: int | None"},
+      // --- config/speculative.py SpeculativeConfig: the draft's overrides.
+      {"speculative_config.moe_backend",
+       R"({"speculative_config": {"method": "eagle", "model": "m", "num_speculative_tokens": 2, "moe_backend": "triton"}})",
+       A, "/speculative_config/moe_backend", "no effect", "config/speculative.py:116 MoEBackend"},
+      {"speculative_config.moe_backend",
+       R"({"speculative_config": {"method": "eagle", "model": "m", "num_speculative_tokens": 2, "moe_backend": "fast"}})",
+       R, "/speculative_config/moe_backend", "is not accepted",
+       "config/speculative.py:116 Literal"},
+      {"speculative_config.attention_backend",
+       R"({"speculative_config": {"method": "eagle", "model": "m", "num_speculative_tokens": 2, "attention_backend": "flash_attn"}})",
+       A, "/speculative_config/attention_backend", "no effect",
+       "config/speculative.py:1331 upper-cased member name"},
+      {"speculative_config.draft_load_config",
+       R"({"speculative_config": {"method": "eagle", "model": "m", "num_speculative_tokens": 2, "draft_load_config": {}}})",
+       A, "/speculative_config/draft_load_config", "no effect", "config/speculative.py:214"},
+      {"speculative_config.num_speculative_tokens_per_batch_size",
+       R"({"speculative_config": {"method": "eagle", "model": "m", "num_speculative_tokens": 2, "num_speculative_tokens_per_batch_size": [[1, 64, 2]]}})",
+       A, "/speculative_config/num_speculative_tokens_per_batch_size", "no effect",
+       "config/speculative.py:180 list[tuple[int, int, int]]"},
+      {"speculative_config.num_speculative_tokens_per_batch_size",
+       R"({"speculative_config": {"method": "eagle", "model": "m", "num_speculative_tokens": 2, "num_speculative_tokens_per_batch_size": [[1, 64]]}})",
+       R, "/speculative_config/num_speculative_tokens_per_batch_size/0", "a triple",
+       "config/speculative.py:180 tuple[int, int, int]"},
+  };
+}
+
+TEST(VllmConfigParity, CombinationsAndConfigObjectPostInit) {
+  check_rows(combination_rows());
+}
+
+TEST(VllmConfigParity, CombinationsOnOtherPools) {
+  DeploymentFacts pp2 = deployment();
+  pp2.pp = 2;
+  check_rows(
+      {{"enable_return_routed_experts", R"({"enable_return_routed_experts": true})", R,
+        "/enable_return_routed_experts", "pipeline parallelism", "config/vllm.py:1011 pp > 1"}},
+      pp2);
+  DeploymentFacts mm = deployment();
+  mm.model.is_multimodal = true;
+  check_rows({{"default_mm_loras", R"({"default_mm_loras": {"image": "/l"}})", A,
+               "/default_mm_loras", "", "engine/arg_utils.py:2322 a multimodal model"}},
+             mm);
+}
+
+}  // namespace
+}  // namespace blis::rules::testing
