@@ -2,9 +2,11 @@
 // VllmConfig (vllm/engine/arg_utils.py EngineArgs.create_engine_config, vllm/config/vllm.py
 // VllmConfig.__post_init__), where at least one side is a key BLIS Playground reads but does
 // not model: LoRA defaults for a text model, routed-expert capture, Mamba stochastic
-// rounding, fast prefill with EAGLE, the "set both" overrides, and microbatching's all2all
-// backends. A key whose own reading was refused is not checked again.
+// rounding, fast prefill with EAGLE, the "set both" overrides, microbatching's all2all
+// backends, and VllmConfig's model validators and validate_block_size on the Mamba and
+// context-parallel keys. A key whose own reading was refused is not checked again.
 
+#include <cctype>
 #include <string>
 
 #include "rules/given_args.h"
@@ -14,6 +16,11 @@ namespace blis::rules::detail {
 namespace {
 
 using nlohmann::json;
+
+std::string upper(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
 
 // vllm/engine/arg_utils.py:2322 EngineArgs.create_engine_config: default_mm_loras on a model
 // that is not multimodal is refused whether or not enable_lora builds a LoRAConfig.
@@ -154,6 +161,82 @@ void check_ubatching(Context& c) {
               cite(c, "VllmConfig.__post_init__"));
 }
 
+// vllm/config/vllm.py:2432 VllmConfig.validate_mamba_block_size: a mamba_block_size other than
+// max_model_len needs prefix caching (as resolved: on by default).
+void check_mamba_block_size(Context& c) {
+  const auto mbs = int_arg(c, "mamba_block_size");
+  if (!mbs || *mbs == c.args.max_model_len || c.args.enable_prefix_caching) return;
+  c.error(c.ptr("mamba_block_size"),
+          std::to_string(*mbs) +
+              ": --mamba-block-size can only be set with "
+              "--enable-prefix-caching (enable_prefix_caching is false)" +
+              cite(c, "VllmConfig.validate_mamba_block_size"));
+}
+
+// vllm/config/vllm.py:2446 VllmConfig.validate_mamba_cached_kernel: ReplaySSM needs a model
+// that supports it (Nemotron-H; the catalog holds none), prefix caching in align mode (not
+// "all"), no speculative decoding, the Triton Mamba backend and no KV connector (the one
+// kv_offloading_size selects included: the validator runs after __post_init__).
+void check_replayssm(Context& c) {
+  if (!flag(c, "use_replayssm")) return;
+  const std::string p = c.ptr("use_replayssm");
+  const std::string where = cite(c, "VllmConfig.validate_mamba_cached_kernel");
+  std::string backend = text(c, "mamba_backend", "TRITON");
+  if (const json* b = given_field(c, "mamba_config", "backend"); b && b->is_string()) {
+    if (!given(c, "mamba_backend")) backend = b->get<std::string>();
+  }
+  const json* connector = given_field(c, "kv_transfer_config", "kv_connector");
+  const json* role = given_field(c, "kv_transfer_config", "kv_role");
+  if (c.facts.model.known) {
+    c.error(p,
+            "true: --use-replayssm is only supported for Nemotron-H models (the pool's model "
+            "is not one)" +
+                where);
+  } else if (text(c, "mamba_cache_mode", "none") == "all") {
+    c.error(p,
+            "true: --use-replayssm supports prefix caching only in align mode; pass "
+            "--mamba-cache-mode align" +
+                where);
+  } else if (c.args.speculative_config) {
+    c.error(p, "true: --use-replayssm does not support speculative decoding" + where);
+  } else if (upper(backend) != "TRITON") {
+    c.error(p, "true: --use-replayssm requires --mamba-backend triton" + where);
+  } else if ((connector && role) || c.set.kv_offloading_size) {
+    c.error(p,
+            "true: --use-replayssm is incompatible with KV connectors (P/D disaggregation, KV "
+            "cache offload)" +
+                where);
+  }
+}
+
+// vllm/config/vllm.py:2380 VllmConfig.validate_block_size (vllm/v1/engine/core.py:324, at
+// engine start): with decode context parallelism the interleave size (dcp_kv_cache_interleave_
+// size when > 1 overrides cp_kv_cache_interleave_size) must divide the block size and not
+// exceed it; Mamba's align mode needs chunked multimodal input.
+void check_block_size_final(Context& c) {
+  const std::string where = cite(c, "VllmConfig.validate_block_size");
+  if (int_arg(c, "decode_context_parallel_size").value_or(1) > 1) {
+    const std::int64_t dcp_i = int_arg(c, "dcp_kv_cache_interleave_size").value_or(1);
+    const bool from_dcp = dcp_i > 1;
+    const std::int64_t i = from_dcp ? dcp_i : int_arg(c, "cp_kv_cache_interleave_size").value_or(1);
+    const std::int64_t bs = c.args.block_size;
+    if (!(i <= bs && i != 0 && bs % i == 0)) {
+      c.error(c.ptr(from_dcp ? "dcp_kv_cache_interleave_size" : "cp_kv_cache_interleave_size"),
+              std::to_string(i) + ": Block_size(" + std::to_string(bs) +
+                  ") should be greater than or equal to and divisible by "
+                  "cp_kv_cache_interleave_size (" +
+                  std::to_string(i) + ")." + where);
+    }
+  }
+  if (text(c, "mamba_cache_mode", "none") == "align" && flag(c, "disable_chunked_mm_input")) {
+    c.error(c.ptr("disable_chunked_mm_input"),
+            "true: Chunked MM input is required because we need the flexibility to schedule a "
+            "multiple of block_size tokens even if they are in the middle of a mm input "
+            "(mamba_cache_mode align)" +
+                where);
+  }
+}
+
 }  // namespace
 
 void check_combinations(Context& c) {
@@ -163,6 +246,9 @@ void check_combinations(Context& c) {
   check_fast_prefill(c);
   check_overrides(c);
   check_ubatching(c);
+  check_mamba_block_size(c);
+  check_replayssm(c);
+  check_block_size_final(c);
 }
 
 }  // namespace blis::rules::detail

@@ -388,9 +388,13 @@ Pack shared_v029_to_v032() {
        "EAGLE-style method (eagle, eagle3, mtp, dflash, dspark); attention_backend with "
        "attention_config.backend, enable_flashinfer_autotune with kernel_config's, an "
        "ir_op_priority op in both; enable_dbo or ubatch_size > 1 without a DeepEP/NIXL EP "
-       "all2all_backend",
+       "all2all_backend; mamba_block_size without prefix caching; use_replayssm off "
+       "Nemotron-H, with mamba_cache_mode all, speculative decoding, a non-Triton Mamba "
+       "backend or a KV connector; with dcp > 1 an interleave size that does not divide "
+       "block_size; mamba_cache_mode align with disable_chunked_mm_input",
        "vllm/engine/arg_utils.py EngineArgs.create_engine_config; vllm/config/vllm.py "
-       "VllmConfig.__post_init__"},
+       "VllmConfig.__post_init__, validate_mamba_block_size, validate_mamba_cached_kernel, "
+       "validate_block_size"},
       {"compilation.post_init", "error",
        "compilation_config: one custom_ops base mode, no op both enabled and disabled; with "
        "mode VLLM_COMPILE only the backends \"\", eager, inductor; negative encoder CUDA "

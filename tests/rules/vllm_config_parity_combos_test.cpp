@@ -56,6 +56,16 @@ std::vector<Row> combination_rows() {
        "config/vllm.py:1597 allgather_reducescatter"},
       {"enable_dbo", R"({"enable_dbo": true, "all2all_backend": "nixl_ep"})", A, "/enable_dbo",
        kAsDefault, "config/vllm.py:1597 nixl_ep"},
+      // --- config/vllm.py VllmConfig's model validators and validate_block_size.
+      {"mamba_block_size", R"({"mamba_block_size": 64, "enable_prefix_caching": false})", R,
+       "/mamba_block_size", "can only be set with --enable-prefix-caching",
+       "config/vllm.py:2439 validate_mamba_block_size"},
+      {"mamba_block_size", R"({"mamba_block_size": 64})", A, "/mamba_block_size", "",
+       "config/vllm.py:2439 prefix caching on by default"},
+      {"disable_chunked_mm_input",
+       R"({"mamba_cache_mode": "align", "disable_chunked_mm_input": true})", R,
+       "/disable_chunked_mm_input", "Chunked MM input is required",
+       "config/vllm.py:2411 validate_block_size (engine/core.py:324)"},
       // --- config/compilation.py CompilationConfig.__post_init__.
       {"compilation_config.custom_ops",
        R"({"compilation_config": {"custom_ops": ["none", "all"]}})", R,
@@ -140,6 +150,34 @@ TEST(VllmConfigParity, CombinationsOnOtherPools) {
       {{"enable_return_routed_experts", R"({"enable_return_routed_experts": true})", R,
         "/enable_return_routed_experts", "pipeline parallelism", "config/vllm.py:1011 pp > 1"}},
       pp2);
+  DeploymentFacts tp2 = deployment(h100(), llama31_8b(), 2);
+  check_rows({{"cp_kv_cache_interleave_size",
+               R"({"decode_context_parallel_size": 2, "cp_kv_cache_interleave_size": 32})", R,
+               "/cp_kv_cache_interleave_size", "divisible by cp_kv_cache_interleave_size",
+               "config/vllm.py:2402 32 > block_size 16"},
+              {"dcp_kv_cache_interleave_size",
+               R"({"decode_context_parallel_size": 2, "dcp_kv_cache_interleave_size": 3})", R,
+               "/dcp_kv_cache_interleave_size", "divisible by cp_kv_cache_interleave_size",
+               "config/vllm.py:2390 dcp's size overrides cp's; 16 % 3"},
+              {"cp_kv_cache_interleave_size",
+               R"({"decode_context_parallel_size": 2, "cp_kv_cache_interleave_size": 8})", A,
+               "/cp_kv_cache_interleave_size", "", "config/vllm.py:2402 16 % 8 == 0"},
+              {"cp_kv_cache_interleave_size", R"({"cp_kv_cache_interleave_size": 32})", A,
+               "/cp_kv_cache_interleave_size", "", "config/vllm.py:2389 only with dcp > 1"}},
+             tp2);
+  // A model the catalog does not know (supports_replayssm unknown): the model-independent
+  // checks of validate_mamba_cached_kernel.
+  DeploymentFacts unknown = deployment();
+  unknown.model.known = false;
+  check_rows({{"use_replayssm", R"({"use_replayssm": true, "mamba_cache_mode": "all"})", R,
+               "/use_replayssm", "only in align mode", "config/vllm.py:2458"},
+              {"use_replayssm", R"({"use_replayssm": true, "mamba_backend": "flashinfer"})", R,
+               "/use_replayssm", "requires --mamba-backend triton", "config/vllm.py:2464"},
+              {"use_replayssm", R"({"use_replayssm": true, "kv_offloading_size": 2})", R,
+               "/use_replayssm", "incompatible with KV connectors", "config/vllm.py:2466"},
+              {"use_replayssm", R"({"use_replayssm": true, "mamba_cache_mode": "align"})", A,
+               "/use_replayssm", "", "config/vllm.py:2446"}},
+             unknown);
   DeploymentFacts mm = deployment();
   mm.model.is_multimodal = true;
   check_rows({{"default_mm_loras", R"({"default_mm_loras": {"image": "/l"}})", A,
