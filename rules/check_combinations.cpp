@@ -237,9 +237,39 @@ void check_block_size_final(Context& c) {
   }
 }
 
+// vllm/config/model.py:1418-1446 ModelConfig.verify_with_parallel_config (from
+// VllmConfig.__post_init__): decode context parallelism on a GQA/MQA model (not MLA) needs
+// tp > the KV heads, dcp <= tp / KV heads, and dcp dividing the query heads per KV head.
+void check_dcp_heads(Context& c) {
+  const auto dcp = int_arg(c, "decode_context_parallel_size");
+  const auto& m = c.facts.model;
+  if (!dcp || *dcp <= 1 || !m.known || m.use_mla || m.num_kv_heads <= 0) return;
+  const std::string p = c.ptr("decode_context_parallel_size");
+  const std::string where = cite(c, "ModelConfig.verify_with_parallel_config");
+  const std::int64_t tp = c.facts.tp, kv = m.num_kv_heads;
+  if (tp <= kv) {
+    c.error(p, std::to_string(*dcp) +
+                   ": Decode context parallelism for GQA/MQA requires --tensor-parallel-size (" +
+                   std::to_string(tp) +
+                   ") to be greater than the model's total number of KV heads (" +
+                   std::to_string(kv) + ")." + where);
+  } else if (*dcp > tp / kv) {
+    c.error(p, std::to_string(*dcp) +
+                   ": --decode-context-parallel-size exceeds the maximum "
+                   "supported value (" +
+                   std::to_string(tp / kv) + ") for --tensor-parallel-size (" + std::to_string(tp) +
+                   ") and " + std::to_string(kv) + " model KV heads." + where);
+  } else if ((m.num_attention_heads / kv) % *dcp != 0) {
+    c.error(p, std::to_string(*dcp) + ": The model's number of query heads per KV head (" +
+                   std::to_string(m.num_attention_heads / kv) +
+                   ") must be divisible by --decode-context-parallel-size for GQA/MQA." + where);
+  }
+}
+
 }  // namespace
 
 void check_combinations(Context& c) {
+  check_dcp_heads(c);
   check_default_mm_loras(c);
   check_routed_experts(c);
   check_mamba_rounding(c);

@@ -104,6 +104,18 @@ void read_speculative(Context& c, FieldReader& r) {
                            c.vllm() + " SpeculativeConfig.__post_init__]");
     }
   }
+  // SpeculativeConfig.__post_init__: mtp without a model drafts with the target, which needs
+  // MTP layers (Pack::architectures_without_mtp).
+  if (method == "mtp" && !model && n && c.facts.model.known &&
+      has(c.pack.architectures_without_mtp, c.facts.model.architecture)) {
+    s.error("method",
+            "Unsupported speculative method: 'mtp': without a draft model vLLM drafts with the "
+            "target's MTP layers, and " +
+                c.facts.model.architecture +
+                " has none (SpeculativeConfig.hf_config_override maps no MTP model type for it) "
+                "[" +
+                c.vllm() + " SpeculativeConfig.__post_init__]");
+  }
   if (!s.has("num_speculative_tokens") && method_ok) {
     if (method == "suffix") {
       // _validate_suffix_decoding: the maximum is suffix_decoding_max_tree_depth (24).

@@ -164,6 +164,15 @@ Pack shared_v029_to_v032() {
   // method raises "num_speculative_tokens was provided but without speculative model".
   p.speculative_methods_without_model = {"mtp",       "dspark", "ngram",
                                          "ngram_gpu", "suffix", "extract_hidden_states"};
+  // SpeculativeConfig.__post_init__ (l.848-950): mtp without a model drafts with the target's
+  // checkpoint, whose model type SpeculativeConfig.hf_config_override (l.336) must turn into
+  // an MTP type; else NotImplementedError "Unsupported speculative method: 'mtp'". The
+  // catalog's architectures whose model types (llama, mistral, mixtral, qwen2, qwen3,
+  // qwen3_moe, gpt_oss, llama4) it does not map (DeepseekV3ForCausalLM, deepseek_v3, is).
+  p.architectures_without_mtp = {"LlamaForCausalLM",   "MistralForCausalLM",
+                                 "MixtralForCausalLM", "Qwen2ForCausalLM",
+                                 "Qwen3ForCausalLM",   "Qwen3MoeForCausalLM",
+                                 "GptOssForCausalLM",  "Llama4ForConditionalGeneration"};
   // SpeculativeConfig.__post_init__: every MTP model type but "mtp" is replaced by "mtp".
   p.mtp_aliases = mtp;
   p.mtp_aliases.erase(std::remove(p.mtp_aliases.begin(), p.mtp_aliases.end(), "mtp"),
@@ -391,10 +400,12 @@ Pack shared_v029_to_v032() {
        "all2all_backend; mamba_block_size without prefix caching; use_replayssm off "
        "Nemotron-H, with mamba_cache_mode all, speculative decoding, a non-Triton Mamba "
        "backend or a KV connector; with dcp > 1 an interleave size that does not divide "
-       "block_size; mamba_cache_mode align with disable_chunked_mm_input",
+       "block_size; mamba_cache_mode align with disable_chunked_mm_input; dcp > 1 on a "
+       "GQA/MQA model needs tp > its KV heads, dcp <= tp / KV heads and dcp dividing the query "
+       "heads per KV head",
        "vllm/engine/arg_utils.py EngineArgs.create_engine_config; vllm/config/vllm.py "
        "VllmConfig.__post_init__, validate_mamba_block_size, validate_mamba_cached_kernel, "
-       "validate_block_size"},
+       "validate_block_size; vllm/config/model.py ModelConfig.verify_with_parallel_config"},
       {"compilation.post_init", "error",
        "compilation_config: one custom_ops base mode, no op both enabled and disabled; with "
        "mode VLLM_COMPILE only the backends \"\", eager, inductor; negative encoder CUDA "
@@ -432,6 +443,12 @@ Pack shared_v029_to_v032() {
       {"speculative.mtp_alias", "warning",
        "an MTP model type as method is deprecated and replaced with mtp",
        "vllm/config/speculative.py SpeculativeConfig.__post_init__"},
+      {"speculative.mtp_target", "error",
+       "mtp (or an MTP model type) without a draft model on a target with no MTP layers: "
+       "LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Qwen2ForCausalLM, "
+       "Qwen3ForCausalLM, Qwen3MoeForCausalLM, GptOssForCausalLM, "
+       "Llama4ForConditionalGeneration (Unsupported speculative method: 'mtp')",
+       "vllm/config/speculative.py SpeculativeConfig.__post_init__, hf_config_override"},
       {"speculative.model_required", "error",
        "eagle, eagle3, dflash, draft_model, medusa, mlp_speculator and custom_class need a "
        "draft model: num_speculative_tokens was provided but without speculative model",

@@ -150,7 +150,9 @@ TEST(VllmConfigParity, CombinationsOnOtherPools) {
       {{"enable_return_routed_experts", R"({"enable_return_routed_experts": true})", R,
         "/enable_return_routed_experts", "pipeline parallelism", "config/vllm.py:1011 pp > 1"}},
       pp2);
-  DeploymentFacts tp2 = deployment(h100(), llama31_8b(), 2);
+  // Decode context parallelism: an MLA model (DeepSeek-V2-Lite) on tp 2, Llama-3.1-8B (8 KV
+  // heads) on tp 16.
+  DeploymentFacts tp2 = deployment(h100(), mla_model(), 2);
   check_rows({{"cp_kv_cache_interleave_size",
                R"({"decode_context_parallel_size": 2, "cp_kv_cache_interleave_size": 32})", R,
                "/cp_kv_cache_interleave_size", "divisible by cp_kv_cache_interleave_size",
@@ -165,6 +167,13 @@ TEST(VllmConfigParity, CombinationsOnOtherPools) {
               {"cp_kv_cache_interleave_size", R"({"cp_kv_cache_interleave_size": 32})", A,
                "/cp_kv_cache_interleave_size", "", "config/vllm.py:2389 only with dcp > 1"}},
              tp2);
+  DeploymentFacts tp16 = deployment(h100(), llama31_8b(), 16);
+  check_rows({{"decode_context_parallel_size", R"({"decode_context_parallel_size": 2})", A,
+               "/decode_context_parallel_size", "", "config/model.py:1430 dcp 2 <= 16 / 8"},
+              {"decode_context_parallel_size", R"({"decode_context_parallel_size": 4})", R,
+               "/decode_context_parallel_size", "exceeds the maximum supported value (2)",
+               "config/model.py:1431 dcp 4 > 16 / 8"}},
+             tp16);
   // A model the catalog does not know (supports_replayssm unknown): the model-independent
   // checks of validate_mamba_cached_kernel.
   DeploymentFacts unknown = deployment();
@@ -178,6 +187,30 @@ TEST(VllmConfigParity, CombinationsOnOtherPools) {
               {"use_replayssm", R"({"use_replayssm": true, "mamba_cache_mode": "align"})", A,
                "/use_replayssm", "", "config/vllm.py:2446"}},
              unknown);
+  // mtp without a draft model drafts with the target's MTP layers.
+  DeploymentFacts llama = deployment();
+  llama.model.architecture = "LlamaForCausalLM";
+  check_rows(
+      {{"speculative_config.method",
+        R"({"speculative_config": {"method": "mtp", "num_speculative_tokens": 1}})", R,
+        "/speculative_config/method", "Unsupported speculative method: 'mtp'",
+        "config/speculative.py:948 llama is not mapped by hf_config_override"},
+       {"speculative_config.method",
+        R"({"speculative_config": {"method": "deepseek_mtp", "num_speculative_tokens": 1}})", R,
+        "/speculative_config/method", "has none",
+        "config/speculative.py:725 the alias becomes mtp, then l.948"},
+       {"speculative_config.method",
+        R"({"speculative_config": {"method": "mtp", "model": "org/mtp-head", "num_speculative_tokens": 1}})",
+        A, "/speculative_config/model", "does not run a draft model",
+        "config/speculative.py:729 a draft model given: its own config decides"}},
+      llama);
+  DeploymentFacts dsv3 = deployment(h100(), mla_model());
+  dsv3.model.architecture = "DeepseekV3ForCausalLM";
+  dsv3.model.is_moe = true;
+  check_rows({{"speculative_config.method",
+               R"({"speculative_config": {"method": "mtp", "num_speculative_tokens": 1}})", A, "",
+               "", "config/speculative.py:339 deepseek_v3 -> deepseek_mtp"}},
+             dsv3);
   DeploymentFacts mm = deployment();
   mm.model.is_multimodal = true;
   check_rows({{"default_mm_loras", R"({"default_mm_loras": {"image": "/l"}})", A,
