@@ -4,7 +4,8 @@
 // not model: LoRA defaults for a text model, routed-expert capture, Mamba stochastic
 // rounding, fast prefill with EAGLE, the "set both" overrides, microbatching's all2all
 // backends, and VllmConfig's model validators and validate_block_size on the Mamba and
-// context-parallel keys. A key whose own reading was refused is not checked again.
+// context-parallel keys, and quantization_config (resolve_quantization_config). A key whose own
+// reading was refused is not checked again.
 
 #include <cctype>
 #include <string>
@@ -266,9 +267,106 @@ void check_dcp_heads(Context& c) {
   }
 }
 
+// vllm/config/quantization.py: QUANT_KEY_NAMES, and the shorthands of _ONLINE_SHORTHANDS with
+// the fields they define (int8_per_channel_weight_only and nvfp4_per_token define no linear).
+const char* const kQuantKeys[] = {
+    "fp8_per_tensor_static",  "fp8_per_tensor_dynamic", "fp8_per_token", "fp8_per_channel_static",
+    "fp8_per_block_static",   "fp8_per_block_dynamic",  "mxfp8",         "mxfp4",
+    "int8_per_channel_static"};
+const char* const kShorthands[] = {
+    "fp8_per_tensor", "fp8_per_block", "fp8_per_channel", "mxfp8", "int8_per_channel_weight_only",
+    "nvfp4_per_token"};
+
+bool one_of(const std::string& s, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (s == n) return true;
+  }
+  return false;
+}
+
+// The reason `v` is not a QuantSpec for field `f` (QuantizationConfigArgs._coerce_spec,
+// QuantSpec with _coerce_quant_key), or "".
+std::string quant_spec_problem(const json& v, const std::string& f) {
+  const auto key_ok = [](const json& k) {
+    if (k.is_null()) return true;
+    if (!k.is_string()) return false;
+    for (const char* n : kQuantKeys) {
+      if (k == n) return true;
+    }
+    return false;
+  };
+  const std::string names =
+      "expected one of fp8_per_block_dynamic, fp8_per_block_static, fp8_per_channel_static, "
+      "fp8_per_tensor_dynamic, fp8_per_tensor_static, fp8_per_token, int8_per_channel_static, "
+      "mxfp4, mxfp8";
+  if (v.is_null()) return "";
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    for (const char* n : kShorthands) {
+      if (s != n) continue;
+      if (f == "linear" && one_of(s, {"int8_per_channel_weight_only", "nvfp4_per_token"})) {
+        return "online shorthand '" + s + "' does not define a linear spec";
+      }
+      return "";
+    }
+    return key_ok(v) ? "" : "unknown quantization name '" + s + "'; " + names;
+  }
+  if (!v.is_object()) return "expected a shorthand or quantization name, or a QuantSpec object";
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (it.key() != "weight" && it.key() != "activation") {
+      return "unknown QuantSpec field '" + it.key() + "' (weight, activation; extra=\"forbid\")";
+    }
+    if (!key_ok(*it)) return it.key() + ": " + show(*it) + ": " + names;
+  }
+  return "";
+}
+
+// vllm/config/quantization.py resolve_quantization_config (EngineArgs.__post_init__): a
+// quantization_config needs quantization unset or an online shorthand ("online" included), and
+// a dict becomes a QuantizationConfigArgs (linear, moe: QuantSpec | None; ignore: list[str];
+// extra="forbid").
+void check_quantization_config(Context& c) {
+  const json* qc = given(c, "quantization_config");
+  if (!qc || !qc->is_object()) return;
+  const std::string p = c.ptr("quantization_config");
+  const std::string where = cite(c, "resolve_quantization_config");
+  // The raw quantization (EngineArgs.__post_init__ runs before ModelConfig checks it).
+  const auto qi = c.raw->find("quantization");
+  if (const json* q = qi == c.raw->end() ? nullptr : &*qi; q && q->is_string()) {
+    const std::string s = q->get<std::string>();
+    bool online = s == "online";
+    for (const char* n : kShorthands) online = online || s == n;
+    if (!online) {
+      c.error(p,
+              "quantization_config is only supported when quantization is one of "
+              "fp8_per_block, fp8_per_channel, fp8_per_tensor, int8_per_channel_weight_only, "
+              "mxfp8, nvfp4_per_token, online; got quantization='" +
+                  s + "'" + where);
+      return;
+    }
+  }
+  for (auto it = qc->begin(); it != qc->end(); ++it) {
+    const std::string fp = json_pointer_append(p, it.key());
+    if (it.key() == "linear" || it.key() == "moe") {
+      const std::string why = quant_spec_problem(*it, it.key());
+      if (!why.empty()) c.error(fp, show(*it) + ": " + why + where);
+    } else if (it.key() == "ignore") {
+      bool ok = it->is_array();
+      for (std::size_t i = 0; ok && i < it->size(); ++i) ok = (*it)[i].is_string();
+      if (!ok) c.error(fp, type_mismatch(*it, "a list of strings (ignore: list[str])") + where);
+    } else {
+      c.error(fp,
+              "unknown key: QuantizationConfigArgs takes linear, moe, ignore "
+              "(extra=\"forbid\")" +
+                  where);
+    }
+  }
+}
+
 }  // namespace
 
 void check_combinations(Context& c) {
+  check_quantization_config(c);
   check_dcp_heads(c);
   check_default_mm_loras(c);
   check_routed_experts(c);

@@ -406,6 +406,12 @@ Pack shared_v029_to_v032() {
        "vllm/engine/arg_utils.py EngineArgs.create_engine_config; vllm/config/vllm.py "
        "VllmConfig.__post_init__, validate_mamba_block_size, validate_mamba_cached_kernel, "
        "validate_block_size; vllm/config/model.py ModelConfig.verify_with_parallel_config"},
+      {"quantization.config_args", "error",
+       "quantization_config only with quantization unset or an online shorthand (fp8_per_tensor, "
+       "fp8_per_block, fp8_per_channel, mxfp8, int8_per_channel_weight_only, nvfp4_per_token, "
+       "online); its keys linear, moe (a shorthand, a quantization name or {weight, activation}) "
+       "and ignore (list[str])",
+       "vllm/config/quantization.py resolve_quantization_config, QuantizationConfigArgs"},
       {"compilation.post_init", "error",
        "compilation_config: one custom_ops base mode, no op both enabled and disabled; with "
        "mode VLLM_COMPILE only the backends \"\", eager, inductor; negative encoder CUDA "
@@ -463,9 +469,9 @@ Pack shared_v029_to_v032() {
        "max_num_batched_tokens - max_num_scheduled_tokens >= the drafter's slots (a warning "
        "below 8192)",
        "vllm/config/vllm.py VllmConfig._set_max_num_scheduled_tokens"},
-      {"scheduler.scheduled_tokens_zero", "error",
+      {"scheduler.scheduled_tokens_zero", "warning",
        "max_num_scheduled_tokens 0 without speculative decoding: vLLM's Field(ge=0) accepts it, "
-       "but its scheduler then has no token budget and never schedules a token; refused",
+       "but its scheduler then has no token budget and never schedules a token",
        "vllm/config/scheduler.py SchedulerConfig.max_num_scheduled_tokens; vllm/v1/core/sched/"
        "scheduler.py Scheduler.schedule (token_budget); BLIS Playground"},
       {"scheduler.scheduled_tokens_above_batched", "warning",
