@@ -7,7 +7,6 @@
 // context-parallel keys, and quantization_config (resolve_quantization_config). A key whose own
 // reading was refused is not checked again.
 
-#include <cctype>
 #include <string>
 
 #include "rules/given_args.h"
@@ -17,11 +16,6 @@ namespace blis::rules::detail {
 namespace {
 
 using nlohmann::json;
-
-std::string upper(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 // vllm/engine/arg_utils.py:2322 EngineArgs.create_engine_config: default_mm_loras on a model
 // that is not multimodal is refused whether or not enable_lora builds a LoRAConfig.
@@ -182,10 +176,9 @@ void check_replayssm(Context& c) {
   if (!flag(c, "use_replayssm")) return;
   const std::string p = c.ptr("use_replayssm");
   const std::string where = cite(c, "VllmConfig.validate_mamba_cached_kernel");
-  std::string backend = text(c, "mamba_backend", "TRITON");
-  if (const json* b = given_field(c, "mamba_config", "backend"); b && b->is_string()) {
-    if (!given(c, "mamba_backend")) backend = b->get<std::string>();
-  }
+  // create_engine_config (arg_utils.py:2395) sets MambaConfig.backend from mamba_backend
+  // (default TRITON) whatever mamba_config says.
+  const std::string backend = text(c, "mamba_backend", "TRITON");
   const json* connector = given_field(c, "kv_transfer_config", "kv_connector");
   const json* role = given_field(c, "kv_transfer_config", "kv_role");
   if (c.facts.model.known) {

@@ -109,6 +109,10 @@ void check_unmodelled_args(Context& c);
 // pp or a KV connector, Mamba stochastic rounding, fast prefill with EAGLE, the overrides given
 // twice, microbatching's all2all backends).
 void check_combinations(Context& c);
+// rules/check_config_objects.cpp: the validators of the config objects given as dicts
+// (ECTransferConfig, StructuredOutputsConfig, ProfilerConfig, MambaConfig's SSU algorithm,
+// PoolerConfig, AttentionConfig.backend_per_kind).
+void check_config_objects(Context& c);
 
 // ASCII lower case (vLLM compares these names case-insensitively with str.lower()).
 inline std::string lower(std::string s) {

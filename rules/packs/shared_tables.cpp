@@ -406,6 +406,15 @@ Pack shared_v029_to_v032() {
        "vllm/engine/arg_utils.py EngineArgs.create_engine_config; vllm/config/vllm.py "
        "VllmConfig.__post_init__, validate_mamba_block_size, validate_mamba_cached_kernel, "
        "validate_block_size; vllm/config/model.py ModelConfig.verify_with_parallel_config"},
+      {"config_objects.validators", "error",
+       "ec_transfer_config: ec_connector needs an ec_role; structured_outputs_config: "
+       "disable_any_whitespace needs backend xgrammar/guidance, disable_additional_properties "
+       "guidance; profiler_config: torch_profiler_dir and capture_torch_profiler only with "
+       "profiler torch, which needs torch_profiler_dir; an SSU algorithm needs mamba_backend "
+       "flashinfer; pooler_config: logit_sigma != 0, pooling_type not with seq_/tok_pooling_type; "
+       "attention_config.backend_per_kind keys are KVCacheSpecKind values",
+       "vllm/config/ec_transfer.py, structured_outputs.py, profiler.py, mamba.py, pooler.py, "
+       "attention.py validators; vllm/engine/arg_utils.py EngineArgs.create_engine_config"},
       {"quantization.config_args", "error",
        "quantization_config only with quantization unset or an online shorthand (fp8_per_tensor, "
        "fp8_per_block, fp8_per_channel, mxfp8, int8_per_channel_weight_only, nvfp4_per_token, "
