@@ -318,7 +318,11 @@ void batch_defaults(std::ostringstream& o, const std::vector<const Pack*>& ps) {
       << " |\n";
   }
   o << "\n`performance_mode: \"throughput\"` doubles the values left unset; with chunked "
-       "prefill off an\nunset `max_num_batched_tokens` becomes `max(max_model_len, default)`.\n\n";
+       "prefill off an\nunset `max_num_batched_tokens` becomes `max(max_model_len, default)`. "
+       "An unset\n`max_num_batched_tokens` is then capped at `max_num_seqs * max_model_len`, "
+       "and an unset\n`max_num_seqs` at `max_num_batched_tokens`; with expert parallelism over "
+       "dp > 1 and the\n`deepep_low_latency` or `nixl_ep` all2all backend the unset "
+       "`max_num_batched_tokens` is 256.\n\n";
 }
 
 void after_rules(std::ostringstream& o, const std::vector<const Pack*>& ps) {

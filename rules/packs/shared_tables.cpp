@@ -319,6 +319,12 @@ Pack shared_v029_to_v032() {
        "with chunked prefill off and max_num_batched_tokens unset, max_num_batched_tokens = "
        "max(max_model_len, default)",
        "vllm/engine/arg_utils.py EngineArgs._set_default_max_num_seqs_and_batched_tokens_args"},
+      {"default.batch_caps", "default",
+       "an unset max_num_batched_tokens is capped at max_num_seqs * max_model_len (256 with "
+       "expert parallelism over dp > 1 on the deepep_low_latency / nixl_ep all2all backend), "
+       "an unset max_num_seqs at max_num_batched_tokens",
+       "vllm/engine/arg_utils.py EngineArgs._set_default_max_num_seqs_and_batched_tokens_args; "
+       "vllm/config/parallel.py ParallelConfig.use_batched_dp_moe"},
       {"default.chunked_prefix", "default",
        "enable_chunked_prefill and enable_prefix_caching unset -> True for generative decoder "
        "models",

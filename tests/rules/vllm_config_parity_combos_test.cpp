@@ -92,6 +92,12 @@ std::vector<Row> combination_rows() {
       {"attention_config",
        R"({"attention_config": {"backend_per_kind": {"sliding_window": "FLASH_ATTN"}}})", A, "", "",
        "config/attention.py:168 KVCacheSpecKind"},
+      // --- engine/arg_utils.py _set_default_max_num_seqs_and_batched_tokens_args.
+      {"max_num_batched_tokens", R"({"max_num_batched_tokens": 512})", A, "", "",
+       "engine/arg_utils.py:2819 unset max_num_seqs = min(1024, 512)"},
+      {"max_num_seqs",
+       R"({"max_num_seqs": 2, "max_model_len": 100, "enable_chunked_prefill": false})", A, "", "",
+       "engine/arg_utils.py:2806 unset budget = min(2 * 100, 8192)"},
       // --- config/vllm.py VllmConfig.__post_init__.
       {"enable_return_routed_experts",
        R"({"enable_return_routed_experts": true, "kv_transfer_config": {"kv_connector": "NixlConnector", "kv_role": "kv_both"}})",
@@ -274,6 +280,34 @@ TEST(VllmConfigParity, CombinationsOnOtherPools) {
   check_rows({{"default_mm_loras", R"({"default_mm_loras": {"image": "/l"}})", A,
                "/default_mm_loras", "", "engine/arg_utils.py:2322 a multimodal model"}},
              mm);
+}
+
+}  // namespace
+}  // namespace blis::rules::testing
+
+namespace blis::rules::testing {
+namespace {
+
+// The values _set_default_max_num_seqs_and_batched_tokens_args fills (arg_utils.py:2739-2826).
+TEST(VllmConfigParity, BatchDefaultsAreCappedByEachOther) {
+  EXPECT_EQ(resolve("0.32.0", R"({"max_num_batched_tokens": 512})").args.max_num_seqs, 512);
+  EXPECT_EQ(resolve("0.32.0", R"({})").args.max_num_seqs, 1024);
+  const Resolved small = resolve("0.32.0", R"({"max_num_seqs": 2, "max_model_len": 100})");
+  EXPECT_EQ(small.args.max_num_batched_tokens, 200);
+  EXPECT_EQ(resolve("0.32.0",
+                    R"({"max_num_seqs": 2, "max_model_len": 100, "max_num_batched_tokens": 4096})")
+                .args.max_num_batched_tokens,
+            4096);
+  DeploymentFacts moe = deployment(h100(), mla_model());
+  moe.model.is_moe = true;
+  moe.dp = 2;
+  const char* ep = R"({"enable_expert_parallel": true, "all2all_backend": "deepep_low_latency"})";
+  const Resolved dp_moe = resolve("0.32.0", ep, moe);
+  EXPECT_EQ(dp_moe.args.max_num_batched_tokens, 256);
+  EXPECT_EQ(dp_moe.args.max_num_seqs, 256);
+  EXPECT_EQ(
+      resolve("0.32.0", R"({"enable_expert_parallel": true})", moe).args.max_num_batched_tokens,
+      8192);
 }
 
 }  // namespace
