@@ -356,6 +356,68 @@ void check_quantization_config(Context& c) {
   }
 }
 
+// vllm/config/vllm.py:1517 VllmConfig.__post_init__: a configuration that needs Model Runner
+// V2 (use_v2_model_runner: prefill context parallelism, or speculative method dspark; the
+// environment's VLLM_USE_V2_MODEL_RUNNER is taken as unset) is refused when it has a feature
+// V2 lacks (_get_v2_model_runner_unsupported_features, l.2288; logits-processor plugins
+// installed as entry points are not modelled). The error points at the first such feature.
+void check_v2_model_runner(Context& c) {
+  const bool pcp = int_arg(c, "prefill_context_parallel_size").value_or(1) > 1;
+  const std::string method = c.args.speculative_config ? c.args.speculative_config->method : "";
+  if (!pcp && method != "dspark") return;
+  const std::string why = pcp ? "prefill_context_parallel_size > 1" : "speculative method dspark";
+  std::vector<std::pair<std::string, std::string>> unsupported;  // (pointer, feature)
+  const auto add = [&](const std::string& p, const std::string& f) {
+    unsupported.emplace_back(p, f);
+  };
+  if (pcp && c.facts.model.known && !c.facts.model.use_mla) {
+    add(c.ptr("prefill_context_parallel_size"), "prefill context parallelism");
+  }
+  if (c.set.compilation_mode == "STOCK_TORCH_COMPILE") {
+    add(c.ptr("compilation_config") + "/mode", "stock torch.compile");
+  }
+  const json* pass = given_field(c, "compilation_config", "pass_config");
+  const auto pass_on = [&](const char* k) {
+    return pass && pass->is_object() && pass->contains(k) && is_true(&(*pass)[k]);
+  };
+  if ((pass_on("enable_sp") || pass_on("fuse_gemm_comms")) && c.facts.tp > 1) {
+    add(c.ptr("compilation_config") + "/pass_config", "sequence parallelism");
+  }
+  if (text(c, "distributed_executor_backend", "") == "external_launcher" && c.facts.pp > 1) {
+    add(c.ptr("distributed_executor_backend"), "pipeline parallelism with external_launcher");
+  }
+  if (!method.empty()) {
+    const std::string sp = c.ptr("speculative_config");
+    if (method == "ngram" || method == "ngram_gpu") {
+      add(sp + "/method", "ngram/ngram_gpu speculative decoding");
+    } else if (method != "eagle" && method != "eagle3" && method != "mtp" && method != "dflash" &&
+               method != "dspark") {
+      add(sp + "/method", "speculative method '" + method + "'");
+    }
+    if (is_true(given_field(c, "speculative_config", "parallel_drafting")) && method != "dflash" &&
+        method != "dspark") {
+      add(sp + "/parallel_drafting", "parallel drafting for EAGLE speculative decoding");
+    }
+    if (method == "eagle3" && c.facts.pp > 1)
+      add(sp + "/method", "EAGLE3 with pipeline parallelism");
+  }
+  if (flag(c, "enable_dbo")) add(c.ptr("enable_dbo"), "dual batch overlap");
+  if (flag(c, "enable_elastic_ep")) add(c.ptr("enable_elastic_ep"), "elastic expert parallelism");
+  if (const json* lp = given(c, "logits_processors"); lp && lp->is_array() && !lp->empty()) {
+    add(c.ptr("logits_processors"), "custom logits processors");
+  }
+  if (flag(c, "enable_prompt_embeds")) add(c.ptr("enable_prompt_embeds"), "prompt embeds");
+  if (flag(c, "kv_sharing_fast_prefill")) {
+    add(c.ptr("kv_sharing_fast_prefill"), "KV sharing fast prefill");
+  }
+  if (unsupported.empty() || refused_at(c, unsupported.front().first)) return;
+  std::string list;
+  for (const auto& u : unsupported) list += (list.empty() ? "" : ", ") + u.second;
+  c.error(unsupported.front().first, "Model Runner V2 does not yet support: " + list + " (" + why +
+                                         " needs Model Runner V2)" +
+                                         cite(c, "VllmConfig._validate_v2_model_runner"));
+}
+
 }  // namespace
 
 void check_combinations(Context& c) {
@@ -370,6 +432,7 @@ void check_combinations(Context& c) {
   check_mamba_block_size(c);
   check_replayssm(c);
   check_block_size_final(c);
+  check_v2_model_runner(c);
 }
 
 }  // namespace blis::rules::detail

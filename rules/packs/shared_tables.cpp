@@ -408,10 +408,13 @@ Pack shared_v029_to_v032() {
        "backend or a KV connector; with dcp > 1 an interleave size that does not divide "
        "block_size; mamba_cache_mode align with disable_chunked_mm_input; dcp > 1 on a "
        "GQA/MQA model needs tp > its KV heads, dcp <= tp / KV heads and dcp dividing the query "
-       "heads per KV head",
+       "heads per KV head; a configuration that needs Model Runner V2 (prefill context "
+       "parallelism, dspark) with a feature V2 lacks (PCP without MLA, ngram or non-EAGLE "
+       "methods, prompt embeds, logits processors, DBO, elastic EP, fast prefill, ...)",
        "vllm/engine/arg_utils.py EngineArgs.create_engine_config; vllm/config/vllm.py "
        "VllmConfig.__post_init__, validate_mamba_block_size, validate_mamba_cached_kernel, "
-       "validate_block_size; vllm/config/model.py ModelConfig.verify_with_parallel_config"},
+       "validate_block_size, _validate_v2_model_runner; vllm/config/model.py "
+       "ModelConfig.verify_with_parallel_config"},
       {"config_objects.validators", "error",
        "ec_transfer_config: ec_connector needs an ec_role; structured_outputs_config: "
        "disable_any_whitespace needs backend xgrammar/guidance, disable_additional_properties "

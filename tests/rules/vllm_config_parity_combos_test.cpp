@@ -130,6 +130,18 @@ std::vector<Row> combination_rows() {
        R"({"mamba_cache_mode": "align", "disable_chunked_mm_input": true})", R,
        "/disable_chunked_mm_input", "Chunked MM input is required",
        "config/vllm.py:2411 validate_block_size (engine/core.py:324)"},
+      // --- config/vllm.py:1517 _validate_v2_model_runner when V2 is needed.
+      {"prefill_context_parallel_size", R"({"prefill_context_parallel_size": 2})", R,
+       "/prefill_context_parallel_size", "Model Runner V2 does not yet support",
+       "config/vllm.py:2293 PCP needs V2, which runs it only with MLA"},
+      {"speculative_config.method",
+       R"({"speculative_config": {"method": "dspark", "model": "m", "num_speculative_tokens": 2}, "enable_prompt_embeds": true})",
+       R, "/enable_prompt_embeds", "prompt embeds", "config/vllm.py:2355 dspark needs V2"},
+      {"speculative_config.method",
+       R"({"speculative_config": {"method": "dspark", "model": "m", "num_speculative_tokens": 2}})",
+       A, "/speculative_config/model", "does not run a draft model", "config/vllm.py:610"},
+      {"enable_prompt_embeds", R"({"enable_prompt_embeds": true})", A, "/enable_prompt_embeds", "",
+       "config/vllm.py:638 V1 when V2 is not needed"},
       // --- config/compilation.py CompilationConfig.__post_init__.
       {"compilation_config.custom_ops",
        R"({"compilation_config": {"custom_ops": ["none", "all"]}})", R,
