@@ -175,7 +175,8 @@ void check_kv_transfer(Context& c) {
     if (!kt.kv_connector.empty() && kt.kv_role.empty()) {
       c.error(kptr + "/kv_role",
               "missing: kv_role is required when kv_connector is set (vLLM: \"Please "
-              "specify kv_disagg_role when kv_connector is set\"), supported roles are " +
+              "specify kv_role when kv_connector is set\"; vllm/config/kv_transfer.py "
+              "KVTransferConfig.__post_init__), supported roles are " +
                   roles_tuple(c.pack));
       usable = false;
     }

@@ -12,8 +12,7 @@
 #include <set>
 #include <string>
 
-#include "rules/json_fields.h"
-#include "rules/resolve_context.h"
+#include "rules/given_args.h"
 
 namespace blis::rules::detail {
 
@@ -23,52 +22,6 @@ using nlohmann::json;
 
 std::string num(std::int64_t v) {
   return std::to_string(v);
-}
-
-// True when an error was reported at `pointer` or below it.
-bool refused_at(const Context& c, const std::string& pointer) {
-  for (const auto& d : c.diags) {
-    if (d.severity != Severity::kError) continue;
-    if (d.pointer == pointer || d.pointer.rfind(pointer + "/", 0) == 0) return true;
-  }
-  return false;
-}
-
-// The value of `key` when given (not null) and accepted by its typed reading.
-const json* given(const Context& c, const std::string& key) {
-  if (!c.raw || !c.raw->is_object()) return nullptr;
-  const auto it = c.raw->find(key);
-  if (it == c.raw->end() || it->is_null() || refused_at(c, c.ptr(key))) return nullptr;
-  return &*it;
-}
-
-// An accepted integer as pydantic's lax mode read it (read_args.cpp warned about the form).
-std::optional<std::int64_t> whole(const json& v) {
-  if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
-  if (v.is_number_integer()) return v.get<std::int64_t>();
-  if (v.is_number_float()) return static_cast<std::int64_t>(v.get<double>());
-  if (v.is_string()) return pydantic_str_int(v.get<std::string>());
-  return std::nullopt;
-}
-
-std::optional<std::int64_t> int_arg(const Context& c, const std::string& key) {
-  const json* v = given(c, key);
-  return v ? whole(*v) : std::nullopt;
-}
-
-bool flag(const Context& c, const std::string& key) {
-  const json* v = given(c, key);
-  return v && pydantic_bool(*v) == std::optional<bool>(true);
-}
-
-std::string text(const Context& c, const std::string& key, const std::string& def) {
-  const json* v = given(c, key);
-  return v && v->is_string() ? v->get<std::string>() : def;
-}
-
-// "[vLLM 0.32.0 <where>]"
-std::string cite(const Context& c, const std::string& where) {
-  return " [" + c.vllm() + " " + where + "]";
 }
 
 // vllm/config/parallel.py ParallelConfig._validate_numa_bind_cpus: numactl CPU-list syntax,
@@ -436,6 +389,14 @@ void check_multimodal(Context& c) {
                 ": 'mm_shm_cache_max_object_size_mb' should only be set when "
                 "'mm_processor_cache_type' is 'shm'." +
                 cite(c, where));
+  }
+  // vllm/config/vllm.py:1190 VllmConfig.__post_init__ (VLLM_WORKER_MULTIPROC_METHOD, an
+  // environment variable, is taken as unset: not modelled).
+  if (text(c, "mm_tensor_ipc", "direct_rpc") == "torch_shm") {
+    c.error(c.ptr("mm_tensor_ipc"),
+            "\"torch_shm\": torch_shm is known to fail without VLLM_WORKER_MULTIPROC_METHOD set "
+            "to spawn (environment variables are not modelled)" +
+                cite(c, "VllmConfig.__post_init__"));
   }
   const bool load = given(c, "mm_encoder_fp8_scale_path") != nullptr;
   const bool save = given(c, "mm_encoder_fp8_scale_save_path") != nullptr;

@@ -58,9 +58,21 @@ void apply_defaults(Context& c) {
   if (!c.set.enable_chunked_prefill) a.enable_chunked_prefill = true;
   if (!c.set.enable_prefix_caching) a.enable_prefix_caching = true;
 
-  // _set_default_max_num_seqs_and_batched_tokens_args@002f10e0.
+  // _set_default_max_num_seqs_and_batched_tokens_args (8d9b52f7 arg_utils.py:2739).
   const BatchDefaultsRow& row = batch_defaults(c.pack, c.facts.hardware);
-  if (!c.set.max_num_batched_tokens) a.max_num_batched_tokens = row.max_num_batched_tokens;
+  if (!c.set.max_num_batched_tokens) {
+    // (1) ParallelConfig.use_batched_dp_moe (parallel.py:698: a DeepEP low-latency or NIXL EP
+    // all2all backend, expert parallelism, dp > 1):
+    // SchedulerConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS_FOR_BATCHED_DP = 256.
+    std::string a2a;
+    if (c.raw && c.raw->is_object()) {
+      const auto it = c.raw->find("all2all_backend");
+      if (it != c.raw->end() && it->is_string()) a2a = it->get<std::string>();
+    }
+    const bool batched_dp_moe = (a2a == "deepep_low_latency" || a2a == "nixl_ep") &&
+                                a.enable_expert_parallel && c.facts.dp > 1;
+    a.max_num_batched_tokens = batched_dp_moe ? 256 : row.max_num_batched_tokens;
+  }
   if (!c.set.max_num_seqs) a.max_num_seqs = row.max_num_seqs;
   // (2) performance_mode == "throughput" doubles the values the user left unset.
   if (a.performance_mode == "throughput") {
@@ -71,6 +83,14 @@ void apply_defaults(Context& c) {
   if (!c.set.max_num_batched_tokens && !a.enable_chunked_prefill) {
     a.max_num_batched_tokens = std::max(a.max_model_len, a.max_num_batched_tokens);
   }
+  // (4) an unset budget is capped at max_num_seqs * max_model_len (arg_utils.py:2806), and (5)
+  // an unset max_num_seqs at the budget (arg_utils.py:2819), so neither default can make
+  // verify_max_model_len refuse the other.
+  if (!c.set.max_num_batched_tokens && a.max_model_len > 0) {
+    a.max_num_batched_tokens = static_cast<std::int32_t>(std::min<std::int64_t>(
+        static_cast<std::int64_t>(a.max_num_seqs) * a.max_model_len, a.max_num_batched_tokens));
+  }
+  if (!c.set.max_num_seqs) a.max_num_seqs = std::min(a.max_num_seqs, a.max_num_batched_tokens);
 
   // vllm/config/scheduler.py@1f8758d5 SchedulerConfig.__post_init__.
   if (a.max_num_partial_prefills > 1 && a.long_prefill_token_threshold == 0) {

@@ -64,9 +64,9 @@ void intro(std::ostringstream& o) {
        "| `rules/pack.h` | the data of a pack: every argument with its constraint (`ArgSpec`), "
        "accepted values, defaults, the KV-connector registry, the rules with their sources |\n"
        "| `rules/packs/arg_specs.cpp`, `other_arg_specs.cpp`, `more_arg_specs.cpp`, "
-       "`more_arg_specs_mm.cpp`, `config_object_specs.cpp`, `rules/packs/shared_tables.cpp` | "
-       "the tables, read at upstream 8d9b52f7 (a config object's fields are the rows "
-       "`<key>.<field>`) |\n"
+       "`more_arg_specs_mm.cpp`, `config_object_specs.cpp`, `rules/packs/shared_tables.cpp`, "
+       "`shared_rules.cpp` | the tables, read at upstream 8d9b52f7 (a config object's fields "
+       "are the rows `<key>.<field>`; the rules with their sources) |\n"
        "| `rules/packs/vllm_0_29.cpp`, `vllm_0_31.cpp`, `vllm_0_32.cpp` | one pack per release: "
        "what differs |\n"
        "| `rules/rules.h` | `find_pack(release)`, `known_releases()`, "
@@ -76,8 +76,10 @@ void intro(std::ostringstream& o) {
        "| `rules/read_compilation.cpp` | CUDA graph settings and `compilation_config`, and the "
        "checks of `_set_cudagraph_sizes` |\n"
        "| `rules/defaults.cpp` | defaults that depend on the GPU, the model and other arguments |\n"
-       "| `rules/check_scheduler.cpp`, `check_features.cpp`, `check_kv_transfer.cpp` | the "
-       "cross-field checks (`__post_init__`, `verify_*`) |\n"
+       "| `rules/check_scheduler.cpp`, `check_features.cpp`, `check_kv_transfer.cpp`, "
+       "`check_parallel.cpp`, `check_unmodelled.cpp`, `check_combinations.cpp`, "
+       "`check_config_objects.cpp` | the "
+       "cross-field checks (`__post_init__`, `verify_*`, `create_engine_config`) |\n"
        "| `rules/markdown.cpp` | this page |\n\n"
        "`resolve_engine_args` takes the raw `engine.args` JSON and the facts vLLM would see\n"
        "(`DeploymentFacts`: the GPU's reported memory and name, the model's derived maximum "
@@ -316,7 +318,11 @@ void batch_defaults(std::ostringstream& o, const std::vector<const Pack*>& ps) {
       << " |\n";
   }
   o << "\n`performance_mode: \"throughput\"` doubles the values left unset; with chunked "
-       "prefill off an\nunset `max_num_batched_tokens` becomes `max(max_model_len, default)`.\n\n";
+       "prefill off an\nunset `max_num_batched_tokens` becomes `max(max_model_len, default)`. "
+       "An unset\n`max_num_batched_tokens` is then capped at `max_num_seqs * max_model_len`, "
+       "and an unset\n`max_num_seqs` at `max_num_batched_tokens`; with expert parallelism over "
+       "dp > 1 and the\n`deepep_low_latency` or `nixl_ep` all2all backend the unset "
+       "`max_num_batched_tokens` is 256.\n\n";
 }
 
 void after_rules(std::ostringstream& o, const std::vector<const Pack*>& ps) {

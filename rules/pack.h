@@ -138,6 +138,8 @@ struct Pack {
   std::vector<std::string> mtp_aliases;
   // Methods that need no draft `model` (SpeculativeConfig.__post_init__ fills one in).
   std::vector<std::string> speculative_methods_without_model;
+  // Target architectures with no MTP layers: "mtp" without a draft model is refused on them.
+  std::vector<std::string> architectures_without_mtp;
   // Methods async scheduling works with (EagleModelTypes, NgramGPUTypes, draft_model, ...).
   std::vector<std::string> async_speculative_methods;
   // Methods that leave an unset async_scheduling on (the same list at 8d9b52f7; before

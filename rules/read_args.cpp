@@ -88,7 +88,11 @@ const std::vector<std::string>& accepted_speculative_keys() {
                                                 "synthetic_acceptance_rates",
                                                 "synthetic_acceptance_length",
                                                 "draft_sample_method",
-                                                "dspark_draft_topk"};
+                                                "dspark_draft_topk",
+                                                "moe_backend",
+                                                "attention_backend",
+                                                "num_speculative_tokens_per_batch_size",
+                                                "draft_load_config"};
   return keys;
 }
 

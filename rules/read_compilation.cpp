@@ -120,9 +120,67 @@ void read_top_level_max(Context& c, FieldReader& r) {
   c.set.max_capture_size_pointer = c.ptr("max_cudagraph_capture_size");
 }
 
+// CompilationConfig.__post_init__ on custom_ops: one base mode ('all' or 'none') at most, and
+// no op both enabled and disabled.
+void check_custom_op_modes(Context& c, FieldReader& cc) {
+  const json* ops = cc.raw("custom_ops");
+  if (!ops || !ops->is_array()) return;
+  int base_modes = 0;
+  std::vector<std::string> on, off;
+  for (const auto& op : *ops) {
+    if (!op.is_string()) return;
+    const std::string s = op.get<std::string>();
+    if (s == "all" || s == "none") ++base_modes;
+    if (s.size() >= 2 && s[0] == '+') on.push_back(s.substr(1));
+    if (s.size() >= 2 && s[0] == '-') off.push_back(s.substr(1));
+  }
+  const std::string where = " [" + c.vllm() + " CompilationConfig.__post_init__]";
+  if (base_modes > 1) {
+    c.error(cc.pointer("custom_ops"),
+            show(*ops) + ": custom_ops can contain only one base mode: 'all' or 'none'" + where);
+    return;
+  }
+  std::sort(on.begin(), on.end());
+  for (const auto& op : on) {
+    if (!contains(off, op)) continue;
+    c.error(cc.pointer("custom_ops"), show(*ops) +
+                                          ": custom_ops cannot both enable and disable the same "
+                                          "operation(s): " +
+                                          op + ". Remove either the '+' or '-' directive" + where);
+    return;
+  }
+}
+
+// CompilationConfig's fields that are not Optional: None reaches pydantic, which refuses it
+// (level, mode, cudagraph_mode, max_cudagraph_capture_size, use_inductor_graph_partition and
+// ir_enable_torch_wrap skip None in _skip_none_validation; the others are `X | None`).
+const char* const kNotOptional[] = {"cache_dir",
+                                    "compile_cache_save_format",
+                                    "backend",
+                                    "custom_ops",
+                                    "compile_mm_encoder",
+                                    "cudagraph_mm_encoder",
+                                    "encoder_cudagraph_token_budgets",
+                                    "encoder_cudagraph_max_vision_items_per_batch",
+                                    "inductor_compile_config",
+                                    "inductor_passes",
+                                    "cudagraph_num_of_warmups",
+                                    "cudagraph_capture_sizes",
+                                    "cudagraph_copy_inputs",
+                                    "cudagraph_specialize_lora",
+                                    "pass_config",
+                                    "dynamic_shapes_config"};
+
 // The fields of CompilationConfig BLIS Playground does not model: type-checked as pydantic
 // reads them, then simulated as vLLM's default, with a warning.
 void read_other_compilation_fields(Context& c, FieldReader& cc, const json& obj) {
+  for (const char* key : kNotOptional) {
+    const auto it = obj.find(key);
+    if (it == obj.end() || !it->is_null()) continue;
+    c.error(cc.pointer(key), std::string("null is not accepted: ") + key + " is not Optional in " +
+                                 c.vllm() +
+                                 " (CompilationConfig); leave the key out for vLLM's default");
+  }
   for (const char* key : {"ir_enable_torch_wrap", "compile_mm_encoder", "cudagraph_mm_encoder",
                           "cudagraph_copy_inputs", "cudagraph_specialize_lora",
                           "use_inductor_graph_partition", "fast_moe_cold_start"}) {
@@ -158,11 +216,44 @@ void read_other_compilation_fields(Context& c, FieldReader& cc, const json& obj)
       }
     }
   }
+  check_custom_op_modes(c, cc);
+  // CompilationConfig.__post_init__: with mode VLLM_COMPILE given, only the backends "",
+  // "eager" and "inductor" (the mode BLIS reads from optimization_level is set later, in
+  // VllmConfig.__post_init__, and is not checked against it).
+  if (c.set.compilation_mode == "VLLM_COMPILE") {
+    if (const json* b = cc.raw("backend");
+        b && b->is_string() && *b != "" && *b != "eager" && *b != "inductor") {
+      c.error(cc.pointer("backend"), show(*b) + ": Invalid backend for piecewise compilation [" +
+                                         c.vllm() + " CompilationConfig.__post_init__]");
+    }
+  }
+  // CompilationConfig.__post_init__: negative encoder limits only with cudagraph_mm_encoder.
+  if (const json* on = cc.raw("cudagraph_mm_encoder"); on && pydantic_bool(*on) == true) {
+    for (const char* key : {"encoder_cudagraph_max_vision_items_per_batch",
+                            "encoder_cudagraph_max_frames_per_batch"}) {
+      const json* n = cc.raw(key);
+      if (!n || !n->is_number() || n->get<double>() >= 0) continue;
+      c.error(cc.pointer(key), show(*n) + ": " + key +
+                                   " must be non-negative with cudagraph_mm_encoder [" + c.vllm() +
+                                   " CompilationConfig.__post_init__]");
+    }
+  }
   cc.array("splitting_ops", "a list of strings or null");
   cc.array("compile_sizes", "a list of integers and \"cudagraph_capture_sizes\", or null");
   for (const char* key :
        {"inductor_compile_config", "inductor_passes", "pass_config", "dynamic_shapes_config"}) {
     cc.object(key);
+  }
+  // CompilationConfig.inductor_passes: dict[str, str] (pydantic's str takes no number or bool).
+  if (const json* passes = cc.raw("inductor_passes"); passes && passes->is_object()) {
+    for (auto it = passes->begin(); it != passes->end(); ++it) {
+      if (it->is_string()) continue;
+      c.error(json_pointer_append(cc.pointer("inductor_passes"), it.key()),
+              type_mismatch(*it,
+                            "a string (a pass's qualified name; inductor_passes: "
+                            "dict[str, str])"));
+      break;
+    }
   }
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     const std::string& key = it.key();

@@ -104,6 +104,18 @@ void read_speculative(Context& c, FieldReader& r) {
                            c.vllm() + " SpeculativeConfig.__post_init__]");
     }
   }
+  // SpeculativeConfig.__post_init__: mtp without a model drafts with the target, which needs
+  // MTP layers (Pack::architectures_without_mtp).
+  if (method == "mtp" && !model && n && c.facts.model.known &&
+      has(c.pack.architectures_without_mtp, c.facts.model.architecture)) {
+    s.error("method",
+            "Unsupported speculative method: 'mtp': without a draft model vLLM drafts with the "
+            "target's MTP layers, and " +
+                c.facts.model.architecture +
+                " has none (SpeculativeConfig.hf_config_override maps no MTP model type for it) "
+                "[" +
+                c.vllm() + " SpeculativeConfig.__post_init__]");
+  }
   if (!s.has("num_speculative_tokens") && method_ok) {
     if (method == "suffix") {
       // _validate_suffix_decoding: the maximum is suffix_decoding_max_tree_depth (24).
@@ -160,6 +172,17 @@ void read_kv_transfer(Context& c, FieldReader& r) {
                 "an object (kv_transfer_config)");
   if (!k.valid()) return;
   lax_reader(c, k);
+  // vllm/config/kv_transfer.py KVTransferConfig: the fields that are not Optional; None reaches
+  // pydantic, which refuses it (kv_connector, engine_id, kv_role, kv_rank and
+  // kv_connector_module_path are `X | None`).
+  for (const char* key :
+       {"kv_buffer_device", "kv_buffer_size", "kv_parallel_size", "kv_ip", "kv_port",
+        "kv_connector_extra_config", "enable_permute_local_kv", "kv_load_failure_policy"}) {
+    const auto it = raw->find(key);
+    if (it == raw->end() || !it->is_null()) continue;
+    k.error(key, std::string("null is not accepted: ") + key + " is not Optional in " + c.vllm() +
+                     " (KVTransferConfig); leave the key out for vLLM's default");
+  }
   engine_args::KvTransferConfig kt;
   if (auto s = k.string("kv_connector", "a connector name (e.g. \"NixlConnector\")"))
     kt.kv_connector = *s;

@@ -4,6 +4,7 @@
 // warning, then ignored.
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "rules/json_fields.h"
@@ -137,6 +138,54 @@ void read_synthetic_fields(Context& c, FieldReader& s, std::int32_t k) {
   }
 }
 
+// The draft model's own backends and load config, and the dynamic schedule of
+// num_speculative_tokens (SpeculativeConfig fields at 8d9b52f7: PRs #37880, #39930, #34022,
+// #32374).
+void read_draft_overrides(Context& c, FieldReader& s) {
+  Context sub = c;
+  sub.args_pointer = s.pointer();
+  // moe_backend: MoEBackend | None, without KernelConfig's normalizer (the Literal as written);
+  // attention_backend: AttentionBackendEnum | None through _parse_attention_backend ("auto" is
+  // None, else the upper-cased member name), as AttentionConfig.backend reads it.
+  for (const char* key : {"moe_backend", "attention_backend"}) {
+    const nlohmann::json* v = s.raw(key);
+    if (!v) continue;
+    ArgSpec row = *c.pack.arg(key);
+    if (row.key == "moe_backend") row.fold = 0;
+    row.source = std::string("vllm/config/speculative.py SpeculativeConfig.") + key;
+    spec_is_default(sub, nlohmann::json{{key, *v}}, row);
+  }
+  // draft_load_config: LoadConfig | None (a dict is validated into a LoadConfig).
+  s.object("draft_load_config");
+  // num_speculative_tokens_per_batch_size: list[tuple[int, int, int]] | None.
+  if (const nlohmann::json* sched = s.raw("num_speculative_tokens_per_batch_size")) {
+    const std::string p = s.pointer("num_speculative_tokens_per_batch_size");
+    if (!sched->is_array()) {
+      s.error("num_speculative_tokens_per_batch_size",
+              type_mismatch(*sched,
+                            "a list of [range_start, range_end, "
+                            "num_speculative_tokens] triples, or null"));
+      return;
+    }
+    for (std::size_t i = 0; i < sched->size(); ++i) {
+      const nlohmann::json& e = (*sched)[i];
+      bool ok = e.is_array() && e.size() == 3;
+      for (std::size_t j = 0; ok && j < 3; ++j) {
+        const nlohmann::json& n = e[j];
+        ok = n.is_number_integer() || n.is_boolean() ||
+             (n.is_number_float() && n.get<double>() == std::floor(n.get<double>()));
+      }
+      if (!ok) {
+        c.error(json_pointer_append(p, i),
+                type_mismatch(e,
+                              "a triple of integers [range_start, range_end, "
+                              "num_speculative_tokens] (tuple[int, int, int])"));
+        return;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void read_speculative_fields(Context& c, FieldReader& s, const std::string& method,
@@ -151,6 +200,7 @@ void read_speculative_fields(Context& c, FieldReader& s, const std::string& meth
   read_draft_fields(c, s, method);
   read_suffix_fields(c, s, method == "suffix");
   read_synthetic_fields(c, s, num_speculative_tokens);
+  read_draft_overrides(c, s);
   const std::string literal = "is not accepted by " + c.vllm();
   s.choice("kv_cache_dtype", c.pack.kv_cache_dtypes, literal);  // CacheDType | None
   const auto sample = s.choice("draft_sample_method", {"greedy", "probabilistic"}, literal);

@@ -17,6 +17,8 @@ Resolved resolve_engine_args(const Pack& pack, const nlohmann::json& args,
   detail::check_kv_transfer(c);
   detail::check_parallel(c);
   detail::check_unmodelled_args(c);
+  detail::check_combinations(c);
+  detail::check_config_objects(c);
   out.auto_fit_max_model_len = c.set.max_model_len_auto && c.facts.model.known;
   // A kv_transfer_config without a connector configures nothing (is_kv_transfer_instance).
   if (out.args.kv_transfer_config && out.args.kv_transfer_config->kv_connector.empty()) {

@@ -104,6 +104,15 @@ void check_parallel(Context& c);
 // (data-parallel launch options, EPLB, NUMA binding, device ids, context parallelism, prefetch
 // offloading, MultiModalConfig's and ObservabilityConfig's validators).
 void check_unmodelled_args(Context& c);
+// rules/check_combinations.cpp: what VllmConfig.__post_init__ and create_engine_config refuse
+// of combinations with unmodelled keys (default_mm_loras on a text model, routed experts with
+// pp or a KV connector, Mamba stochastic rounding, fast prefill with EAGLE, the overrides given
+// twice, microbatching's all2all backends).
+void check_combinations(Context& c);
+// rules/check_config_objects.cpp: the validators of the config objects given as dicts
+// (ECTransferConfig, StructuredOutputsConfig, ProfilerConfig, MambaConfig's SSU algorithm,
+// PoolerConfig, AttentionConfig.backend_per_kind).
+void check_config_objects(Context& c);
 
 // ASCII lower case (vLLM compares these names case-insensitively with str.lower()).
 inline std::string lower(std::string s) {

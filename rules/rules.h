@@ -47,6 +47,10 @@ struct ModelFacts {
   // ModelConfig.is_multimodal_model: vLLM builds a MultiModalConfig (catalog::Model::
   // is_multimodal); on a text model the MultiModalConfig arguments are ignored.
   bool is_multimodal = false;
+  // The checkpoint's total KV heads (num_key_value_heads; ModelConfig.get_total_num_kv_heads),
+  // 0 when unknown: decode context parallelism on a GQA/MQA model depends on it.
+  std::int32_t num_kv_heads = 0;
+  std::string architecture = "";  // the checkpoint's architectures[0], "" when unknown
 };
 
 // Everything about the pool that a release's defaults and checks depend on.

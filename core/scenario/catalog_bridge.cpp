@@ -168,6 +168,8 @@ rules::DeploymentFacts deployment_facts(const Pool& pool, const std::string& poo
     f.model.use_mla = model->is_mla();
     f.model.is_moe = model->moe.num_experts > 0;
     f.model.is_multimodal = model->is_multimodal();
+    f.model.num_kv_heads = model->num_key_value_heads;
+    f.model.architecture = model->architecture;
   }
   if (gpu && model) {
     // The kernel applies vLLM's platform defaults (FlashMLA's 64-token blocks).

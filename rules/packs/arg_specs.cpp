@@ -392,7 +392,11 @@ std::vector<ArgSpec> speculative_arg_specs() {
                 "code_revision, disable_padded_drafter_batch (turns an unset async_scheduling off; "
                 "refused with async_scheduling: true), use_local_argmax_reduction, "
                 "use_heterogeneous_vocab (draft_model, greedy only), parallel_drafting, "
-                "draft_sample_method (greedy, probabilistic): type-checked, then ignored; "
+                "draft_sample_method (greedy, probabilistic), moe_backend (MoEBackend, as "
+                "written), attention_backend (AttentionBackendEnum name or \"auto\"), "
+                "draft_load_config (LoadConfig), num_speculative_tokens_per_batch_size "
+                "(list[tuple[int, int, int]]: dynamic speculative decoding is not modelled): "
+                "type-checked, then ignored; "
                 "tensor_parallel_size is refused (use draft_tensor_parallel_size); any other "
                 "key is refused (extra=\"forbid\")",
                 "vllm/config/speculative.py SpeculativeConfig; vllm/config/utils.py config"),

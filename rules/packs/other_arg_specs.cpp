@@ -92,7 +92,10 @@ std::vector<ArgSpec> other_arg_specs() {
       typed("kv_cache_dtype_skip_layers", "list[str]", "[]", "list[str]",
             "vllm/config/cache.py CacheConfig.kv_cache_dtype_skip_layers", U, false),
       typed("quantization_config", "object", "null",
-            "dict[str, Any] | QuantizationConfigArgs | None",
+            "dict[str, Any] | QuantizationConfigArgs | None; a dict becomes a "
+            "QuantizationConfigArgs (linear, moe: a shorthand, a quantization name or "
+            "{weight, activation}; ignore: list[str]), only with quantization unset or an "
+            "online shorthand (resolve_quantization_config)",
             "vllm/engine/arg_utils.py EngineArgs.quantization_config", U),
       with_choices(typed("lora_dtype", "string", "\"auto\"",
                          "torch.dtype | LoRADType Literal (auto, float16, bfloat16), checked when "

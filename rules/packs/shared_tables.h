@@ -13,6 +13,8 @@ namespace blis::rules::packs {
 // Fills every table a pack of the 0.29-0.32 line shares; the pack then sets its release
 // name, its `accepts` list and what differs.
 Pack shared_v029_to_v032();
+// The rules every pack of the line holds, before its own (shared_rules.cpp).
+std::vector<RuleInfo> shared_rules();
 
 // Every engine argument BLIS Playground reads with its constraint at 8d9b52f7
 // (arg_specs.cpp); speculative_config's keys are named "speculative_config.<key>".

@@ -22,11 +22,16 @@ inline HardwareFacts mi300x() {
   return {true, "AMD Instinct MI300X", 178.8, true};
 }
 
+// Llama-3.1: 8 KV heads (num_key_value_heads) in both sizes.
 inline ModelFacts llama31_8b() {
-  return {true, 131072, 32, "", "bfloat16"};
+  ModelFacts m{true, 131072, 32, "", "bfloat16"};
+  m.num_kv_heads = 8;
+  return m;
 }
 inline ModelFacts llama31_70b() {
-  return {true, 131072, 64, "", "bfloat16"};
+  ModelFacts m{true, 131072, 64, "", "bfloat16"};
+  m.num_kv_heads = 8;
+  return m;
 }
 // deepseek-ai/DeepSeek-V2-Lite: MLA (kv_lora_rank 512), 163840 positions, 16 heads.
 inline ModelFacts mla_model() {

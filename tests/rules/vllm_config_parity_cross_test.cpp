@@ -46,14 +46,12 @@ std::vector<Row> tp2_rows() {
       {"nnodes", R"({"nnodes": 2, "distributed_executor_backend": "ray"})", R,
        "/distributed_executor_backend", "nnodes > 1 can only be set",
        "config/parallel.py:963 ray with nnodes > 1"},
-      {"dcp_comm_backend", R"({"dcp_comm_backend": "a2a", "decode_context_parallel_size": 2})", A,
-       "/dcp_comm_backend", kAsDefault, "config/parallel.py:541 a2a with dcp 2"},
+      {"decode_context_parallel_size", R"({"decode_context_parallel_size": 2})", R,
+       "/decode_context_parallel_size", "greater than the model's total number of KV heads",
+       "config/model.py:1421 GQA: tp 2 <= 8 KV heads (the MLA pool below accepts dcp 2)"},
       {"decode_context_parallel_size", R"({"decode_context_parallel_size": 4})", R,
        "/decode_context_parallel_size", "must be divisible by dcp_size=4",
        "config/parallel.py:531 tp % dcp"},
-      {"prefill_context_parallel_size",
-       R"({"prefill_context_parallel_size": 2, "decode_context_parallel_size": 2})", A,
-       "/prefill_context_parallel_size", kAsDefault, "config/parallel.py:533 dcp == pcp"},
       {"prefill_context_parallel_size",
        R"({"prefill_context_parallel_size": 2, "decode_context_parallel_size": 3})", R,
        "/decode_context_parallel_size", "valid: 1, 2, 4",
@@ -112,6 +110,18 @@ std::vector<Row> moe_dp4_rows() {
   };
 }
 
+// Decode context parallelism on an MLA model (ModelConfig.verify_with_parallel_config checks
+// the KV heads only without MLA).
+std::vector<Row> mla_tp2_rows() {
+  return {
+      {"dcp_comm_backend", R"({"dcp_comm_backend": "a2a", "decode_context_parallel_size": 2})", A,
+       "/dcp_comm_backend", kAsDefault, "config/parallel.py:541 a2a with dcp 2"},
+      {"prefill_context_parallel_size",
+       R"({"prefill_context_parallel_size": 2, "decode_context_parallel_size": 2})", A,
+       "/prefill_context_parallel_size", kAsDefault, "config/parallel.py:533 dcp == pcp"},
+  };
+}
+
 std::vector<Row> dense_dp2_rows() {
   return {
       {"data_parallel_rank", R"({"data_parallel_rank": 1})", R, "/data_parallel_rank",
@@ -137,6 +147,7 @@ std::vector<PoolRows> parity_rows_cross() {
       {"tp 2, Llama-3.1-8B", pool(llama31_8b(), 2, 1), tp2_rows()},
       {"dp 4, DeepSeek-V2-Lite (MoE)", pool(dsv2_lite_moe(), 1, 4), moe_dp4_rows()},
       {"dp 2, Llama-3.1-8B (dense)", pool(llama31_8b(), 1, 2), dense_dp2_rows()},
+      {"tp 2, DeepSeek-V2-Lite (MLA)", pool(mla_model(), 2, 1), mla_tp2_rows()},
       {"tp 1, DeepSeek-V2-Lite (MoE)", pool(dsv2_lite_moe(), 1, 1), moe_tp1_rows()},
       {"tp 1, a multimodal model", pool(multimodal(), 1, 1), parity_rows_multimodal()},
   };
