@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "engine/engine_test_specs.h"
+#include "engine/offload_node.h"
 #include "engine/vllm/vllm_engine.h"
 
 namespace blis::vllm {
@@ -75,45 +76,12 @@ TEST(CpuOffloadingManager, AlreadyStoredChunksAreNotStoredAgain) {
   EXPECT_EQ(out[0], offload_hash(2));
 }
 
-VllmConfig small() {
-  return enginetest::small_engine_config(16, 60, false);
-}  // 15 usable blocks
-
 engine::RequestSpec offload_spec(engine::RequestKey key, std::int32_t len, std::int32_t base,
                                  std::int32_t max_tokens) {
   return enginetest::prompt_spec(key, len, base, max_tokens, 90000);
 }
 
-struct OffloadNode {
-  explicit OffloadNode(std::int64_t cpu_blocks) : e(small()) {
-    OffloadingConfig oc;
-    oc.num_cpu_blocks = cpu_blocks;
-    oc.gpu_block_size = 4;
-    oc.blocks_per_chunk = 2;  // 8-token chunks
-    auto c = std::make_unique<OffloadingConnector>(oc);
-    conn = c.get();
-    e.own_connector(std::move(c));
-  }
-  // One synchronous pass; transfers handed out are kept in `pending`.
-  const engine::Batch* step(SimTime now) {
-    const engine::Batch* b = e.schedule(now);
-    e.take_transfers(pending);
-    if (b != nullptr) {
-      last = *b;
-      e.complete(b->id, {}, now);
-    }
-    return b;
-  }
-  void finish_transfers(SimTime now) {
-    std::vector<engine::TransferRequest> ts;
-    ts.swap(pending);
-    for (const auto& t : ts) e.transfer_finished(t, now);
-  }
-  VllmEngine e;
-  OffloadingConnector* conn = nullptr;
-  std::vector<engine::TransferRequest> pending;
-  engine::Batch last;
-};
+using enginetest::OffloadNode;
 
 TEST(OffloadingConnector, FullBlocksAreStoredAsTheyFill) {
   OffloadNode n(64);

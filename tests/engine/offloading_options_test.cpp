@@ -10,37 +10,14 @@
 #include <string>
 
 #include "engine/engine_test_specs.h"
-#include "engine/vllm/connector/offloading_connector.h"
-#include "engine/vllm/vllm_engine.h"
+#include "engine/offload_node.h"
 
 namespace blis::vllm {
 namespace {
 
-struct OptionsNode {
-  explicit OptionsNode(const CpuOffloadingOptions& cpu = {})
-      : e(enginetest::small_engine_config(16, 60, false)) {
-    OffloadingConfig oc;
-    oc.num_cpu_blocks = 64;
-    oc.gpu_block_size = 4;
-    oc.blocks_per_chunk = 2;  // 8-token chunks
-    oc.cpu = cpu;
-    auto c = std::make_unique<OffloadingConnector>(oc);
-    conn = c.get();
-    e.own_connector(std::move(c));
-  }
-  void step(SimTime now) {
-    const engine::Batch* b = e.schedule(now);
-    e.take_transfers(pending);
-    if (b != nullptr) e.complete(b->id, {}, now);
-  }
-  void finish_transfers(SimTime now) {
-    std::vector<engine::TransferRequest> ts;
-    ts.swap(pending);
-    for (const auto& t : ts) e.transfer_finished(t, now);
-  }
-  VllmEngine e;
-  OffloadingConnector* conn = nullptr;
-  std::vector<engine::TransferRequest> pending;
+// 64 CPU blocks: room for every chunk these tests store.
+struct OptionsNode : enginetest::OffloadNode {
+  explicit OptionsNode(const CpuOffloadingOptions& cpu = {}) : OffloadNode(64, cpu) {}
 };
 
 engine::RequestSpec options_spec(engine::RequestKey key, std::int32_t len, std::int32_t base,
