@@ -211,11 +211,14 @@ void read_kv_transfer(Context& c, FieldReader& r) {
   k.integer("kv_parallel_size", kInt64Min, kInt64Max, "an integer (kv_parallel_size: int)");
   k.number("kv_buffer_size", -1e308, false, 1e308, "a number (kv_buffer_size: float)");
   k.lax_boolean("enable_permute_local_kv", c.vllm() + "'s pydantic config classes");
-  k.choice("kv_load_failure_policy", {"recompute", "fail"},
-           "is not accepted by " + c.vllm() + " (KVTransferConfig.kv_load_failure_policy)");
-  for (const char* key : {"enable_permute_local_kv", "kv_load_failure_policy"}) {
-    if (k.has(key)) k.warning(key, "has no effect on what BLIS Playground simulates; ignored");
-  }
+  // Takes effect when a KV load fails (a decode pool's kv_pull_failure_rate).
+  if (auto s =
+          k.choice("kv_load_failure_policy", {"recompute", "fail"},
+                   "is not accepted by " + c.vllm() + " (KVTransferConfig.kv_load_failure_policy)"))
+    kt.kv_load_failure_policy = *s;
+  if (k.has("enable_permute_local_kv"))
+    k.warning("enable_permute_local_kv",
+              "has no effect on what BLIS Playground simulates; ignored");
   if (const json* extra = k.raw("kv_connector_extra_config")) {
     // vLLM passes this dict to the connector unchecked; only OffloadingConnector's keys
     // change what BLIS simulates.

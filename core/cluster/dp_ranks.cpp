@@ -84,6 +84,12 @@ void DpRanks::transfer_finished(const engine::TransferRequest& t, SimTime now) {
   ranks_[r]->transfer_finished(own, now);
 }
 
+void DpRanks::take_finished_between_steps(std::vector<engine::RequestProgress>& out) {
+  const std::size_t from = out.size();
+  for (auto& r : ranks_) r->take_finished_between_steps(out);
+  for (std::size_t i = from; i < out.size(); ++i) note_progress(out[i]);
+}
+
 // NIXL's notifications name the prefiller's engine_id (_dp<rank>); the rank that holds the
 // request's blocks is the one that knows the key, the others ignore it.
 void DpRanks::remote_read_done(engine::RequestKey key, SimTime now) {
@@ -133,6 +139,8 @@ engine::EngineStats DpRanks::stats() const {
     s.has_connector = s.has_connector || x.has_connector;
     s.external_prefix_queries += x.external_prefix_queries;
     s.external_prefix_hits += x.external_prefix_hits;
+    s.kv_load_failed_requests += x.kv_load_failed_requests;
+    s.kv_load_errored_requests += x.kv_load_errored_requests;
   }
   s.in_flight_batches = in_flight();
   s.kv_usage = s.num_total_blocks > 0 ? 1.0 - static_cast<double>(s.num_free_blocks) /

@@ -34,6 +34,7 @@ class DpRanks : public engine::Engine {
   void abort(engine::RequestKey key, SimTime now) override;
   void take_transfers(std::vector<engine::TransferRequest>& out) override;
   void transfer_finished(const engine::TransferRequest& t, SimTime now) override;
+  void take_finished_between_steps(std::vector<engine::RequestProgress>& out) override;
   void remote_read_done(engine::RequestKey key, SimTime now) override;
   void remote_heartbeat(engine::RequestKey key, SimTime now) override;
   void poll(SimTime now) override;

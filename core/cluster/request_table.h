@@ -43,6 +43,7 @@ struct alignas(64) RequestRecord {
   std::int32_t epp_decode = -1;   // router epp in P/D: the decode endpoint picked at arrival
   std::int32_t dp_rank = -1;      // router epp, data-parallel-profile-handler: the rank picked
   bool gateway_rejected = false;  // router epp: refused at admission (never reached an engine)
+  bool kv_load_error = false;     // the engine finished it with an error (a failed KV load)
   bool flow_held = false;         // router epp, flow control: queued, or dropped from the queue
 };
 

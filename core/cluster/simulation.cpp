@@ -381,6 +381,7 @@ void Simulation::State::apply_step_events(Instance& inst, const engine::StepEven
     }
     if (p.finish != engine::FinishReason::kNone) {
       rec->engine_done = true;
+      rec->kv_load_error = p.finish == engine::FinishReason::kError;
       const SimTime at = rec->last_token != kUnset ? std::max(rec->last_token, now) : now;
       queue.push(at, EventClass::kRequestFinished, 0, rec->key);
     }
@@ -438,6 +439,13 @@ void Simulation::State::finish_request(RequestRecord& r, RequestOutcome outcome)
 void Simulation::State::on_request_finished(engine::RequestKey key) {
   RequestRecord* rec = requests.find(key);
   if (rec == nullptr) return;
+  // A request the engine finished with an error (a failed KV load under "fail") reaches the
+  // client as an error response: counted as aborted.
+  if (rec->kv_load_error) {
+    ++kv_load_errors;
+    finish_request(*rec, RequestOutcome::kAborted);
+    return;
+  }
   finish_request(*rec, RequestOutcome::kFinished);
 }
 

@@ -178,6 +178,7 @@ void Simulation::State::build_routers() {
   const std::size_t first_pool = pd ? static_cast<std::size_t>(prefill_pool) : 0;
   router = Router(sc.router, n, candidates, sc.pools[first_pool].engine.args.block_size,
                   model_salt.value(), Rng::stream(sc.seed, "router"), dp_ranks);
+  pull_failure_rng = Rng::stream(sc.seed, "kv_pull_failures");
   if (epp) {
     wire_epp();
   } else if (pd) {

@@ -216,6 +216,21 @@ void put_network(const Simulation::State& st, ojson& out) {
       {"kv_pull_alone_ms_mean", st.pulls_timed > 0 ? st.pull_alone_us_sum / n / 1000.0 : 0.0}};
 }
 
+// P/D pulls that failed (kv_pull_failure_rate): present when some did.
+void put_kv_load_failures(const Simulation::State& st, ojson& out) {
+  if (st.pulls_failed == 0) return;
+  std::uint64_t failed = 0, errored = 0;
+  for (const auto& inst : st.instances) {
+    const engine::EngineStats s = inst->engine().stats();
+    failed += s.kv_load_failed_requests;
+    errored += s.kv_load_errored_requests;
+  }
+  out["kv_load_failures"] = ojson{{"pulls_failed", st.pulls_failed},
+                                  {"requests_errored", errored},
+                                  {"requests_recomputed", failed - errored},
+                                  {"error_responses", st.kv_load_errors}};
+}
+
 }  // namespace
 
 // The EPP's flow-control layer (router epp with the flowControl feature gate): its
@@ -420,6 +435,7 @@ static ojson summary_body(const Simulation::State& st) {
   out["instances"] = std::move(instances);
   out["cost"] = cost_of(st, out["throughput"], out["goodput_requests_per_s"]);
   put_network(st, out);
+  put_kv_load_failures(st, out);
   out["sim"] = ojson{{"events", st.events}, {"steps", st.steps}, {"simulated_s", to_seconds(span)}};
 
   out["provenance"] = provenance_of(st);

@@ -54,6 +54,11 @@ struct Simulation::State {
   std::vector<SimTime> transfer_started;
   std::vector<double> transfer_alone_us;
   std::uint64_t pulls_timed = 0;
+  // P/D pulls that failed (the decode pool's kv_pull_failure_rate, drawn from the stream
+  // "kv_pull_failures") and the requests the decode engines then finished with an error.
+  Rng pull_failure_rng;
+  std::uint64_t pulls_failed = 0, kv_load_errors = 0;
+  engine::StepEvents between_steps;  // take_finished_between_steps' scratch
   double pull_us_sum = 0, pull_alone_us_sum = 0;
   SignalBoard board;
   EventQueue queue;

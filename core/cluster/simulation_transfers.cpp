@@ -152,7 +152,7 @@ void Simulation::State::on_transfer_done(std::uint64_t slot) {
 }
 
 void Simulation::State::finish_transfer(std::uint64_t slot) {
-  const engine::TransferRequest t = transfers[static_cast<std::size_t>(slot)];
+  engine::TransferRequest t = transfers[static_cast<std::size_t>(slot)];
   free_transfers.push_back(static_cast<std::uint32_t>(slot));
   if (slot < transfer_started.size() && transfer_started[slot] != kUnset) {
     ++pulls_timed;
@@ -161,7 +161,22 @@ void Simulation::State::finish_transfer(std::uint64_t slot) {
     transfer_started[slot] = kUnset;
   }
   Instance& to = *instances[static_cast<std::size_t>(t.to_instance)];
+  // The decode pool's kv_pull_failure_rate: a pull that moved blocks fails with that
+  // probability (one draw per such pull, in completion order; none at rate 0).
+  const double fail_rate =
+      scenario->pools[static_cast<std::size_t>(to.pool())].kv_pull_failure_rate;
+  if (t.kind == engine::TransferKind::kRemotePull && t.num_blocks > 0 && fail_rate > 0 &&
+      pull_failure_rng.uniform01() < fail_rate) {
+    t.failed = true;
+    ++pulls_failed;
+  }
   to.engine().transfer_finished(t, now);
+  if (t.failed) {
+    // Under kv_load_failure_policy "fail" the request finished with an error just now.
+    between_steps.progress.clear();
+    to.engine().take_finished_between_steps(between_steps.progress);
+    if (!between_steps.progress.empty()) apply_step_events(to, between_steps, 0);
+  }
   publish(to);
   kick(to);
   // NIXL: the decoder's read-complete notice reaches the prefiller, which frees the blocks it

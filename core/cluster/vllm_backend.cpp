@@ -69,6 +69,9 @@ vllm::VllmConfig engine_config(const scenario::Pool& pool, std::int64_t num_gpu_
                            : m == "draft_model"          ? vllm::SpecMethod::kDraftModel
                                                          : vllm::SpecMethod::kNgram;
   }
+  // KVTransferConfig.kv_load_failure_policy (vLLM's default "fail").
+  const auto& kt = a.kv_transfer_config;
+  c.recompute_kv_load_failures = kt && kt->kv_load_failure_policy.value_or("fail") == "recompute";
   return c;
 }
 

@@ -143,6 +143,9 @@ struct TransferRequest {
   std::int32_t num_blocks = 0;  // 0 = nothing moves (NIXL still notifies the prefiller)
   std::int64_t bytes = 0;       // filled in by the cluster
   std::int32_t num_tokens = 0;
+  // Set by the cluster when it hands the record back: the transfer failed, so none of the
+  // blocks it was to fill holds valid KV (the connector reports them as invalid blocks).
+  bool failed = false;
 };
 
 struct StepEvents {
@@ -164,6 +167,10 @@ struct EngineStats {
   bool has_connector = false;
   std::uint64_t external_prefix_queries = 0;
   std::uint64_t external_prefix_hits = 0;
+  // KV load failures (scheduler.py _handle_invalid_blocks): requests whose load hit invalid
+  // blocks, and of them those finished with an error (kv_load_failure_policy "fail").
+  std::uint64_t kv_load_failed_requests = 0;
+  std::uint64_t kv_load_errored_requests = 0;
   std::int32_t in_flight_batches = 0;
 };
 
@@ -199,6 +206,10 @@ class Engine {
   virtual void take_transfers(std::vector<TransferRequest>& out) {}
   // A KV transfer the cluster carried out finished (the record take_transfers handed out).
   virtual void transfer_finished(const TransferRequest& t, SimTime now) {}
+  // Requests that finished between steps (a failed KV load under kv_load_failure_policy
+  // "fail": finish kError, no tokens), appended to `out`; the cluster takes them after every
+  // transfer_finished, as an empty step would not report them.
+  virtual void take_finished_between_steps(std::vector<RequestProgress>& out) {}
   // P/D, prefill side: the decode instance finished reading request `key`'s blocks (NIXL's
   // notification), so the blocks this engine held for it can be freed.
   virtual void remote_read_done(RequestKey key, SimTime now) {}

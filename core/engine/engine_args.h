@@ -30,6 +30,8 @@ struct KvTransferConfig {
   // is stored once looked up that many times; below 2, or unset, no filtering).
   std::optional<std::string> eviction_policy;
   std::optional<std::int64_t> store_threshold;
+  // kv_load_failure_policy ("recompute" or "fail"; unset = vLLM's default, "fail").
+  std::optional<std::string> kv_load_failure_policy;
 };
 
 // vLLM engine arguments after the rules pack filled in the release's defaults. Names are

@@ -138,6 +138,14 @@ Pool decode_pool(const json& v, const std::string& ptr, std::size_t index, Decod
   p.cost_per_gpu_hour =
       r.number("cost_per_gpu_hour", 0, true, 1e6, "a price in USD per GPU-hour, > 0 and <= 1e6");
   if (const json* l = r.raw("labels")) p.labels = decode_labels(*l, r.pointer("labels"), c);
+  if (const auto rate = r.number("kv_pull_failure_rate", 0, false, 1, "a probability in [0, 1]")) {
+    if (p.role != "decode") {
+      r.error("kv_pull_failure_rate",
+              "is only for a decode pool (the pool that pulls KV from the prefill pool)");
+    } else {
+      p.kv_pull_failure_rate = *rate;
+    }
+  }
   r.report_unknown_keys();
   return p;
 }

@@ -192,6 +192,7 @@ ojson encode_args(const VllmArgs& a, const std::string& release) {
       if (k.store_threshold)
         kt["kv_connector_extra_config"]["store_threshold"] = *k.store_threshold;
     }
+    if (k.kv_load_failure_policy) kt["kv_load_failure_policy"] = *k.kv_load_failure_policy;
     o["kv_transfer_config"] = kt;
   } else {
     o["kv_transfer_config"] = nullptr;
@@ -214,6 +215,7 @@ ojson encode_pool(const Pool& p) {
                  {"memory_profile", p.engine.memory_profile},
                  {"args", encode_args(p.engine.args, p.engine.release)}};
   if (p.cost_per_gpu_hour) o["cost_per_gpu_hour"] = *p.cost_per_gpu_hour;
+  if (p.kv_pull_failure_rate > 0) o["kv_pull_failure_rate"] = p.kv_pull_failure_rate;
   if (!p.labels.empty()) {
     ojson l = ojson::object();
     for (const auto& [k, v] : p.labels) l[k] = v;

@@ -160,6 +160,10 @@ struct Pool {
   // Kubernetes labels of the pool's pods, as router epp's label-reading plugins see them
   // (label-selector-filter, context-length-aware); llm-d.ai/role comes from `role`.
   std::map<std::string, std::string> labels;
+  // Decode pool of a P/D deployment: the probability that a KV pull fails (every block it
+  // was to fill is reported invalid; kv_transfer_config.kv_load_failure_policy decides),
+  // drawn per pull from the scenario seed's stream "kv_pull_failures". 0 = pulls never fail.
+  double kv_pull_failure_rate = 0;
 };
 
 struct Scorer {

@@ -9,9 +9,9 @@ const std::vector<std::string> kRoot = {"schema",      "name",    "seed",   "hor
                                         "slo_classes", "outputs", "network"};
 const std::vector<std::string> kHorizon = {"duration_s", "max_requests", "drain"};
 const std::vector<std::string> kCatalog = {"gpus", "models", "fabrics"};
-const std::vector<std::string> kPool = {"name",  "role",        "instances", "hardware",
-                                        "model", "parallelism", "engine",    "cost_per_gpu_hour",
-                                        "labels"};
+const std::vector<std::string> kPool = {
+    "name",        "role",   "instances",         "hardware", "model",
+    "parallelism", "engine", "cost_per_gpu_hour", "labels",   "kv_pull_failure_rate"};
 const std::vector<std::string> kParallelism = {"tp", "pp", "dp"};
 const std::vector<std::string> kEngine = {"kind", "release", "memory_profile", "args"};
 const std::vector<std::string> kRouter = {"policy", "scorers", "signal_staleness_ms", "epp_config"};

@@ -65,6 +65,8 @@ class Harness {
                o);
   }
 
+  // Blocks the next apply() reports as failed to load (KVConnectorOutput.invalid_block_ids).
+  std::vector<std::int32_t> invalid_block_ids;
   // Accepted drafts per request id (default: all accepted).
   std::function<std::int32_t(const std::string&, std::int32_t drafts)> accept;
 
@@ -98,6 +100,9 @@ class Harness {
       for (std::int32_t j = 0; j <= accepted; ++j) toks.push_back(1000 + outputs + j);
       b.sampled.add(toks.data(), static_cast<std::int32_t>(toks.size()));
     }
+    // KVConnectorOutput.invalid_block_ids of this step (consumed).
+    b.sampled.invalid_block_ids = std::move(invalid_block_ids);
+    invalid_block_ids.clear();
     core_.apply_oldest(res_, aborted);
     check();
     return res_;

@@ -50,6 +50,10 @@ struct VllmConfig {
   // Speculative decoding.
   std::int32_t num_speculative_tokens = 0;
   SpecMethod speculative_method = SpecMethod::kNgram;
+  // KVTransferConfig.kv_load_failure_policy == "recompute" (scheduler.py
+  // recompute_kv_load_failures); the KVTransferConfig default is "fail". Read only with a
+  // KV connector (only a connector reports invalid blocks).
+  bool recompute_kv_load_failures = false;
 
   // Derived values.
   bool spec_decode() const { return num_speculative_tokens > 0; }

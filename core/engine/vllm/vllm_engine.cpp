@@ -265,6 +265,17 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
     }
     if (u.stopped) refs_.erase(u.key);
   }
+  // KV load failures under kv_load_failure_policy "fail": an output with no tokens and
+  // finish_reason error (scheduler.py update_from_output error_reqs).
+  for (const ErroredRequest& er : res_.errored) {
+    engine::RequestProgress& p = events_.progress.emplace_back();
+    p.key = er.key;
+    p.finish = engine::FinishReason::kError;
+    p.num_output_tokens = er.num_output_tokens;
+    p.num_cached_tokens = er.num_cached_tokens;
+    p.num_preemptions = er.num_preemptions;
+    refs_.erase(er.key);
+  }
   if (connector_ != nullptr) {
     // Transfers the worker waited for within the step (offloading jobs_to_flush).
     effects_.clear();
@@ -300,6 +311,8 @@ engine::EngineStats VllmEngine::stats() const {
   st.has_connector = s.has_connector();
   st.external_prefix_queries = static_cast<std::uint64_t>(s.connector_prefix_cache_stats().queries);
   st.external_prefix_hits = static_cast<std::uint64_t>(s.connector_prefix_cache_stats().hits);
+  st.kv_load_failed_requests = s.total_kv_load_failed_requests();
+  st.kv_load_errored_requests = s.total_kv_load_errored_requests();
   st.in_flight_batches = core_.in_flight();
   return st;
 }
@@ -323,9 +336,30 @@ void VllmEngine::transfer_finished(const engine::TransferRequest& t, SimTime now
   if (connector_ == nullptr) return;
   connector_->set_now(now);
   apply_effect(connector_->on_transfer_finished(t));
+  // A failed load under "fail" finished its request now (take_finished_between_steps).
+  const std::size_t from = errored_scratch_.size();
+  core_.scheduler().take_errored(errored_scratch_);
+  metrics::feed_errored_between_steps(
+      metrics_, std::span<const ErroredRequest>(errored_scratch_).subspan(from), now);
+}
+
+void VllmEngine::take_finished_between_steps(std::vector<engine::RequestProgress>& out) {
+  // scheduler.py update_from_output's error outputs for the loads that failed between steps
+  // (vLLM reports them with the step that carries the worker's invalid_block_ids).
+  for (const ErroredRequest& er : errored_scratch_) {
+    engine::RequestProgress& p = out.emplace_back();
+    p.key = er.key;
+    p.finish = engine::FinishReason::kError;
+    p.num_output_tokens = er.num_output_tokens;
+    p.num_cached_tokens = er.num_cached_tokens;
+    p.num_preemptions = er.num_preemptions;
+    refs_.erase(er.key);
+  }
+  errored_scratch_.clear();
 }
 
 void VllmEngine::apply_effect(const TransferEffect& e) {
+  if (!e.invalid_block_ids.empty()) core_.scheduler().report_invalid_blocks(e.invalid_block_ids);
   if (e.finished_recving.index >= 0) core_.scheduler().finished_recving(e.finished_recving);
   if (e.finished_sending.index >= 0) core_.scheduler().finished_sending(e.finished_sending);
 }

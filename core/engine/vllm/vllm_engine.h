@@ -43,6 +43,7 @@ class VllmEngine final : public engine::Engine {
   // KV connector plumbing (connector/kv_connector.h): the cluster carries out the transfers.
   void take_transfers(std::vector<engine::TransferRequest>& out) override;
   void transfer_finished(const engine::TransferRequest& t, SimTime now) override;
+  void take_finished_between_steps(std::vector<engine::RequestProgress>& out) override;
   void remote_read_done(engine::RequestKey key, SimTime now) override;
   void remote_heartbeat(engine::RequestKey key, SimTime now) override;
   void poll(SimTime now) override;
@@ -107,7 +108,8 @@ class VllmEngine final : public engine::Engine {
   // Async spec decode: runner_drafts_[slot] = the slot generation + 1 whose request the
   // runner holds drafts for (0 = none). Sized as slots appear (not per step).
   std::vector<std::uint32_t> runner_drafts_;
-  std::vector<TransferEffect> effects_;  // scratch for on_step_output
+  std::vector<TransferEffect> effects_;          // scratch for on_step_output
+  std::vector<ErroredRequest> errored_scratch_;  // finished between steps, not yet taken
   metrics::KVConnectorStats connector_stats_;
 };
 

@@ -45,6 +45,9 @@ struct FinishedTransfer {
 struct TransferEffect {
   ReqRef finished_recving;  // index < 0: none
   ReqRef finished_sending;  // index < 0: none
+  // KVConnectorOutput.invalid_block_ids: blocks the load failed to fill (handled before
+  // finished_recving, as update_from_output does).
+  std::vector<std::int32_t> invalid_block_ids;
 };
 
 class KVConnector {

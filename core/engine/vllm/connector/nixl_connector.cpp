@@ -191,7 +191,8 @@ void NixlConnector::queue_recv(const Request& r, std::vector<std::int32_t> local
   t.num_blocks = static_cast<std::int32_t>(m.local_block_ids.size());
   t.num_tokens = std::min(t.num_blocks * cfg_.block_size, r.num_prompt_tokens);
   pending_.push_back(t);
-  recvs_.push_back(Recv{t.id, r.ref(), r.request_id, !m.local_block_ids.empty()});
+  recvs_.push_back(
+      Recv{t.id, r.ref(), r.request_id, !m.local_block_ids.empty(), m.local_block_ids});
   if (it != next_.reqs_to_recv.end()) {
     *it = std::move(m);
   } else {
@@ -213,6 +214,9 @@ TransferEffect NixlConnector::on_transfer_finished(const engine::TransferRequest
   if (it == recvs_.end()) return e;
   if (it->awaited) {
     e.finished_recving = it->ref;
+    // vllm nixl/base_worker.py _handle_failed_transfer: a failed read reports every local block
+    // of the request as invalid (invalid_block_ids) along with finished_recving.
+    if (t.failed) e.invalid_block_ids = it->local_block_ids;
     stop_heartbeat(it->request_id);
   }
   recvs_.erase(it);

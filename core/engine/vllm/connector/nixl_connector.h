@@ -93,6 +93,7 @@ class NixlConnector final : public KVConnector {
     ReqRef ref;
     std::string request_id;
     bool awaited = false;  // the scheduler waits for it (local targets to fill)
+    std::vector<std::int32_t> local_block_ids;  // the blocks the read fills
   };
   struct Held {
     engine::RequestKey key = 0;

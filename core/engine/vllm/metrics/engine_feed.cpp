@@ -71,6 +71,24 @@ void feed_scheduled(MetricsRecorder& recorder, const SchedulerOutput& out, const
   }
 }
 
+EngineCoreOutput error_output(const ErroredRequest& er) {
+  EngineCoreOutput o;
+  o.request = er.slot;
+  o.num_new_tokens = 0;
+  o.finish_reason = FinishReason::kError;
+  o.num_cached_tokens = er.num_cached_tokens > 0 ? er.num_cached_tokens : 0;
+  return o;
+}
+
+void feed_errored_between_steps(MetricsRecorder& recorder, std::span<const ErroredRequest> errored,
+                                SimTime now) {
+  if (errored.empty()) return;
+  EngineCoreOutputs batch;
+  batch.timestamp = now;
+  for (const ErroredRequest& er : errored) batch.outputs.push_back(error_output(er));
+  recorder.record(batch);
+}
+
 void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending, const UpdateResult& res,
                     const Scheduler& scheduler, const vllm::SchedulerStats& stats,
                     const KVConnectorStats* connector_stats, SimTime now) {
@@ -100,6 +118,9 @@ void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending, const
     o.num_external_computed_tokens = u.num_external_computed_tokens;
     pending.outputs.push_back(o);
   }
+  // scheduler.py update_from_output error_reqs (a failed KV load under "fail"): an output
+  // with no tokens and finish_reason error.
+  for (const ErroredRequest& er : res.errored) pending.outputs.push_back(error_output(er));
   // Scheduler.make_stats, attached to every update_from_output (even without outputs).
   pending.has_scheduler_stats = true;
   st.num_running_reqs = scheduler.num_running();

@@ -3,6 +3,8 @@
 // per-request outputs and the SchedulerStats vLLM's engine core would send to its frontend.
 // VllmEngine calls these at add_request, schedule and complete with the `now` it is given.
 
+#include <span>
+
 #include "engine/engine.h"
 #include "engine/vllm/metrics/connector_stats.h"
 #include "engine/vllm/metrics/recorder.h"
@@ -37,6 +39,11 @@ void feed_scheduled(MetricsRecorder& recorder, const SchedulerOutput& out, const
 // make_stats() snapshot already taken (`stats`) and the KV connector's stats of the step
 // (SchedulerStats.kv_connector_stats; null or empty: none); then the batch goes to the
 // recorder and `pending` is emptied for the next step.
+// The error outputs of requests a failed KV load finished between steps (the engine's
+// transfer_finished), as one batch without scheduler stats.
+EngineCoreOutput error_output(const ErroredRequest& er);
+void feed_errored_between_steps(MetricsRecorder& recorder, std::span<const ErroredRequest> errored,
+                                SimTime now);
 void feed_completed(MetricsRecorder& recorder, EngineCoreOutputs& pending, const UpdateResult& res,
                     const Scheduler& scheduler, const vllm::SchedulerStats& stats,
                     const KVConnectorStats* connector_stats, SimTime now);

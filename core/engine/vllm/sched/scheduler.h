@@ -86,6 +86,20 @@ class Scheduler {
   void finished_recving(ReqRef ref);
   // A connector finished sending a finished request's blocks (finished_sending): free them.
   void finished_sending(ReqRef ref);
+  // KVConnectorOutput.invalid_block_ids reported with a transfer's end, between steps (an
+  // async load that failed; scheduler_kv_failure.cpp). Call it before finished_recving of
+  // the same load, as update_from_output handles invalid blocks first. Requests finished
+  // with an error are reported by the next update_from_output (UpdateResult::errored).
+  void report_invalid_blocks(std::span<const std::int32_t> invalid_block_ids);
+  // Moves the FINISHED_ERROR outputs not yet reported to `out` (else the next
+  // update_from_output reports them in UpdateResult::errored).
+  void take_errored(std::vector<ErroredRequest>& out) {
+    out.insert(out.end(), errored_.begin(), errored_.end());
+    errored_.clear();
+  }
+  // Cumulative KV load failures: requests affected, and of them, finished with an error.
+  std::uint64_t total_kv_load_failed_requests() const { return kv_load_failed_reqs_; }
+  std::uint64_t total_kv_load_errored_requests() const { return kv_load_errored_reqs_; }
 
   // True while requests are unfinished or finished ids are still to be reported.
   bool has_requests() const;
@@ -144,6 +158,18 @@ class Scheduler {
   // Moves the request to running and emits its scheduled entry.
   void admit_waiting(SchedulerOutput& out, std::int32_t index, const WaitingAdmission& a,
                      std::int32_t& token_budget);
+  // scheduler.py _handle_invalid_blocks / _update_requests_with_invalid_blocks
+  // (scheduler_kv_failure.cpp): the affected slots to skip in this update (under "fail",
+  // every affected one; they are then finished with FINISHED_ERROR).
+  void handle_invalid_blocks(std::span<const std::int32_t> invalid, const SchedulerOutput* out,
+                             std::vector<std::int32_t>& failed);
+  std::int32_t update_requests_with_invalid_blocks(const std::vector<std::int32_t>& reqs,
+                                                   const std::vector<std::int32_t>& invalid,
+                                                   const SchedulerOutput* out, bool evict,
+                                                   std::vector<std::int32_t>& affected,
+                                                   std::vector<std::int32_t>& to_evict);
+  // Finishes `slots` with FINISHED_ERROR (finish_requests) and queues their error outputs.
+  void finish_with_error(const std::vector<std::int32_t>& slots);
   std::int32_t pick_priority_victim() const;
   void undo_scheduled(SchedulerOutput& out, std::int32_t victim, std::int32_t& token_budget);
   void preempt_request(std::int32_t index, bool drop_stale_output);
@@ -176,6 +202,11 @@ class Scheduler {
   PrefixCacheStats connector_stats_;             // since the previous make_stats
   PrefixCacheStats connector_stats_cumulative_;  // since the start
   std::vector<std::int32_t> finished_recving_;   // slots whose async KV load landed
+  std::vector<std::int32_t> failed_recving_;     // failed_recving_kv_req_ids (recompute)
+  std::vector<ErroredRequest> errored_;          // FINISHED_ERROR outputs still to report
+  std::vector<std::int32_t> kv_failed_scratch_;
+  std::uint64_t kv_load_failed_reqs_ = 0;
+  std::uint64_t kv_load_errored_reqs_ = 0;
   std::vector<std::int32_t> inflight_prefills_;  // still prefilling (async-load reservations)
   std::vector<std::int32_t> delayed_free_;       // finished, blocks kept for the connector
   // defer_block_free (async with a consumer connector): scheduled / processed KV-writing

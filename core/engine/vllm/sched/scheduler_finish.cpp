@@ -109,6 +109,7 @@ bool Scheduler::finish_request(ReqRef ref, RequestStatus status) {
     const auto it = std::find(finished_recving_.begin(), finished_recving_.end(), ref.index);
     delay = it == finished_recving_.end();
     if (!delay) finished_recving_.erase(it);
+    erase_value(failed_recving_, ref.index);
   }
   r->status = status;
   to_release_.clear();

@@ -62,10 +62,14 @@ struct SchedulerOutput {
 struct ModelRunnerOutput {
   std::vector<std::int32_t> offsets;
   std::vector<std::int32_t> tokens;
+  // KVConnectorOutput.invalid_block_ids: blocks the worker's connector failed to load this
+  // step (a sync load of a scheduled request); handled by update_from_output.
+  std::vector<std::int32_t> invalid_block_ids;
   void clear() {
     offsets.clear();
     offsets.push_back(0);
     tokens.clear();
+    invalid_block_ids.clear();
   }
   void add(const std::int32_t* t, std::int32_t n) {
     if (offsets.empty()) offsets.push_back(0);
@@ -106,16 +110,30 @@ struct RequestUpdate {
   std::int32_t stop_reason = -1;  // Request.stop_reason: the stop token hit, or -1
 };
 
+// A request finished with FINISHED_ERROR, as its error output reports it.
+struct ErroredRequest {
+  engine::RequestKey key = 0;
+  std::int32_t slot = -1;  // its (released) slot: the metrics' request handle
+  std::int32_t num_output_tokens = 0;
+  std::int32_t num_cached_tokens = -1;
+  std::int32_t num_preemptions = 0;
+};
+
 struct UpdateResult {
   std::vector<RequestUpdate> updates;        // one per scheduled entry, same order
   std::vector<engine::RequestKey> finished;  // stopped by this update, in order
   // The kv_transfer_params the connector returned for requests stopped by this update
   // (EngineCoreOutput.kv_transfer_params), in finishing order.
   std::vector<std::pair<engine::RequestKey, engine::KvTransferParams>> kv_transfer_params;
+  // Requests finished with FINISHED_ERROR since the previous update (a KV load failure under
+  // kv_load_failure_policy "fail"): each gets an output with finish_reason error and no
+  // tokens (scheduler.py update_from_output error_reqs), in finishing order.
+  std::vector<ErroredRequest> errored;
   void clear() {
     updates.clear();
     finished.clear();
     kv_transfer_params.clear();
+    errored.clear();
   }
 };
 

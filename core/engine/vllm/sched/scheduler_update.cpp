@@ -42,6 +42,11 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
   if (mro.offsets.size() != out.scheduled.size() + 1) {
     throw std::logic_error("update_from_output: one output per scheduled request expected");
   }
+  // scheduler.py update_from_output: blocks the connector failed to load roll their requests
+  // back (or fail them) before the outputs are applied (_handle_invalid_blocks).
+  kv_failed_scratch_.clear();
+  if (!mro.invalid_block_ids.empty())
+    handle_invalid_blocks(mro.invalid_block_ids, &out, kv_failed_scratch_);
   for (std::size_t i = 0; i < out.scheduled.size(); ++i) {
     const ScheduledRequest& e = out.scheduled[i];
     // Built in place (every path below yields exactly one update, in order): a stack copy
@@ -60,6 +65,16 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
         r->num_stale_output_tokens -= e.num_tokens;
         if (r->num_stale_output_tokens < 0) throw std::logic_error("negative stale output tokens");
       }
+    }
+    // scheduler.py: "skip failed or rescheduled requests from KV load failure".
+    if (r != nullptr && !kv_failed_scratch_.empty() &&
+        std::find(kv_failed_scratch_.begin(), kv_failed_scratch_.end(), e.ref.index) !=
+            kv_failed_scratch_.end()) {
+      u.disposition =
+          u.num_sampled > 0 ? OutputDisposition::kIgnored : OutputDisposition::kNoOutput;
+      u.status = r->status;
+      u.num_output_tokens = r->num_output_tokens();
+      continue;
     }
     // Aborted (or finished) while the model ran: its output is ignored.
     if (r == nullptr || is_finished(r->status)) {
@@ -128,6 +143,12 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
   }
   for (const std::int32_t s : to_release_) release_slot(s);
   to_release_.clear();
+  // scheduler.py: under kv_load_failure_policy "fail" the affected requests finish with
+  // FINISHED_ERROR (error_req_ids), after the stopped ones left the queues.
+  if (!kv_failed_scratch_.empty() && !cfg_.recompute_kv_load_failures)
+    finish_with_error(kv_failed_scratch_);
+  res.errored.swap(errored_);
+  errored_.clear();
 }
 
 void Scheduler::update_draft_token_ids(const SchedulerOutput& out,

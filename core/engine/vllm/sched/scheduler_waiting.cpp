@@ -219,9 +219,23 @@ bool Scheduler::try_promote_blocked(std::int32_t index) {
   if (it == finished_recving_.end()) return false;
   finished_recving_.erase(it);
   Request& r = req(index);
-  // num_computed_tokens was set to local + external tokens at admission.
-  kv_.cache_blocks(r, r.num_computed_tokens);
-  if (r.num_computed_tokens == r.num_tokens()) r.num_computed_tokens = r.num_tokens() - 1;
+  const auto failed = std::find(failed_recving_.begin(), failed_recving_.end(), index);
+  if (failed != failed_recving_.end()) {
+    // The load hit invalid blocks ("recompute"): num_computed_tokens was already cut back to
+    // the first of them (_update_requests_with_invalid_blocks). Cache the valid prefix, or,
+    // with none, release the blocks (a retry may hit the local cache). KV-cache zeroing is
+    // not modelled.
+    if (r.num_computed_tokens > 0) {
+      kv_.cache_blocks(r, r.num_computed_tokens);
+    } else {
+      kv_.free(r);
+    }
+    failed_recving_.erase(failed);
+  } else {
+    // num_computed_tokens was set to local + external tokens at admission.
+    kv_.cache_blocks(r, r.num_computed_tokens);
+    if (r.num_computed_tokens == r.num_tokens()) r.num_computed_tokens = r.num_tokens() - 1;
+  }
   r.status = r.num_preemptions > 0 ? RequestStatus::kPreempted : RequestStatus::kWaiting;
   return true;
 }
