@@ -180,7 +180,9 @@ void Simulation::State::finish_transfer(std::uint64_t slot) {
   publish(to);
   kick(to);
   // NIXL: the decoder's read-complete notice reaches the prefiller, which frees the blocks it
-  // held for the request (finished_sending).
+  // held for the request (finished_sending). A failed read too: in vLLM its notification
+  // (the READ's notif_msg) never arrives and P frees at lease expiry, kv_lease_duration after
+  // D's last heartbeat, but the cluster's heartbeat model keeps the lease alive for good.
   if (t.kind == engine::TransferKind::kRemotePull && t.from_instance >= 0) {
     Instance& from = *instances[static_cast<std::size_t>(t.from_instance)];
     from.engine().remote_read_done(t.key, now);

@@ -250,5 +250,74 @@ TEST(NixlConsumer, AbortDuringPullFreesWhenThePullEnds) {
   EXPECT_EQ(d.e.stats().num_free_blocks, 63);
 }
 
+// A failed pull (TransferRequest::failed; nixl/base_worker.py _handle_failed_transfer)
+// reports every local block as invalid along with finished_recving; kv_load_failure_policy
+// decides (scheduler.py _handle_invalid_blocks).
+TEST(NixlConsumer, FailedPullUnderFailFinishesTheRequestWithAnError) {
+  Node d(1);  // the default policy: "fail"
+  d.e.add_request(decode_spec(7, 18, 3, 0), 0);
+  d.e.add_request(nixl_spec(8, 4, 3), 0);  // a local request keeps the engine stepping
+  d.step(0);
+  std::vector<engine::TransferRequest> ts;
+  d.e.take_transfers(ts);
+  ASSERT_EQ(ts.size(), 1u);
+  ts[0].failed = true;
+  d.e.transfer_finished(ts[0], 200);
+  std::vector<engine::RequestProgress> out;
+  d.e.take_finished_between_steps(out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].key, 7u);
+  EXPECT_EQ(out[0].finish, engine::FinishReason::kError);
+  EXPECT_EQ(out[0].new_tokens, 0);
+  out.clear();
+  d.e.take_finished_between_steps(out);
+  EXPECT_TRUE(out.empty());  // reported once
+  EXPECT_EQ(d.e.stats().kv_load_failed_requests, 1u);
+  EXPECT_EQ(d.e.stats().kv_load_errored_requests, 1u);
+  EXPECT_EQ(d.e.stats().num_waiting, 0);
+  d.step(210);
+  d.step(220);
+  EXPECT_EQ(d.e.stats().num_free_blocks, 63);
+  const std::string m = d.e.metrics_text(220, "");
+  EXPECT_NE(m.find("vllm:request_success_total{engine=\"0\",finished_reason=\"error\","
+                   "model_name=\"\"} 1.0"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("vllm:nixl_num_failed_transfers_total{engine=\"0\",model_name=\"\"} 1.0"),
+            std::string::npos);
+}
+
+TEST(NixlConsumer, FailedPullUnderRecomputeComputesThePromptLocally) {
+  VllmConfig c = cfg();
+  c.recompute_kv_load_failures = true;
+  VllmEngine e(c);
+  e.own_connector(std::make_unique<NixlConnector>(nixl_config(1)));
+  e.add_request(decode_spec(7, 18, 3, 0), 0);
+  EXPECT_EQ(e.schedule(0), nullptr);
+  std::vector<engine::TransferRequest> ts;
+  e.take_transfers(ts);
+  ASSERT_EQ(ts.size(), 1u);
+  ts[0].failed = true;
+  e.transfer_finished(ts[0], 200);
+  std::vector<engine::RequestProgress> out;
+  e.take_finished_between_steps(out);
+  EXPECT_TRUE(out.empty());
+  EXPECT_EQ(e.stats().kv_load_failed_requests, 1u);
+  EXPECT_EQ(e.stats().kv_load_errored_requests, 0u);
+  // Nothing valid was loaded: the blocks were released and the whole prompt runs here (the
+  // connector does not pull again: do_remote_prefill was cleared).
+  const engine::Batch* b = e.schedule(210);
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(b->requests.size(), 1u);
+  EXPECT_EQ(b->requests[0].context_before, 0);
+  EXPECT_EQ(b->requests[0].num_tokens, 18);
+  ts.clear();
+  e.take_transfers(ts);
+  EXPECT_TRUE(ts.empty());
+  engine::StepEvents ev = e.complete(b->id, {}, 210);
+  ASSERT_EQ(ev.progress.size(), 1u);
+  EXPECT_TRUE(ev.progress[0].first_token);
+}
+
 }  // namespace
 }  // namespace blis::vllm

@@ -212,6 +212,8 @@ TransferEffect NixlConnector::on_transfer_finished(const engine::TransferRequest
   const auto it =
       std::find_if(recvs_.begin(), recvs_.end(), [&](const Recv& v) { return v.id == t.id; });
   if (it == recvs_.end()) return e;
+  // base_worker.py _handle_failed_transfer: xfer_stats.record_failed_transfer().
+  if (t.failed) ++failed_transfers_;
   if (it->awaited) {
     e.finished_recving = it->ref;
     // vllm nixl/base_worker.py _handle_failed_transfer: a failed read reports every local block
@@ -221,6 +223,11 @@ TransferEffect NixlConnector::on_transfer_finished(const engine::TransferRequest
   }
   recvs_.erase(it);
   return e;
+}
+
+void NixlConnector::take_stats(metrics::KVConnectorStats& out) {
+  // nixl/stats.py NixlKVConnectorStats.record_failed_transfer -> vllm:nixl_num_failed_transfers.
+  for (; failed_transfers_ > 0; --failed_transfers_) out.increase("vllm:nixl_num_failed_transfers");
 }
 
 SimTime NixlConnector::next_deadline() const {

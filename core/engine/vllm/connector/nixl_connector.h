@@ -72,6 +72,8 @@ class NixlConnector final : public KVConnector {
 
   void take_transfers(std::vector<engine::TransferRequest>& out) override;
   TransferEffect on_transfer_finished(const engine::TransferRequest& t) override;
+  // The worker's xfer_stats: vllm:nixl_num_failed_transfers, one per failed pull.
+  void take_stats(metrics::KVConnectorStats& out) override;
   SimTime next_deadline() const override;
   void expire(SimTime now, std::vector<ReqRef>& out) override;
   ReqRef remote_read_done(engine::RequestKey key) override;
@@ -121,6 +123,7 @@ class NixlConnector final : public KVConnector {
   HeartbeatEngines heartbeat_engines_;            // _heartbeat_by_engine
   std::vector<engine::TransferRequest> pending_;  // queued, not yet handed out
   std::vector<Recv> recvs_;                       // handed out, not finished
+  std::int32_t failed_transfers_ = 0;             // since the last take_stats
   std::vector<Held> held_;                        // finished P requests keeping blocks
 };
 
