@@ -205,6 +205,35 @@ TEST(KvLoadFailure, ASharedInvalidBlockIsRecomputedByTheFirstRequestOnly) {
   EXPECT_EQ(h.s().total_kv_load_failed_requests(), 2u);
 }
 
+TEST(KvLoadFailure, SyncRecomputeUnderAsyncSchedulingWithABatchInFlight) {
+  // AsyncScheduler: the request's next pass is scheduled before the failed one's output
+  // arrives; the rollback counts back from the pass being applied (num_scheduled_tokens).
+  VllmConfig c = small_config(true);
+  c.recompute_kv_load_failures = true;
+  Harness h(c);
+  LoadingConnector conn;
+  h.s().set_connector(&conn);
+  h.add_len("sync-a", 20, 4);
+  InFlightBatch& b1 = h.schedule();
+  ASSERT_EQ(h.scheduled(b1.output), (Sched{{"sync-a", 12}}));
+  h.schedule();  // its first decode, on a placeholder
+  EXPECT_EQ(h.get("sync-a")->num_computed_tokens, 21);
+  EXPECT_EQ(h.get("sync-a")->num_output_placeholders, 2);
+  const std::vector<std::int32_t> b = blocks_of(h, "sync-a");
+  h.invalid_block_ids = {b[1]};
+  const UpdateResult& res = h.apply();
+  EXPECT_EQ(res.updates[0].num_delivered, 0);
+  // 21 - 12 scheduled = 9 computed before the pass, 3 blocks: cut at block 1.
+  EXPECT_EQ(h.get("sync-a")->num_computed_tokens, 4);
+  // As upstream: the skipped output never reaches _update_request_with_output, so the
+  // pass's placeholder is not given back (async_scheduler.py).
+  EXPECT_EQ(h.get("sync-a")->num_output_placeholders, 2);
+  // The pass in flight delivers its token as usual.
+  h.apply();
+  EXPECT_EQ(h.get("sync-a")->num_output_tokens(), 1);
+  EXPECT_EQ(h.get("sync-a")->num_output_placeholders, 1);
+}
+
 TEST(KvLoadFailure, NoInvalidBlocksChangesNothing) {
   Harness h(config(false));
   LoadingConnector c;

@@ -77,6 +77,8 @@ void Scheduler::handle_invalid_blocks(std::span<const std::int32_t> invalid_ids,
   failed.clear();
   const std::vector<std::int32_t> invalid(invalid_ids.begin(), invalid_ids.end());
   // Async loads (WAITING_FOR_REMOTE_KVS in skipped_waiting): not cached yet, nothing to evict.
+  // Walked in pop order (Python walks a priority heap in list order; async loads share no
+  // blocks, so the order changes nothing).
   std::vector<std::int32_t> async_reqs;
   for (const std::int32_t i : skipped_waiting_->in_order())
     if (req(i).status == RequestStatus::kWaitingForRemoteKvs) async_reqs.push_back(i);
