@@ -267,15 +267,7 @@ const engine::StepEvents& VllmEngine::complete(std::uint64_t batch_id,
   }
   // KV load failures under kv_load_failure_policy "fail": an output with no tokens and
   // finish_reason error (scheduler.py update_from_output error_reqs).
-  for (const ErroredRequest& er : res_.errored) {
-    engine::RequestProgress& p = events_.progress.emplace_back();
-    p.key = er.key;
-    p.finish = engine::FinishReason::kError;
-    p.num_output_tokens = er.num_output_tokens;
-    p.num_cached_tokens = er.num_cached_tokens;
-    p.num_preemptions = er.num_preemptions;
-    refs_.erase(er.key);
-  }
+  report_errored(res_.errored, events_.progress);
   if (connector_ != nullptr) {
     // Transfers the worker waited for within the step (offloading jobs_to_flush).
     effects_.clear();
@@ -343,10 +335,9 @@ void VllmEngine::transfer_finished(const engine::TransferRequest& t, SimTime now
       metrics_, std::span<const ErroredRequest>(errored_scratch_).subspan(from), now);
 }
 
-void VllmEngine::take_finished_between_steps(std::vector<engine::RequestProgress>& out) {
-  // scheduler.py update_from_output's error outputs for the loads that failed between steps
-  // (vLLM reports them with the step that carries the worker's invalid_block_ids).
-  for (const ErroredRequest& er : errored_scratch_) {
+void VllmEngine::report_errored(const std::vector<ErroredRequest>& errored,
+                                std::vector<engine::RequestProgress>& out) {
+  for (const ErroredRequest& er : errored) {
     engine::RequestProgress& p = out.emplace_back();
     p.key = er.key;
     p.finish = engine::FinishReason::kError;
@@ -355,6 +346,12 @@ void VllmEngine::take_finished_between_steps(std::vector<engine::RequestProgress
     p.num_preemptions = er.num_preemptions;
     refs_.erase(er.key);
   }
+}
+
+void VllmEngine::take_finished_between_steps(std::vector<engine::RequestProgress>& out) {
+  // scheduler.py update_from_output's error outputs for the loads that failed between steps
+  // (vLLM reports them with the step that carries the worker's invalid_block_ids).
+  report_errored(errored_scratch_, out);
   errored_scratch_.clear();
 }
 

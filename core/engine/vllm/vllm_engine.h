@@ -78,6 +78,9 @@ class VllmEngine final : public engine::Engine {
   const metrics::MetricsRecorder& metrics() const { return metrics_; }
 
  private:
+  // The error outputs of requests whose KV load failed (finish_reason error), into `out`.
+  void report_errored(const std::vector<ErroredRequest>& errored,
+                      std::vector<engine::RequestProgress>& out);
   void apply_pending_aborts();
   void fill_batch(InFlightBatch& b);
   // The runner's drafts: marks each scheduled entry's valid drafts (FORMAT.md "Mocked model
