@@ -133,6 +133,8 @@ class Scheduler {
   KVCacheManager& kv() { return kv_; }
 
  private:
+  // update_from_output: drops the requests that stopped this step from running / waiting.
+  void remove_stopped_requests();
   void schedule_running(SchedulerOutput& out, std::int32_t& token_budget, bool& prefill_scheduled);
   void schedule_waiting(SchedulerOutput& out, std::int32_t& token_budget, bool prefill_scheduled);
   // One admission attempt of the waiting phase (scheduler_waiting.cpp), filled step by step.

@@ -27,6 +27,24 @@ std::int32_t Scheduler::update_request_with_output(Request& r, const std::int32_
   return n;
 }
 
+void Scheduler::remove_stopped_requests() {
+  // Remove stopped requests, keeping the order of the rest (utils.py remove_all). A request
+  // can stop while PREEMPTED (its in-flight output arrived after the preemption).
+  if (!stopped_running_.empty()) {
+    running_.erase(std::remove_if(running_.begin(), running_.end(),
+                                  [&](std::int32_t s) {
+                                    return std::find(stopped_running_.begin(),
+                                                     stopped_running_.end(),
+                                                     s) != stopped_running_.end();
+                                  }),
+                   running_.end());
+  }
+  if (!stopped_preempted_.empty()) {
+    waiting_->remove_requests(stopped_preempted_);
+    skipped_waiting_->remove_requests(stopped_preempted_);
+  }
+}
+
 void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunnerOutput& mro,
                                    UpdateResult& res) {
   // vllm scheduler.py Scheduler.update_from_output.
@@ -126,21 +144,7 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
       res.finished.push_back(e.key);
     }
   }
-  // Remove stopped requests, keeping the order of the rest (utils.py remove_all). A request
-  // can stop while PREEMPTED (its in-flight output arrived after the preemption).
-  if (!stopped_running_.empty()) {
-    running_.erase(std::remove_if(running_.begin(), running_.end(),
-                                  [&](std::int32_t s) {
-                                    return std::find(stopped_running_.begin(),
-                                                     stopped_running_.end(),
-                                                     s) != stopped_running_.end();
-                                  }),
-                   running_.end());
-  }
-  if (!stopped_preempted_.empty()) {
-    waiting_->remove_requests(stopped_preempted_);
-    skipped_waiting_->remove_requests(stopped_preempted_);
-  }
+  remove_stopped_requests();
   for (const std::int32_t s : to_release_) release_slot(s);
   to_release_.clear();
   // scheduler.py: under kv_load_failure_policy "fail" the affected requests finish with
