@@ -227,7 +227,10 @@ TransferEffect NixlConnector::on_transfer_finished(const engine::TransferRequest
 
 void NixlConnector::take_stats(metrics::KVConnectorStats& out) {
   // nixl/stats.py NixlKVConnectorStats.record_failed_transfer -> vllm:nixl_num_failed_transfers.
-  for (; failed_transfers_ > 0; --failed_transfers_) out.increase("vllm:nixl_num_failed_transfers");
+  if (failed_transfers_ > 0) {
+    out.increase("vllm:nixl_num_failed_transfers", static_cast<double>(failed_transfers_));
+    failed_transfers_ = 0;
+  }
 }
 
 SimTime NixlConnector::next_deadline() const {
