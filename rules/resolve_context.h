@@ -10,6 +10,7 @@
 
 #include "rules/json_fields.h"
 #include "rules/rules.h"
+#include "util/contains.h"
 
 namespace blis::rules::detail {
 
@@ -118,10 +119,6 @@ void check_config_objects(Context& c);
 inline std::string lower(std::string s) {
   for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return s;
-}
-
-inline bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
 }
 
 }  // namespace blis::rules::detail

@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <utility>
 
+#include "util/contains.h"
+
 namespace blis::cluster {
 namespace {
-
-bool contains(const std::vector<std::int32_t>& v, std::int32_t id) {
-  return std::find(v.begin(), v.end(), id) != v.end();
-}
 
 // LRU touch: move `id` to the newest end.
 void touch(std::vector<std::int32_t>& v, std::int32_t id) {

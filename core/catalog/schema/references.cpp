@@ -2,15 +2,12 @@
 
 #include <algorithm>
 
+#include "util/contains.h"
 #include "util/did_you_mean.h"
 
 namespace blis::catalog::schema {
 
 namespace {
-
-bool contains(const std::vector<std::string>& ids, const std::string& id) {
-  return std::find(ids.begin(), ids.end(), id) != ids.end();
-}
 
 std::string unknown(const char* what, const std::string& id, const std::vector<std::string>& ids) {
   std::string msg = std::string("unknown ") + what + " \"" + id + "\"";

@@ -5,6 +5,7 @@
 
 #include "engine/vllm/kv/block_pool.h"
 #include "engine/vllm/sched/scheduler.h"
+#include "util/contains.h"
 #include "util/python_set_order.h"
 
 namespace blis::vllm {
@@ -14,11 +15,6 @@ template <typename T>
 void insert_sorted_unique(std::vector<T>& v, T x) {
   const auto it = std::lower_bound(v.begin(), v.end(), x);
   if (it == v.end() || *it != x) v.insert(it, x);
-}
-
-template <typename T>
-bool contains(const std::vector<T>& v, const T& x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
 }
 
 }  // namespace

@@ -166,7 +166,7 @@ class Scheduler {
   void handle_invalid_blocks(std::span<const std::int32_t> invalid, const SchedulerOutput* out,
                              std::vector<std::int32_t>& failed);
   std::int32_t update_requests_with_invalid_blocks(const std::vector<std::int32_t>& reqs,
-                                                   const std::vector<std::int32_t>& invalid,
+                                                   std::span<const std::int32_t> invalid,
                                                    const SchedulerOutput* out, bool evict,
                                                    std::vector<std::int32_t>& affected,
                                                    std::vector<std::int32_t>& to_evict);

@@ -7,14 +7,11 @@
 #include <algorithm>
 
 #include "engine/vllm/sched/scheduler.h"
+#include "util/contains.h"
 
 namespace blis::vllm {
 
 namespace {
-
-bool contains(const std::vector<std::int32_t>& v, std::int32_t x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
 
 std::int32_t scheduled_tokens_of(const SchedulerOutput* out, std::int32_t slot) {
   if (out == nullptr) return 0;
@@ -26,10 +23,11 @@ std::int32_t scheduled_tokens_of(const SchedulerOutput* out, std::int32_t slot) 
 
 }  // namespace
 
-std::int32_t Scheduler::update_requests_with_invalid_blocks(
-    const std::vector<std::int32_t>& reqs, const std::vector<std::int32_t>& invalid,
-    const SchedulerOutput* out, bool evict, std::vector<std::int32_t>& affected,
-    std::vector<std::int32_t>& to_evict) {
+std::int32_t Scheduler::update_requests_with_invalid_blocks(const std::vector<std::int32_t>& reqs,
+                                                            std::span<const std::int32_t> invalid,
+                                                            const SchedulerOutput* out, bool evict,
+                                                            std::vector<std::int32_t>& affected,
+                                                            std::vector<std::int32_t>& to_evict) {
   // vllm scheduler.py _update_requests_with_invalid_blocks: truncate each request's computed
   // tokens at its first invalid block among those that may hold externally computed tokens.
   // An invalid block shared with an earlier request of the scan is recomputed by that one
@@ -75,7 +73,6 @@ void Scheduler::handle_invalid_blocks(std::span<const std::int32_t> invalid_ids,
                                       std::vector<std::int32_t>& failed) {
   // vllm scheduler.py _handle_invalid_blocks.
   failed.clear();
-  const std::vector<std::int32_t> invalid(invalid_ids.begin(), invalid_ids.end());
   // Async loads (WAITING_FOR_REMOTE_KVS in skipped_waiting): not cached yet, nothing to evict.
   // Walked in pop order (Python walks a priority heap in list order; async loads share no
   // blocks, so the order changes nothing).
@@ -83,9 +80,9 @@ void Scheduler::handle_invalid_blocks(std::span<const std::int32_t> invalid_ids,
   for (const std::int32_t i : skipped_waiting_->in_order())
     if (req(i).status == RequestStatus::kWaitingForRemoteKvs) async_reqs.push_back(i);
   std::vector<std::int32_t> async_failed, sync_failed, to_evict;
-  update_requests_with_invalid_blocks(async_reqs, invalid, out, false, async_failed, to_evict);
+  update_requests_with_invalid_blocks(async_reqs, invalid_ids, out, false, async_failed, to_evict);
   // Sync loads (running): their blocks may be cached; collect them for eviction.
-  update_requests_with_invalid_blocks(running_, invalid, out, true, sync_failed, to_evict);
+  update_requests_with_invalid_blocks(running_, invalid_ids, out, true, sync_failed, to_evict);
   const std::size_t total = async_failed.size() + sync_failed.size();
   if (total == 0) return;
   kv_load_failed_reqs_ += total;

@@ -6,6 +6,7 @@
 
 #include "engine/vllm/sched/scheduler.h"
 #include "engine/vllm/sched/utils.h"
+#include "util/contains.h"
 
 namespace blis::vllm {
 
@@ -85,9 +86,7 @@ void Scheduler::update_from_output(const SchedulerOutput& out, const ModelRunner
       }
     }
     // scheduler.py: "skip failed or rescheduled requests from KV load failure".
-    if (r != nullptr && !kv_failed_scratch_.empty() &&
-        std::find(kv_failed_scratch_.begin(), kv_failed_scratch_.end(), e.ref.index) !=
-            kv_failed_scratch_.end()) {
+    if (r != nullptr && !kv_failed_scratch_.empty() && contains(kv_failed_scratch_, e.ref.index)) {
       u.disposition =
           u.num_sampled > 0 ? OutputDisposition::kIgnored : OutputDisposition::kNoOutput;
       u.status = r->status;
