@@ -2,14 +2,9 @@
 
 #include <algorithm>
 
+#include "util/contains.h"
+
 namespace blis::vllm {
-namespace {
-
-bool is_protected(std::span<const BlockHash> keys, const BlockHash& k) {
-  return std::find(keys.begin(), keys.end(), k) != keys.end();
-}
-
-}  // namespace
 
 // ---- lru.py LRUCachePolicy ----
 
@@ -50,7 +45,7 @@ bool LruCachePolicy::evict(std::int64_t n, std::span<const BlockHash> protected_
   if (n == 0) return true;
   scratch_.clear();
   for (auto it = lru_.begin(); it != lru_.end(); ++it) {
-    if (is_protected(protected_keys, *it)) continue;
+    if (contains(protected_keys, *it)) continue;
     scratch_.push_back(it);
     if (static_cast<std::int64_t>(scratch_.size()) == n) break;
   }
@@ -169,7 +164,7 @@ bool ArcCachePolicy::evict(std::int64_t n, std::span<const BlockHash> protected_
   auto t2_it = t2_.begin();
   const auto next_candidate = [&](std::list<BlockHash>::iterator& it, std::list<BlockHash>& list) {
     for (; it != list.end(); ++it) {
-      if (blocks_.at(*it).block.ref_cnt == 0 && !is_protected(protected_keys, *it)) return true;
+      if (blocks_.at(*it).block.ref_cnt == 0 && !contains(protected_keys, *it)) return true;
     }
     return false;
   };
