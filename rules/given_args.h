@@ -3,7 +3,6 @@
 // check_combinations.cpp): a key counts as given when it is present, not null and its own
 // typed reading was not refused, so a refused value is not checked again.
 
-#include <cctype>
 #include <optional>
 #include <string>
 
@@ -64,12 +63,6 @@ inline bool flag(const Context& c, const std::string& key) {
 inline std::string text(const Context& c, const std::string& key, const std::string& def) {
   const nlohmann::json* v = given(c, key);
   return v && v->is_string() ? v->get<std::string>() : def;
-}
-
-// ASCII upper case (vLLM's enum validators compare value.upper()).
-inline std::string upper(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return s;
 }
 
 // " [vLLM 0.32.0 <where>]"

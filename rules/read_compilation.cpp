@@ -60,11 +60,7 @@ std::optional<std::string> enum_value(Context& c, const std::string& pointer, co
                                       const std::vector<std::string>& names,
                                       std::int64_t int_values, const std::string& what) {
   if (v.is_string()) {
-    const std::string up = [&] {
-      std::string s = v.get<std::string>();
-      for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-      return s;
-    }();
+    const std::string up = upper(v.get<std::string>());
     if (contains(names, up)) return up;
   } else if (v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
              v.get<std::int64_t>() < int_values) {

@@ -121,4 +121,10 @@ inline std::string lower(std::string s) {
   return s;
 }
 
+// ASCII upper case (vLLM's enum validators compare value.upper()).
+inline std::string upper(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
 }  // namespace blis::rules::detail
