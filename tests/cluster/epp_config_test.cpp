@@ -78,7 +78,7 @@ TEST(EppYaml, ErrorsNameLineAndColumn) {
       {"a: 1\n\tb: 2\n", "line 2, column 1: a tab"},
       {"a: 1\na: 2\n", "line 2, column 1: duplicate key"},
       {"a: &x 1\n", "line 1, column 4: '&'"},
-      {"a: |\n  text\n", "line 1, column 4: '|'"},
+      {"a: |2\n  text\n", "line 1, column 4: '|'"},  // an indentation indicator
       {"a:\n  b: 1\n    c: 2\n", "line 3, column 5: unexpected indentation"},
       {"a: \"open\n", "line 1, column 4: unterminated"},
       {"a: [1, 2\n", "line 1, column 4: a flow collection"},
@@ -108,7 +108,14 @@ TEST(EppConfig, LoadsLlmdPdSampleVerbatim) {
   ASSERT_EQ(c.plugins.size(), 7u);
   EXPECT_EQ(c.plugins[0].type, "prefix-cache-scorer");
   EXPECT_EQ(c.plugins[0].name, "prefix-cache-scorer");  // name defaults to type
-  EXPECT_EQ(c.plugins[0].number("lruCapacityPerServer", 0), 31250);
+  // The sample still gives the scorer the index's parameters, which its factory ignores
+  // (scorer/prefix/plugin.go): each is a warning that names where they belong.
+  ASSERT_EQ(ds.size(), 2u) << all(ds);
+  for (const Diagnostic& d : ds) {
+    EXPECT_EQ(d.severity, Severity::kWarning);
+    EXPECT_NE(d.message.find("approx-prefix-cache-producer"), std::string::npos) << d.message;
+  }
+  EXPECT_EQ(c.plugins[0].number("lruCapacityPerServer", 0), 0);
   ASSERT_EQ(c.profiles.size(), 2u);
   EXPECT_EQ(c.profiles[c.decode_profile].name, "decode");
   EXPECT_EQ(c.profiles[c.prefill_profile].name, "prefill");
@@ -162,10 +169,13 @@ TEST(EppConfig, JsonErrorsNamePointersWithDidYouMean) {
   EXPECT_NE(ds[0].message.find("did you mean \"queue-scorer\""), std::string::npos)
       << ds[0].message;
 
+  // An unknown parameter loads, as upstream's json.Unmarshal skips it: a warning.
   ds = parse_epp_config(
       R"({"plugins": [{"type": "load-aware-scorer", "parameters": {"treshold": 3}}]})", "/x", c);
   ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].severity, Severity::kWarning);
   EXPECT_EQ(ds[0].pointer, "/x/plugins/0/parameters/treshold");
+  EXPECT_NE(ds[0].message.find("ignored, as upstream ignores it"), std::string::npos);
   EXPECT_NE(ds[0].message.find("did you mean \"threshold\""), std::string::npos) << ds[0].message;
 
   ds = parse_epp_config(R"({"plugins": [{"type": "queue-scorer"}],
@@ -197,6 +207,111 @@ plugins:
             std::string::npos)
       << ds[0].message;
   EXPECT_NE(ds[0].message.find("did you mean \"maxNumOfEndpoints\""), std::string::npos);
+}
+
+// Every EndpointPickerConfig of llm-d's own deploy/config, e2e tests and plugin READMEs at the
+// pinned commit (tests/cluster/data/epp/README.md) loads: no errors (warnings for parameters
+// upstream ignores are allowed).
+TEST(EppConfig, LoadsEveryUpstreamConfig) {
+  for (const char* f : {"dp-epp-config.yaml",
+                        "epp-config.yaml",
+                        "epp-estimate-prefix-cache-config.yaml",
+                        "epp-precise-prefix-cache-config.yaml",
+                        "pd-epp-config.yaml",
+                        "probabilistic-admitter-epp-config.yaml",
+                        "sim-e-p-d-epp-config.yaml",
+                        "sim-e-pd-epp-config.yaml",
+                        "sim-epp-config.yaml",
+                        "sim-epp-kvcache-config.yaml",
+                        "sim-epp-no-hit-lru.yaml",
+                        "sim-epp-tokenizer-vllm-http-config.yaml",
+                        "sim-pd-epp-config.yaml",
+                        "e2e-simpleConfig.yaml",
+                        "e2e-deprecatedPdConfig.yaml",
+                        "e2e-epdEncodeDecodeConfig.yaml",
+                        "e2e-epdConfig.yaml",
+                        "e2e-pdConfig.yaml",
+                        "e2e-decodeOnlyConfig.yaml",
+                        "e2e-kvConfig.yaml",
+                        "e2e-kvExternalTokenizerConfig.yaml",
+                        "e2e-scaleConfig.yaml",
+                        "e2e-dataParallelConfig.yaml",
+                        "readme-request-attribute-reporter.yaml",
+                        "readme-parsers.yaml"}) {
+    EppConfig c;
+    const Diagnostics ds = parse_epp_config(data(f), "/router/epp_config", c);
+    EXPECT_FALSE(has_errors(ds)) << f << "\n" << all(ds);
+    EXPECT_FALSE(c.profiles.empty()) << f;
+  }
+  // The deprecated P/D config: prefill-header-handler and pd-profile-handler.
+  EppConfig c;
+  ASSERT_FALSE(has_errors(parse_epp_config(data("e2e-deprecatedPdConfig.yaml"), "/x", c)));
+  EXPECT_EQ(c.plugins[c.profile_handler].type, "pd-profile-handler");
+  ASSERT_GE(c.prefill_decider, 0);
+  EXPECT_EQ(c.plugins[c.prefill_decider].type, "prefix-based-pd-decider");
+}
+
+TEST(EppConfig, ByLabelAndTheProbabilisticAdmitterCheckTheirParameters) {
+  EppConfig c;
+  auto first = [&c](const std::string& text) {
+    const Diagnostics ds = parse_epp_config(text, "/x", c);
+    return has_errors(ds) ? ds[0].pointer + ": " + ds[0].message : std::string();
+  };
+  // bylabel/filter.go Factory.
+  EXPECT_NE(first(R"({"plugins": [{"type": "by-label", "parameters": {"validValues": ["a"]}}]})")
+                .find("'label' must be specified"),
+            std::string::npos);
+  EXPECT_EQ(first(R"({"plugins": [{"type": "by-label", "parameters": {"label": "x"}}]})"),
+            "/x/plugins/0: invalid configuration for 'by-label' filter: either 'validValues' must "
+            "be non-empty or 'allowsNoLabel' must be true");
+  EXPECT_EQ(first(R"({"plugins": [{"type": "by-label",
+      "parameters": {"label": "x", "allowsNoLabel": true}}]})"),
+            "");
+  EXPECT_EQ(first(R"({"plugins": [{"type": "by-label",
+      "parameters": {"label": "x", "validValues": ["a", 3]}}]})"),
+            "/x/plugins/0/parameters/validValues/1: expected a string");
+  // probabilisticadmitter/plugin.go Factory: every parameter > 0.
+  EXPECT_EQ(first(R"({"plugins": [{"type": "probabilistic-admitter", "parameters": {"k": 0}}]})"),
+            "/x/plugins/0/parameters/k: plugin 'probabilistic-admitter': k must be > 0");
+  // An encode decider must be a decider plugin (disagg_profile_handler.go HandlerFactory).
+  EXPECT_NE(first(R"({"plugins": [{"type": "disagg-profile-handler",
+      "parameters": {"deciders": {"encode": "queue-scorer"}}}, {"type": "queue-scorer"}],
+      "schedulingProfiles": [{"name": "decode", "plugins": [{"pluginRef": "queue-scorer"}]}]})")
+                .find("deciders.encode \"queue-scorer\" names no decider plugin"),
+            std::string::npos);
+  // approximateprefix/plugin.go newDataProducer.
+  EXPECT_NE(first(R"({"plugins": [{"type": "approx-prefix-cache-producer",
+      "parameters": {"autoTune": false, "blockSizeTokens": 0}}]})")
+                .find("BlockSizeTokens must be > 0 when AutoTune is disabled"),
+            std::string::npos);
+}
+
+TEST(EppYaml, BlockScalars) {
+  const YamlResult r = parse_yaml_subset(R"(a: |
+  line one
+  # not a comment
+
+  line three
+b: >-
+  folded
+  words
+
+  new paragraph
+c: |+
+  kept
+
+d: x
+)");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.value["a"], "line one\n# not a comment\n\nline three\n");
+  EXPECT_EQ(r.value["b"], "folded words\nnew paragraph");
+  EXPECT_EQ(r.value["c"], "kept\n\n");
+  EXPECT_EQ(r.value["d"], "x");
+  EXPECT_EQ(r.positions.at("/d").line, 14);
+  // An indentation indicator is outside the subset, with its position.
+  const YamlResult bad = parse_yaml_subset("a: |2\n  x\n");
+  ASSERT_FALSE(bad.ok);
+  EXPECT_NE(bad.error.find("line 1, column 4"), std::string::npos) << bad.error;
 }
 
 TEST(EppConfig, RefusesWhatTheSimulatorCannotExpressAndBadShapes) {
@@ -254,7 +369,7 @@ TEST(EppConfig, NumbersTheSimulatorConvertsAreBounded) {
     EXPECT_NO_THROW(ds = parse_epp_config(text, "/x", c)) << text;
     return ds.empty() ? std::string() : ds[0].pointer + ": " + ds[0].message;
   };
-  EXPECT_EQ(first(R"({"plugins": [{"type": "prefix-cache-scorer",
+  EXPECT_EQ(first(R"({"plugins": [{"type": "approx-prefix-cache-producer",
       "parameters": {"maxPrefixBlocksToMatch": 1e30}}]})"),
             "/x/plugins/0/parameters/maxPrefixBlocksToMatch: expected an integer from "
             "-2147483647 to 2147483647");

@@ -77,6 +77,22 @@ TEST(EppRouting, LlmdPdSampleDisaggregatesOnlyAboveTheThreshold) {
   EXPECT_EQ(routed(long_p, "d-0"), arrived);  // the hand-off counts on D as well
 }
 
+TEST(EppRouting, LlmdDeprecatedPdConfigRoutesAsTheCurrentOne) {
+  // llm-d's e2e test of the deprecated P/D config (prefill-header-handler and pd-profile-handler
+  // with deciderPluginName): the same threshold (nonCachedTokens 16), the same routing.
+  const std::string deprecated = read_file(std::string(BLIS_SOURCE_DIR) +
+                                           "/tests/cluster/data/epp/e2e-deprecatedPdConfig.yaml");
+  for (const std::int32_t prompt : {8, 1000}) {
+    const nlohmann::json old_cfg = run(pd_scenario(prompt, deprecated));
+    const nlohmann::json current = run(pd_scenario(prompt, kPdSample));
+    const auto arrived = old_cfg["requests"]["arrived"].get<std::int64_t>();
+    EXPECT_EQ(old_cfg["requests"]["finished"], arrived) << prompt;
+    EXPECT_EQ(routed(old_cfg, "p-0"), prompt < 16 ? 0 : arrived) << prompt;
+    EXPECT_EQ(routed(old_cfg, "d-0"), arrived) << prompt;
+    EXPECT_EQ(routed(old_cfg, "p-0"), routed(current, "p-0")) << prompt;
+  }
+}
+
 TEST(EppRouting, YamlStringAndJsonObjectRouteAlike) {
   // The same config as YAML text and as a JSON object: the same run.
   nlohmann::json as_object = nlohmann::json::parse(R"({

@@ -305,5 +305,72 @@ TEST(EppPrecise, IndexFollowsKvEvents) {
   EXPECT_EQ(h.size(), 3u);
 }
 
+TEST(EppFilters, ByLabelAndEncode) {
+  // bylabel/filter.go: the role label from the pool's role, other labels from pools[].labels.
+  Rig r(R"({"plugins": [{"type": "by-label", "parameters": {"label": "llm-d.ai/role",
+      "validValues": ["prefill", "decode"]}}, {"type": "random-picker"}]})");
+  r.sched.set_endpoint(0, Role::kPrefill, 1000, 0);
+  r.sched.set_endpoint(1, Role::kDecode, 1000, 0);
+  r.sched.set_endpoint(2, Role::kNone, 1000, 0);
+  auto h = r.histogram(200);
+  EXPECT_EQ(h.count(2), 0u);  // unlabelled: allowsNoLabel is false
+  EXPECT_GT(h.at(0), 0);
+  EXPECT_GT(h.at(1), 0);
+
+  Rig t(R"({"plugins": [{"type": "by-label", "parameters": {"label": "tier",
+      "validValues": ["gold"], "allowsNoLabel": true}}, {"type": "random-picker"}]})");
+  t.sched.set_labels(0, {{"tier", "gold"}});
+  t.sched.set_labels(1, {{"tier", "silver"}});
+  h = t.histogram(200);
+  EXPECT_EQ(h.count(1), 0u);
+  EXPECT_GT(h.at(0), 0);
+  EXPECT_GT(h.at(2), 0);  // no tier label: allowed
+
+  // roles.go NewEncodeRole: no simulated pool is an encode pool, so nothing passes.
+  Rig e(R"({"plugins": [{"type": "encode-filter"}, {"type": "random-picker"}]})");
+  e.sched.set_endpoint(0, Role::kPrefill, 1000, 0);
+  e.sched.set_endpoint(1, Role::kDecode, 1000, 0);
+  EXPECT_TRUE(e.sched.schedule(e.req(), 0, e.board, e.rng).rejected);
+}
+
+TEST(EppAdmission, ProbabilisticAdmitterShedsBySaturation) {
+  const std::string cfg = R"({"plugins": [{"type": "probabilistic-admitter"},
+      {"type": "random-picker"}]})";
+  // probabilisticadmitter/plugin.go: p = min(sat^5 x 300, 1), sat = mean max(q / 5, kv / 0.8).
+  auto rejected = [&cfg](double kv, std::int32_t priority) {
+    Rig r(cfg);
+    for (std::size_t i = 0; i < 3; ++i) r.signals(i, 0, 0, kv);
+    int n = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const Decision d = r.sched.schedule(r.req(0, -1, priority), 0, r.board, r.rng);
+      if (d.rejected)
+        ++n;
+      else
+        r.sched.on_left(d.target, 64);
+    }
+    return n;
+  };
+  EXPECT_EQ(rejected(0.0, 1), 0);     // idle: never
+  EXPECT_EQ(rejected(0.8, 1), 2000);  // saturation 1: always
+  EXPECT_EQ(rejected(0.8, 0), 0);     // not sheddable: always admitted
+  const int mid = rejected(0.24, 1);  // saturation 0.3: p = 0.3^5 x 300 = 0.729
+  EXPECT_GT(mid, 1380);
+  EXPECT_LT(mid, 1540);
+}
+
+TEST(EppPrefix, TheProducerSetsTheIndexNotTheScorer) {
+  // With an LRU of one block per server the index keeps only the prompt's last block, so a
+  // repeated prompt matches nowhere and the picker spreads it; the scorer's own parameters
+  // are ignored (scorer/prefix/plugin.go), so there the default index keeps it on one server.
+  Rig small(R"({"plugins": [{"type": "prefix-cache-scorer"}, {"type": "max-score-picker"},
+      {"type": "approx-prefix-cache-producer",
+       "parameters": {"autoTune": false, "lruCapacityPerServer": 1}}]})");
+  EXPECT_EQ(small.histogram(300).size(), 3u);
+  Rig ignored(R"({"plugins": [{"type": "prefix-cache-scorer",
+      "parameters": {"autoTune": false, "lruCapacityPerServer": 1}},
+      {"type": "max-score-picker"}]})");
+  EXPECT_EQ(ignored.histogram(300).size(), 1u);
+}
+
 }  // namespace
 }  // namespace blis::cluster::epp

@@ -455,11 +455,12 @@ scen('epp-profiles-5000', eppScen({ apiVersion: 'llm-d.ai/v1alpha1', kind: 'Endp
 const pp = (type, params, ref = true) => eppYaml(`- type: ${type}\n  parameters:\n${Object.entries(params).map(([k, v]) => `    ${k}: ${v}\n`).join('')}`)
   .replace(EPP_PROFILE, ref ? EPP_PROFILE.replace('  - pluginRef: max-score-picker\n', `  - pluginRef: ${type}\n  - pluginRef: max-score-picker\n`) : EPP_PROFILE);
 const bigNums = ['1e30', '-1e30', '1e999', '9223372036854775808', '2147483648', '-2147483649', '1.5', '1e-300', '"12"'];
-[['prefix-cache-scorer', 'maxPrefixBlocksToMatch'], ['prefix-cache-scorer', 'lruCapacityPerServer', { autoTune: 'false' }],
+// The approximate prefix index's parameters are its producer's (a data-layer plugin, no pluginRef).
+[['approx-prefix-cache-producer', 'maxPrefixBlocksToMatch'], ['approx-prefix-cache-producer', 'lruCapacityPerServer', { autoTune: 'false' }],
   ['no-hit-lru-scorer', 'lruSize'], ['token-load-scorer', 'queueThresholdTokens'], ['load-aware-scorer', 'threshold'],
   ['active-request-scorer', 'idleThreshold'], ['active-request-scorer', 'maxBusyScore'],
   ['context-length-aware', 'enableFiltering']].forEach(([type, key, extra = {}], j) =>
-  bigNums.forEach((v, i) => { if ((i + j) % 2 === 0 || i < 3) scen(`epp-param-${type}-${key}-${i}`, eppScen(pp(type, { ...extra, [key]: v })), { regression: i === 0 && j < 3 }); }));
+  bigNums.forEach((v, i) => { if ((i + j) % 2 === 0 || i < 3) scen(`epp-param-${type}-${key}-${i}`, eppScen(pp(type, { ...extra, [key]: v }, !type.endsWith('-producer'))), { regression: i === 0 && j < 3 }); }));
 scen('epp-no-hit-lru-huge-with-prefix', eppScen(pp('no-hit-lru-scorer', { lruSize: '1e30' }).replace('plugins:\n', 'plugins:\n- type: prefix-cache-scorer\n')));
 bigNums.forEach((v, i) => scen(`epp-pd-decider-non-cached-${i}`, setp(eppScen(EPP_HEAD +
   `plugins:\n- type: prefill-filter\n- type: decode-filter\n- type: queue-scorer\n- type: max-score-picker\n- type: prefix-cache-scorer\n- type: prefix-based-pd-decider\n  parameters:\n    nonCachedTokens: ${v}\n` +

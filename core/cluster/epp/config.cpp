@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/epp/flow_config.h"
+#include "cluster/epp/plugin_checks.h"
+#include "cluster/epp/plugin_params.h"
 #include "cluster/epp/yaml_subset.h"
 #include "scenario/json_text.h"
 #include "util/did_you_mean.h"
@@ -27,7 +29,6 @@ const std::vector<std::string> kTopKeys = {
     "saturationDetector", "dataLayer", "flowControl",  "parser"};
 constexpr std::size_t kMaxPlugins = 64;
 constexpr std::size_t kMaxProfiles = 16;
-constexpr double kMaxIntParam = 2147483647.0;
 // As router.scorers[].weight: a scorer weight of at most 1e9, so weighted sums stay finite.
 constexpr double kMaxWeight = 1e9;
 
@@ -155,15 +156,13 @@ class Loader {
       }
       if (p.contains("parameters") && !p["parameters"].is_null())
         parameters(p["parameters"], ptr + "/parameters", spec);
+      const ConfigError report = [this](const std::string& p, const std::string& m, Severity s) {
+        error(p, m, s);
+      };
       if (spec.info->kind == PluginKind::kSaturationDetector ||
           spec.info->kind == PluginKind::kFlowPolicy)
-        check_flow_params(
-            spec, ptr,
-            [this](const std::string& p, const std::string& m, Severity s) { error(p, m, s); });
-      // context_length_aware.go Factory: "'label' must be specified".
-      if (spec.type == "context-length-aware" && spec.str.count("label") != 0 &&
-          spec.str["label"].empty())
-        error(ptr + "/parameters/label", "must be a non-empty label name");
+        check_flow_params(spec, ptr, report);
+      check_plugin_params(spec, ptr, report);
       by_name_[spec.name] = static_cast<std::int32_t>(out.plugins.size());
       out.plugins.push_back(std::move(spec));
     }
@@ -182,113 +181,19 @@ class Loader {
       for (const ParamInfo& c : spec.info->params)
         if (c.name == it.key()) q = &c;
       if (q == nullptr) {
+        // Upstream's factories read their parameters with json.Unmarshal, which skips fields
+        // the plugin does not have: the config loads, and the name has no effect.
         error(kp,
               "unknown parameter " + quote_excerpt(it.key()) + " of " + quote_excerpt(spec.type) +
                   did_you_mean(it.key(), known) +
-                  (known.empty() ? " (it takes none)" : " (expected " + quoted_list(known) + ")"));
+                  (known.empty() ? " (it takes none)" : " (expected " + quoted_list(known) + ")") +
+                  ": ignored, as upstream ignores it" + unknown_param_hint(spec.type),
+              Severity::kWarning);
         continue;
       }
-      param(*q, it.value(), kp, spec);
-    }
-  }
-
-  void param(const ParamInfo& q, const json& v, const std::string& kp, PluginSpec& spec) {
-    switch (q.type) {
-      case ParamType::kInt:
-        // Go's int parameters; the simulator converts them to 32- and 64-bit integers, so a
-        // value outside int32 is an error here rather than an overflowing conversion later.
-        if (!v.is_number_integer() &&
-            !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))
-          return error(kp, "expected an integer");
-        if (!(std::fabs(v.get<double>()) <= kMaxIntParam))
-          return error(kp, "expected an integer from -2147483647 to 2147483647");
-        spec.num[q.name] = v.get<double>();
-        return;
-      case ParamType::kNumber:
-        // A YAML float beyond double (1e999) reads as infinity: refused, as Go's yaml refuses
-        // it (strconv.ParseFloat's range error).
-        if (!v.is_number() || !std::isfinite(v.get<double>()))
-          return error(kp, "expected a finite number");
-        spec.num[q.name] = v.get<double>();
-        return;
-      case ParamType::kBool:
-        if (!v.is_boolean()) return error(kp, "expected true or false");
-        spec.num[q.name] = v.get<bool>() ? 1.0 : 0.0;
-        return;
-      case ParamType::kString:
-        if (!v.is_string()) return error(kp, "expected a string");
-        spec.str[q.name] = v.get<std::string>();
-        return;
-      case ParamType::kDuration: {
-        double ms = 0;
-        if (!v.is_string() || !parse_go_duration_ms(v.get<std::string>(), ms))
-          return error(kp, "expected a duration such as \"200ms\" or \"1s\"");
-        spec.num[q.name] = ms;
-        return;
-      }
-      case ParamType::kSelector:
-        return selector(v, kp, spec);
-      case ParamType::kObject:
-        if (!v.is_object()) return error(kp, "expected a mapping");
-        if (q.subkeys.empty() && !q.used) return;  // accepted as a whole (no effect)
-        for (auto it = v.begin(); it != v.end(); ++it) {
-          const std::string sp = json_pointer_append(kp, it.key());
-          if (!q.subkeys.empty() &&
-              std::find(q.subkeys.begin(), q.subkeys.end(), it.key()) == q.subkeys.end()) {
-            error(sp, "unknown key " + quote_excerpt(it.key()) + did_you_mean(it.key(), q.subkeys) +
-                          " (expected " + quoted_list(q.subkeys) + ")");
-          } else if (!it.value().is_string()) {
-            error(sp, "expected a string");
-          } else {
-            spec.obj[q.name][it.key()] = it.value().get<std::string>();
-          }
-        }
-        return;
-    }
-  }
-
-  // metav1.LabelSelector matchExpressions, checked as LabelSelectorAsSelector checks them:
-  // In / NotIn need values, Exists / DoesNotExist take none.
-  void selector(const json& v, const std::string& kp, PluginSpec& spec) {
-    static const std::vector<std::string> ops = {"In", "NotIn", "Exists", "DoesNotExist"};
-    if (!v.is_array() || v.size() > 64)
-      return error(kp, "expected a list of at most 64 {key, operator, values}");
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      const std::string ep = json_pointer_append(kp, i);
-      const json& e = v[i];
-      if (!e.is_object() || !e.contains("key") || !e["key"].is_string() ||
-          !e.contains("operator") || !e["operator"].is_string()) {
-        error(ep, "expected {key: <label>, operator: In|NotIn|Exists|DoesNotExist, values}");
-        continue;
-      }
-      unknown_keys(e, ep, {"key", "operator", "values"});
-      SelectorRequirement r;
-      r.key = e["key"].get<std::string>();
-      r.op = e["operator"].get<std::string>();
-      if (std::find(ops.begin(), ops.end(), r.op) == ops.end()) {
-        error(ep + "/operator", "unknown operator " + quote_excerpt(r.op) +
-                                    did_you_mean(r.op, ops) + " (expected " + quoted_list(ops) +
-                                    ")");
-        continue;
-      }
-      if (e.contains("values")) {
-        if (!e["values"].is_array()) {
-          error(ep + "/values", "expected a list of strings");
-          continue;
-        }
-        for (const json& x : e["values"]) {
-          if (x.is_string())
-            r.values.push_back(x.get<std::string>());
-          else
-            error(ep + "/values", "expected a list of strings");
-        }
-      }
-      const bool set_op = r.op == "In" || r.op == "NotIn";
-      if (set_op && r.values.empty())
-        error(ep + "/values", "operator " + r.op + " needs at least one value");
-      if (!set_op && !r.values.empty())
-        error(ep + "/values", "operator " + r.op + " takes no values");
-      spec.selector.push_back(std::move(r));
+      read_param(
+          *q, it.value(), kp, spec,
+          [this](const std::string& p, const std::string& m, Severity sv) { error(p, m, sv); });
     }
   }
 
@@ -464,6 +369,16 @@ class Loader {
       } else {
         out.prefill_decider = it->second;
       }
+    }
+    // HandlerFactory: an encode decider must name a decider plugin too (its profile runs only
+    // for multimodal requests, which the simulator has none of).
+    const std::string encoder =
+        nested ? sub("deciders", "encode") : h.text("encodeDeciderPluginName", "");
+    if (!encoder.empty()) {
+      const auto it = by_name_.find(encoder);
+      if (it == by_name_.end() || out.plugins[it->second].info->kind != PluginKind::kDecider)
+        error(hp + "/parameters", "deciders.encode " + quote_excerpt(encoder) +
+                                      " names no decider plugin" + did_you_mean(encoder, names()));
     }
   }
 

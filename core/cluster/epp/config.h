@@ -34,7 +34,8 @@ struct PluginSpec {
   std::map<std::string, double> num;
   std::map<std::string, std::string> str;
   std::map<std::string, std::map<std::string, std::string>> obj;
-  std::vector<SelectorRequirement> selector;  // matchExpressions
+  std::map<std::string, std::vector<std::string>> lists;  // string lists (validValues)
+  std::vector<SelectorRequirement> selector;              // matchExpressions
   double number(const std::string& key, double dflt) const {
     const auto it = num.find(key);
     return it == num.end() ? dflt : it->second;

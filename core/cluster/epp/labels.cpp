@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "util/contains.h"
+
 namespace blis::cluster::epp {
 
 bool selector_matches(const PluginSpec& spec, const Labels& labels) {
@@ -76,6 +78,13 @@ ContextRange context_range(const Labels& labels, const std::string& label) {
   r.labelled = true;
   r.valid = parse_context_range(it->second, r.lo, r.hi);
   return r;
+}
+
+bool by_label_keeps(const Labels& labels, const std::string& label,
+                    const std::vector<std::string>& valid_values, bool allows_no_label) {
+  const auto it = labels.find(label);
+  const bool defined = it != labels.end();
+  return (!defined && allows_no_label) || contains(valid_values, defined ? it->second : "");
 }
 
 }  // namespace blis::cluster::epp

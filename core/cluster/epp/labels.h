@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "cluster/epp/config.h"
 
@@ -18,6 +19,11 @@ inline constexpr const char* kRoleLabel = "llm-d.ai/role";
 
 // label-selector-filter: matchLabels and matchExpressions (spec.obj / spec.selector) all hold.
 bool selector_matches(const PluginSpec& spec, const Labels& labels);
+
+// bylabel/filter.go Filter: an endpoint passes when its `label` has one of `valid_values`
+// (an absent label reads as ""), or when it has no such label and `allows_no_label`.
+bool by_label_keeps(const Labels& labels, const std::string& label,
+                    const std::vector<std::string>& valid_values, bool allows_no_label);
 
 // context_length_aware.go parseContextRange: "min-max" (integers, min <= max).
 bool parse_context_range(const std::string& s, std::int64_t& lo, std::int64_t& hi);

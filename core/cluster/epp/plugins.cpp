@@ -1,5 +1,7 @@
 #include "cluster/epp/plugins.h"
 
+#include <utility>
+
 namespace blis::cluster::epp {
 namespace {
 
@@ -17,19 +19,12 @@ std::vector<PluginInfo> build() {
       {"prefix-cache-scorer",
        K::kScorer,
        S::kApproximated,
-       {{"blockSizeTokens", T::kInt, "16", false, {}},
-        {"blockSize", T::kInt, "(deprecated blockSizeTokens)", false, {}},
-        {"autoTune", T::kBool, "true", true, {}},
-        {"maxPrefixBlocksToMatch", T::kInt, "256", true, {}},
-        {"maxPrefixTokensToMatch", T::kInt, "0", false, {}},
-        {"lruCapacityPerServer", T::kInt, "31250", true, {}}},
-       kSched + "scorer/prefix/plugin.go; "
-                "pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/",
-       "matched leading blocks / prompt blocks, from the router's own LRU of what it routed "
-       "(chained block hashes, per-server LRU)",
-       "hashes token ids in blocks of the engine's block size (upstream hashes 4 characters per "
-       "token); autoTune: LRU capacity = the instance's GPU KV blocks, else "
-       "lruCapacityPerServer; maxPrefixBlocksToMatch is capped at 256"},
+       {},
+       kSched + "scorer/prefix/plugin.go",
+       "matched leading blocks / prompt blocks, from the PrefixCacheMatchInfo the "
+       "approx-prefix-cache-producer computes (its factory ignores any parameters)",
+       "the router's approximate index, set by the approx-prefix-cache-producer plugin's "
+       "parameters (its defaults when the config has none, as upstream creates it)"},
       {"precise-prefix-cache-scorer",
        K::kScorer,
        S::kSupported,
@@ -175,11 +170,22 @@ std::vector<PluginInfo> build() {
        "stream; no endpoint left rejects the request (upstream: 503)"},
       {"encode-filter",
        K::kFilter,
-       S::kNotExpressible,
+       S::kSupported,
        {},
        kSched + "filter/bylabel/roles.go",
-       "keeps encode endpoints (multimodal E/P/D)",
-       "the simulator has no encode (multimodal) pools"},
+       "keeps endpoints whose llm-d.ai/role is encode, encode-prefill or encode-prefill-decode "
+       "(multimodal E/P/D)",
+       "the simulator's pools are unified, prefill or decode, so it keeps none"},
+      {"by-label",
+       K::kFilter,
+       S::kSupported,
+       {{"label", T::kString, "", true, {}},
+        {"validValues", T::kStringList, "[]", true, {}},
+        {"allowsNoLabel", T::kBool, "false", true, {}}},
+       kSched + "filter/bylabel/filter.go",
+       "keeps endpoints whose label has one of validValues, and (allowsNoLabel) those without "
+       "the label (deprecated: label-selector-filter or the role filters)",
+       "labels are the pools' labels and llm-d.ai/role from the pool's role"},
       {"label-selector-filter",
        K::kFilter,
        S::kSupported,
@@ -204,6 +210,13 @@ std::vector<PluginInfo> build() {
        {},
        kSched + "filter/prefixcacheaffinity/plugin.go",
        "keeps endpoints above a prefix-match / latency-headroom gate",
+       "depends on the latency predictor"},
+      {"slo-headroom-tier-filter",
+       K::kFilter,
+       S::kNotExpressible,
+       {},
+       kSched + "filter/sloheadroomtier/plugin.go",
+       "keeps the endpoints of the best tier of predicted SLO headroom",
        "depends on the latency predictor"},
       // ---- pickers
       {"max-score-picker",
@@ -298,6 +311,13 @@ std::vector<PluginInfo> build() {
        kSched + "profilehandler/disagg/always_disagg_pd_decider.go",
        "always disaggregate",
        ""},
+      {"always-disagg-multimodal-decider",
+       K::kDecider,
+       S::kSupported,
+       {},
+       kSched + "profilehandler/disagg/always_disagg_mm_decider.go",
+       "disaggregate (run the encode profile) when the request has multimodal content",
+       "simulated requests are text only, so it never disaggregates"},
       // ---- saturation detection (admission)
       {"utilization-detector",
        K::kSaturationDetector,
@@ -375,56 +395,17 @@ std::vector<PluginInfo> build() {
        "every band's usage ceiling is threshold, in (0, 1]: a dispatch cycle stops when "
        "saturation >= it (the default usage-limit policy)",
        "as upstream"},
-      // ---- the data layer and request handling: the simulator is its own data layer
-      {"metrics-data-source",
-       K::kDataLayer,
-       S::kAccepted,
-       {},
-       "pkg/epp/framework/plugins/datalayer/source/metrics/datasource.go",
-       "scrapes the model servers' /metrics",
-       "the signal board"},
-      {"core-metrics-extractor",
-       K::kDataLayer,
-       S::kAccepted,
-       {},
-       "pkg/epp/framework/plugins/datalayer/extractor/metrics/extractor.go",
-       "maps vllm:* metrics onto endpoint attributes",
-       "the signal board"},
-      {"endpoint-notification-source",
-       K::kDataLayer,
-       S::kAccepted,
-       {},
-       "pkg/epp/framework/plugins/datalayer/source/notifications/endpoint_datasource.go",
-       "endpoint add / remove notifications",
-       "instances are fixed for a run"},
-      {"token-producer",
-       K::kDataLayer,
-       S::kAccepted,
-       {{"modelName", T::kString, "", false, {}}, {"vllm", T::kObject, "", false, {}}},
-       "pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go",
-       "tokenizes prompts for precise prefix scoring",
-       "requests carry token ids"},
-      {"inflight-load-producer",
-       K::kDataLayer,
-       S::kAccepted,
-       {},
-       "pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.go",
-       "counts requests and tokens in flight per endpoint",
-       "the router counts its own"},
-      {"openai-parser",
-       K::kDataLayer,
-       S::kAccepted,
-       {},
-       "pkg/epp/framework/plugins/requesthandling/parsers/openai/openai.go",
-       "parses OpenAI request bodies",
-       "requests are generated, not parsed"},
   };
 }
 
 }  // namespace
 
 const std::vector<PluginInfo>& plugin_registry() {
-  static const std::vector<PluginInfo> r = build();
+  static const std::vector<PluginInfo> r = [] {
+    std::vector<PluginInfo> all = build();
+    for (PluginInfo& p : request_control_plugins()) all.push_back(std::move(p));
+    return all;
+  }();
   return r;
 }
 
@@ -456,6 +437,8 @@ const char* kind_name(PluginKind k) {
       return "saturation detector";
     case K::kFlowPolicy:
       return "flow-control policy";
+    case K::kAdmitter:
+      return "admitter";
     case K::kDataLayer:
       return "data layer";
     case K::kOther:

@@ -23,6 +23,7 @@ enum class PluginKind {
   kSaturationDetector,
   kFlowPolicy,  // flow control: fairness, ordering and usage-limit policies
   kDataLayer,   // data sources, extractors, producers, parsers: the simulator's own data layer
+  kAdmitter,    // request control's AdmitRequest plugins (director.go runAdmissionPlugins)
   kOther,
 };
 
@@ -34,7 +35,20 @@ enum class Support {
 };
 
 // kSelector: a list of label-selector requirements {key, operator, values} (matchExpressions).
-enum class ParamType { kInt, kNumber, kBool, kString, kDuration, kObject, kSelector };
+// kStringList: a list of strings (by-label's validValues). kAny: any JSON value, accepted as a
+// whole (a parameter the simulator has no use for, e.g. request-attribute-reporter's CEL
+// attributes).
+enum class ParamType {
+  kInt,
+  kNumber,
+  kBool,
+  kString,
+  kDuration,
+  kObject,
+  kSelector,
+  kStringList,
+  kAny
+};
 
 struct ParamInfo {
   std::string name;
@@ -55,6 +69,10 @@ struct PluginInfo {
 };
 
 const std::vector<PluginInfo>& plugin_registry();
+// The request-control, request-handling and data-layer part of the registry (admitters,
+// pre-request header handlers, producers, data sources, parsers), in the order the matrix lists
+// them (plugins_request_control.cpp); plugin_registry() appends it to the scheduling plugins.
+std::vector<PluginInfo> request_control_plugins();
 const PluginInfo* find_plugin(const std::string& type);
 std::vector<std::string> plugin_types();
 const char* kind_name(PluginKind k);

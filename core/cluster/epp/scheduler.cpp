@@ -27,6 +27,13 @@ Scheduler::Scheduler(EppConfig cfg, std::size_t instances, std::vector<std::int3
       lora_inflight_(instances),
       metrics_age_(metrics_age),
       block_size_(block_size) {
+  // The approximate index's parameters are the approx-prefix-cache-producer's: the scorer's
+  // factory ignores its own (scorer/prefix/plugin.go), and without a producer in the config
+  // upstream creates one with its defaults (data_graph.go CreateMissingDataProducers).
+  for (std::size_t i = 0; i < cfg_.plugins.size(); ++i) {
+    if (cfg_.plugins[i].type == "approx-prefix-cache-producer" && approx_producer_ < 0)
+      approx_producer_ = static_cast<std::int32_t>(i);
+  }
   for (std::size_t i = 0; i < cfg_.plugins.size(); ++i) {
     const PluginSpec& p = cfg_.plugins[i];
     if (!is_prefix_type(p.type)) continue;
@@ -34,7 +41,9 @@ Scheduler::Scheduler(EppConfig cfg, std::size_t instances, std::vector<std::int3
     s.plugin = static_cast<std::int32_t>(i);
     s.precise = p.type == "precise-prefix-cache-scorer";
     // approximateprefix: maxPrefixBlocksToMatch (256); the index holds at most 256.
-    const double mb = p.number("maxPrefixBlocksToMatch", kMaxPrefixBlocksToMatch);
+    const double mb =
+        s.precise ? kMaxPrefixBlocksToMatch
+                  : approx_params().number("maxPrefixBlocksToMatch", kMaxPrefixBlocksToMatch);
     s.max_blocks = std::clamp(static_cast<std::int32_t>(mb), 1, kMaxPrefixBlocksToMatch);
     if (s.precise)
       s.exact = std::make_unique<PreciseIndex>(instances, block_size);
@@ -60,7 +69,7 @@ void Scheduler::set_endpoint(std::int32_t instance, Role role, std::int64_t gpu_
     if (s.precise) continue;
     // approximateprefix AutoTune: the LRU holds the server's KV blocks; else
     // lruCapacityPerServer.
-    const PluginSpec& p = cfg_.plugins[static_cast<std::size_t>(s.plugin)];
+    const PluginSpec& p = approx_params();
     const bool auto_tune = p.number("autoTune", 1) != 0;
     const auto cap = auto_tune && gpu_blocks > 0
                          ? gpu_blocks
@@ -158,6 +167,13 @@ Decision Scheduler::schedule(const Request& r, SimTime now, SignalBoard& board, 
     d.rejected = true;
     return d;
   }
+  // director.go runAdmissionPlugins: after the admission controller, before scheduling.
+  for (const PluginSpec& a : cfg_.plugins) {
+    if (a.type == "probabilistic-admitter" && !probabilistic_admit(a, r, now, board, rng)) {
+      d.rejected = true;
+      return d;
+    }
+  }
   prepare_prefix(r);
   // dp_profile_handler.go Pick: the one profile, as single-profile-handler (its endpoints
   // are DP ranks: the router's endpoint table maps them back to instances).
@@ -180,6 +196,32 @@ Decision Scheduler::schedule(const Request& r, SimTime now, SignalBoard& board, 
   }
   pre_request(r, d);
   return d;
+}
+
+// probabilisticadmitter/plugin.go AdmitRequest: critical and standard requests (priority >= 0
+// upstream; here client priority <= 0) pass; a sheddable one is rejected with probability
+// min(sat^power x k, 1), sat the mean over the endpoints of max(waiting / queueDepthThreshold,
+// KV usage / kvCacheUtilThreshold). The draw happens only for a sheddable request with
+// endpoints, as upstream calls randFn.
+bool Scheduler::probabilistic_admit(const PluginSpec& a, const Request& r, SimTime now,
+                                    SignalBoard& board, Rng& rng) {
+  if (r.priority <= 0 || candidates_.empty()) return true;
+  const double q_thr = a.number("queueDepthThreshold", 5);
+  const double kv_thr = a.number("kvCacheUtilThreshold", 0.8);
+  double total = 0;
+  for (const std::int32_t c : candidates_) {
+    const InstanceSignals& s = board.view(static_cast<std::size_t>(c), now);
+    total += std::max(static_cast<double>(s.waiting) / q_thr, s.kv_usage / kv_thr);
+  }
+  const double sat = total / static_cast<double>(candidates_.size());
+  const double prob = std::min(dmath::pow(sat, a.number("power", 5)) * a.number("k", 300), 1.0);
+  return !(rng.uniform01() < prob);
+}
+
+const PluginSpec& Scheduler::approx_params() const {
+  static const PluginSpec kDefaults;
+  return approx_producer_ >= 0 ? cfg_.plugins[static_cast<std::size_t>(approx_producer_)]
+                               : kDefaults;
 }
 
 bool Scheduler::disaggregate(const Request& r, std::int32_t decode) const {
@@ -257,6 +299,20 @@ void Scheduler::filter(const PluginSpec& f, const Request& r, SimTime now, Signa
     } else {
       next_ = affinity.empty() ? available : affinity;
     }
+  } else if (t == "by-label" || t == "encode-filter") {
+    // bylabel/filter.go Filter; roles.go NewEncodeRole is by-label on llm-d.ai/role.
+    static const std::vector<std::string> kEncodeRoles = {"encode", "encode-prefill",
+                                                          "encode-prefill-decode"};
+    static const std::vector<std::string> kNone;
+    const bool encode = t == "encode-filter";
+    const auto lv = f.lists.find("validValues");
+    const std::vector<std::string>& valid =
+        encode ? kEncodeRoles : (lv != f.lists.end() ? lv->second : kNone);
+    const std::string label = encode ? std::string(kRoleLabel) : f.text("label", "");
+    const bool allows_no_label = !encode && f.number("allowsNoLabel", 0) != 0;
+    for (const std::int32_t c : pass_)
+      if (by_label_keeps(labels_[static_cast<std::size_t>(c)], label, valid, allows_no_label))
+        next_.push_back(c);
   } else if (t == "label-selector-filter" || t == "by-label-selector") {
     // bylabel/selector.go Filter.
     for (const std::int32_t c : pass_)

@@ -125,6 +125,11 @@ class Scheduler {
     std::vector<std::int32_t> matches;  // per instance, for the current request
   };
   std::vector<PrefixState> prefix_;
+  std::int32_t approx_producer_ = -1;  // the approx-prefix-cache-producer plugin, if configured
+  // Its parameters (an empty spec, read for its defaults, when there is none).
+  const PluginSpec& approx_params() const;
+  bool probabilistic_admit(const PluginSpec& a, const Request& r, SimTime now, SignalBoard& board,
+                           Rng& rng);
   std::int32_t decider_prefix_ = -1;  // index into prefix_ the decider reads
   bool last_cold_ = false;
 

@@ -93,7 +93,8 @@ json plain_scalar(const std::string& s) {
 
 class Parser {
  public:
-  explicit Parser(std::vector<Line> lines) : lines_(std::move(lines)) {}
+  Parser(std::vector<Line> lines, std::vector<std::string> raw)
+      : lines_(std::move(lines)), raw_(std::move(raw)) {}
 
   bool run(YamlResult& out, YamlError& err) {
     if (lines_.empty()) {
@@ -116,6 +117,7 @@ class Parser {
 
  private:
   std::vector<Line> lines_;
+  std::vector<std::string> raw_;  // every line of the text as written (line n at n - 1)
   std::map<std::string, YamlPos> pos_;
   YamlError err_;
 
@@ -204,7 +206,9 @@ class Parser {
       pos_[child] = {l.no, l.indent + 1};
       const std::string rest = trim(l.text.substr(colon + 1));
       json val;
-      if (!rest.empty()) {
+      if (is_block_scalar_header(rest)) {
+        if (!block_scalar(i, indent, rest, val)) return false;
+      } else if (!rest.empty()) {
         const auto at = static_cast<std::int32_t>(l.text.find(rest, colon + 1));
         if (!scalar(l, at, rest, val)) return false;
         ++i;
@@ -221,6 +225,64 @@ class Parser {
     }
     if (i < lines_.size() && lines_[i].indent > indent)
       return fail(lines_[i], 0, "unexpected indentation inside a mapping");
+    return true;
+  }
+
+  // A literal (|) or folded (>) block scalar, with an optional chomping indicator (- strips
+  // the final line breaks, + keeps them all, none keeps one); an explicit indentation
+  // indicator is outside the subset.
+  static bool is_block_scalar_header(const std::string& rest) {
+    return rest == "|" || rest == "|-" || rest == "|+" || rest == ">" || rest == ">-" ||
+           rest == ">+";
+  }
+
+  // Reads the block scalar introduced by lines_[i] (a key at `indent`): the raw lines after it
+  // that are blank or indented more than the key, at the first content line's indentation.
+  bool block_scalar(std::size_t& i, std::int32_t indent, const std::string& header, json& out) {
+    const Line& key_line = lines_[i];
+    std::size_t n = static_cast<std::size_t>(key_line.no);  // raw_ index of the next line
+    std::int32_t content_indent = -1;
+    std::vector<std::string> body;
+    for (; n < raw_.size(); ++n) {
+      const std::string& r = raw_[n];
+      std::size_t ind = 0;
+      while (ind < r.size() && r[ind] == ' ') ++ind;
+      if (ind == r.size()) {  // a blank line belongs to the scalar (trailing ones: chomping)
+        body.emplace_back();
+        continue;
+      }
+      if (static_cast<std::int32_t>(ind) <= indent) break;
+      if (content_indent < 0) content_indent = static_cast<std::int32_t>(ind);
+      if (static_cast<std::int32_t>(ind) < content_indent) break;
+      body.push_back(r.substr(static_cast<std::size_t>(content_indent)));
+    }
+    // Trailing blank lines are not content; they count only for "keep" chomping.
+    std::size_t trailing = 0;
+    while (!body.empty() && body.back().empty()) {
+      body.pop_back();
+      ++trailing;
+    }
+    const std::size_t last_no = key_line.no + body.size();  // the last content line's number
+    std::string text;
+    const bool folded = header[0] == '>';
+    for (std::size_t k = 0; k < body.size(); ++k) {
+      if (k > 0) {
+        if (!folded) {
+          text += '\n';
+        } else if (body[k].empty()) {
+          text += '\n';  // folding: each empty line is one line break, the break before it goes
+        } else if (!body[k - 1].empty()) {
+          // Adjacent lines join with a space, unless one is more indented (kept as written).
+          text += body[k][0] != ' ' && body[k - 1][0] != ' ' ? ' ' : '\n';
+        }
+      }
+      text += body[k];
+    }
+    const char chomp = header.size() > 1 ? header[1] : 0;
+    if (!body.empty() && chomp != '-') text += '\n';
+    if (chomp == '+') text.append(trailing, '\n');
+    out = text;
+    while (i < lines_.size() && static_cast<std::size_t>(lines_[i].no) <= last_no) ++i;
     return true;
   }
 
@@ -343,21 +405,24 @@ YamlResult parse_yaml_subset(const std::string& text) {
   };
   if (text.size() > kMaxYamlBytes) return fail(1, 1, "YAML text over 256 KiB");
   std::vector<Line> lines;
+  std::vector<std::string> raw;
   std::size_t start = 0;
   std::int32_t no = 0;
   bool seen_doc = false;
   while (start <= text.size()) {
     std::size_t nl = text.find('\n', start);
     if (nl == std::string::npos) nl = text.size();
-    const std::string raw = text.substr(start, nl - start);
+    raw.push_back(text.substr(start, nl - start));
+    if (!raw.back().empty() && raw.back().back() == '\r') raw.back().pop_back();  // CRLF text
+    const std::string& line = raw.back();
     start = nl + 1;
     ++no;
     std::size_t ind = 0;
-    while (ind < raw.size() && raw[ind] == ' ') ++ind;
-    if (ind < raw.size() && raw[ind] == '\t')
+    while (ind < line.size() && line[ind] == ' ') ++ind;
+    if (ind < line.size() && line[ind] == '\t')
       return fail(no, static_cast<std::int32_t>(ind) + 1,
                   "a tab in indentation (YAML allows spaces only)");
-    const std::string body = rtrim(strip_comment(raw.substr(ind)));
+    const std::string body = rtrim(strip_comment(line.substr(ind)));
     if (body.empty()) {
       if (nl == text.size()) break;
       continue;
@@ -372,7 +437,7 @@ YamlResult parse_yaml_subset(const std::string& text) {
     lines.push_back({no, static_cast<std::int32_t>(ind), body});
     if (nl == text.size()) break;
   }
-  Parser p(std::move(lines));
+  Parser p(std::move(lines), std::move(raw));
   YamlError err;
   if (!p.run(r, err)) return fail(err.at.line, err.at.column, err.message);
   r.ok = true;

@@ -445,15 +445,19 @@ test('every docs demo page embeds a live playground that shows what its text cit
         check(await frame.isVisible(tid(where.chart)), `${file} cites “${term}” but the embed hides ${where.chart}`);
       if (where.card) check(labels.includes(where.card), `${file} cites “${term}” but the embed has no “${where.card}” card`);
       if (where.chart) {
-        // The chart lays out its canvas after the first results arrive: wait for that
-        // condition (a loaded machine can take a while), then report the height seen.
+        // The chart lays out its canvas after the first results arrive, and replaces it when
+        // its series change (a new plot): the height is read in the same evaluation that finds
+        // it tall enough, so a canvas swapped between two queries cannot read as 0 px. A
+        // loaded machine can take a while; on a timeout the height last seen is reported.
         const canvas = `${tid(where.chart)} canvas`;
-        await frame
-          .waitForFunction((sel) => (document.querySelector(sel)?.getBoundingClientRect().height ?? 0) >= 100, canvas, {
-            timeout: 20000,
-          })
-          .catch(() => undefined);
-        const h = (await frame.locator(canvas).first().boundingBox())?.height ?? 0;
+        const tall = (sel) => {
+          const hh = document.querySelector(sel)?.getBoundingClientRect().height ?? 0;
+          return hh >= 100 ? hh : false;
+        };
+        const h = await frame
+          .waitForFunction(tall, canvas, { timeout: 30000 })
+          .then((handle) => handle.jsonValue())
+          .catch(() => frame.evaluate((sel) => document.querySelector(sel)?.getBoundingClientRect().height ?? 0, canvas));
         check(h >= 100, `${file}: ${where.chart} is only ${h} px tall`);
       }
     }
