@@ -27,6 +27,11 @@ std::vector<PluginInfo> request_control_plugins() {
   const std::string headers_rule =
       "PreRequest: sets the prefill (x-prefiller-host-port) and encode disaggregation headers "
       "from the profile results (deprecated: disagg-profile-handler does it natively)";
+  // tokenizer.go: the token producer's parameters (the legacy "tokenizer" type takes the same).
+  const std::vector<ParamInfo> tokenizer_params = {
+      {"modelName", T::kString, "", false, {}},
+      {"vllm", T::kObject, "", false, {}},
+      {"udsTokenizerConfig", T::kObject, "", false, {}}};
   const std::string headers_note =
       "the P/D proxy hands a disaggregated request to its prefill endpoint itself";
   return {
@@ -114,24 +119,12 @@ std::vector<PluginInfo> request_control_plugins() {
        "hashes token ids in blocks of the engine's block size (upstream hashes 4 characters per "
        "token); autoTune: LRU capacity = the instance's GPU KV blocks, else "
        "lruCapacityPerServer; maxPrefixBlocksToMatch is capped at 256"},
-      {"token-producer",
-       K::kDataLayer,
-       S::kAccepted,
-       {{"modelName", T::kString, "", false, {}},
-        {"vllm", T::kObject, "", false, {}},
-        {"udsTokenizerConfig", T::kObject, "", false, {}}},
-       kRc + "dataproducer/tokenizer/tokenizer.go",
-       "tokenizes prompts for precise prefix scoring",
+      {"token-producer", K::kDataLayer, S::kAccepted, tokenizer_params,
+       kRc + "dataproducer/tokenizer/tokenizer.go", "tokenizes prompts for precise prefix scoring",
        "requests carry token ids"},
-      {"tokenizer",
-       K::kDataLayer,
-       S::kAccepted,
-       {{"modelName", T::kString, "", false, {}},
-        {"vllm", T::kObject, "", false, {}},
-        {"udsTokenizerConfig", T::kObject, "", false, {}}},
+      {"tokenizer", K::kDataLayer, S::kAccepted, tokenizer_params,
        kRc + "dataproducer/tokenizer/tokenizer.go",
-       "the older name of token-producer (LegacyPluginType)",
-       "requests carry token ids"},
+       "the older name of token-producer (LegacyPluginType)", "requests carry token ids"},
       {"inflight-load-producer",
        K::kDataLayer,
        S::kAccepted,
