@@ -182,6 +182,11 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
         "mean %.2f ms (%.2f ms alone)\n",
         n["passes_slowed"].get<long long>(), n["collective_extra_ms"].get<double>(),
         n["kv_pull_ms_mean"].get<double>(), n["kv_pull_alone_ms_mean"].get<double>());
+    if (n.contains("passes_repriced")) {
+      std::printf(
+          "              %lld of them priced again when a transfer started while they ran\n",
+          n["passes_repriced"].get<long long>());
+    }
   }
   std::printf("  results in %s (digest %s)\n", out_dir.c_str(),
               s["digest"].get<std::string>().c_str());

@@ -4,6 +4,7 @@
 #include "cluster/spec_acceptance.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace blis::cluster {
@@ -66,13 +67,14 @@ LoopDecision Instance::run_loop(SimTime t, std::int32_t lane) {
       if (ln.lora) cost.gpu += round_us(ln.lora->apply(*batch));
       // Hand-offs and all-to-alls between nodes share the NICs with the transfers in flight;
       // a slowed hand-off holds its stage longer too.
+      SharedCollective shared;
       if (link_share_ && cost.cross_node_us > 0) {
-        const SimTime extra = link_share_(*this, t, cost.cross_node_us);
-        if (extra > 0) {
-          cost.gpu += extra;
-          if (cost.stage > 0) cost.stage = std::min(cost.gpu, cost.stage + extra);
+        shared = link_share_(*this, t, cost.cross_node_us);
+        if (shared.extra > 0) {
+          cost.gpu += shared.extra;
+          if (cost.stage > 0) cost.stage = std::min(cost.gpu, cost.stage + shared.extra);
           ++counters_.collectives_slowed;
-          counters_.collective_extra += extra;
+          counters_.collective_extra += shared.extra;
         }
       }
       // The engine-core thread schedules and prepares inputs; the GPU runs passes back to
@@ -81,14 +83,19 @@ LoopDecision Instance::run_loop(SimTime t, std::int32_t lane) {
       const SimTime launch = t + cost.cpu;
       const SimTime start = std::max(launch, ln.gpu_free);
       const SimTime end = start + cost.gpu;
-      // With pipeline parallelism the next pass enters the first stage once this one has
-      // left the busiest stage; it finishes after the whole pipeline.
-      ln.gpu_free = cost.stage > 0 ? std::min(end, start + cost.stage) : end;
       auto slot = static_cast<std::size_t>((ln.head + ln.count) % depth);
       InFlight& f = ln.ring[slot];
       f.batch_id = batch->id;
+      f.launch = launch;
+      f.gpu_start = start;
+      f.gpu = cost.gpu;
+      f.stage = cost.stage;
       f.gpu_end = end;
       f.tokens = batch->total_tokens;
+      f.flow = shared.flow;
+      f.cross_node_us = cost.cross_node_us;
+      f.collective_extra = shared.extra;
+      ln.gpu_free = frees_gpu_at(f);
       draw_acceptance(*batch, f.outcome);
       ++ln.count;
       counters_.cpu_busy += cost.cpu;
@@ -115,9 +122,51 @@ LoopDecision Instance::run_loop(SimTime t, std::int32_t lane) {
   return d;
 }
 
+SimTime Instance::frees_gpu_at(const InFlight& f) {
+  // With pipeline parallelism the next pass enters the first stage once this one has left
+  // the busiest stage; it finishes after the whole pipeline.
+  return f.stage > 0 ? std::min(f.gpu_end, f.gpu_start + f.stage) : f.gpu_end;
+}
+
+bool Instance::reprice_collective(std::uint64_t flow, double shared_us) {
+  if (flow == 0) return false;
+  for (Lane& ln : lanes_) {
+    const auto depth = static_cast<std::int32_t>(ln.ring.size());
+    for (std::int32_t k = 0; k < ln.count; ++k) {
+      InFlight& f = ln.ring[static_cast<std::size_t>((ln.head + k) % depth)];
+      if (f.flow != flow) continue;
+      const SimTime extra = round_us(shared_us - f.cross_node_us);
+      if (extra <= f.collective_extra) return true;
+      // A slowed hand-off holds its stage longer too, as at launch.
+      const SimTime more = extra - f.collective_extra;
+      if (f.collective_extra == 0) ++counters_.collectives_slowed;
+      ++counters_.collectives_repriced;
+      f.collective_extra = extra;
+      counters_.collective_extra += more;
+      counters_.gpu_busy += more;
+      f.gpu += more;
+      if (f.stage > 0) f.stage = std::min(f.gpu, f.stage + more);
+      f.gpu_end = f.gpu_start + f.gpu;
+      // The passes behind it run back to back on the GPU, so they start later too.
+      SimTime free_at = frees_gpu_at(f);
+      for (std::int32_t j = k + 1; j < ln.count; ++j) {
+        InFlight& g = ln.ring[static_cast<std::size_t>((ln.head + j) % depth)];
+        g.gpu_start = std::max(g.launch, free_at);
+        g.gpu_end = g.gpu_start + g.gpu;
+        free_at = frees_gpu_at(g);
+      }
+      ln.gpu_free = free_at;
+      return true;
+    }
+  }
+  return false;
+}
+
 const engine::StepEvents& Instance::complete_oldest(SimTime t, std::int32_t lane) {
   Lane& ln = lane_at(lane);
   InFlight& f = ln.ring[static_cast<std::size_t>(ln.head)];
+  if (ln.count == 0 || t < f.gpu_end)
+    throw std::logic_error("complete_oldest: no pass in flight has ended by this instant");
   ln.head = (ln.head + 1) % static_cast<std::int32_t>(ln.ring.size());
   --ln.count;
   ++counters_.steps;

@@ -45,7 +45,8 @@ struct LoopDecision {
   Kind kind = Kind::kIdle;
   SimTime at = kSimTimeNever;
   const engine::Batch* launched = nullptr;  // the pass launched by this iteration, if any
-  SimTime gpu_start = 0, gpu_end = 0;       // of `launched`
+  // Of `launched`, as launched (a pass priced again later ends later: reprice_collective).
+  SimTime gpu_start = 0, gpu_end = 0;
 };
 
 struct InstanceCounters {
@@ -57,6 +58,9 @@ struct InstanceCounters {
   // time that added (LinkShare).
   std::uint64_t collectives_slowed = 0;
   SimTime collective_extra = 0;
+  // Of them, passes priced again while they ran, because a transfer started later slowed
+  // their bytes (reprice_collective).
+  std::uint64_t collectives_repriced = 0;
 };
 
 class Instance {
@@ -90,10 +94,22 @@ class Instance {
   using AcceptanceOf = std::function<const scenario::SpecAcceptance*(engine::RequestKey)>;
   void set_acceptance_of(AcceptanceOf f) { acceptance_of_ = std::move(f); }
   // Shares a launched pass's transfers between nodes (StepTiming::cross_node_us, as priced
-  // alone) with the network's flows at the launch instant; returns the microseconds that adds
-  // to the pass. Unset = the kernel's price stands.
-  using LinkShare = std::function<SimTime(Instance&, SimTime now, double cross_node_us)>;
+  // alone) with the network's flows at the launch instant: the microseconds that adds to the
+  // pass, and the id of the network flow that carries its bytes (0 = none), by which a later
+  // start that slows that flow re-prices the pass (reprice_collective). Unset = the kernel's
+  // price stands.
+  struct SharedCollective {
+    SimTime extra = 0;
+    std::uint64_t flow = 0;
+  };
+  using LinkShare = std::function<SharedCollective(Instance&, SimTime now, double cross_node_us)>;
   void set_link_share(LinkShare f) { link_share_ = std::move(f); }
+  // The in-flight pass whose inter-node bytes are network flow `flow` now takes `shared_us`
+  // (from the flow's start, unrounded) to send them: the pass, and the passes queued behind
+  // it on the GPU, end later by what that adds over the price already applied (a price only
+  // grows: a flow that a start speeds up leaves its pass as priced). False when no pass in
+  // flight carries `flow`.
+  bool reprice_collective(std::uint64_t flow, double shared_us);
 
   SimTime oldest_gpu_end(std::int32_t lane = 0) const;
   // Passes in flight over all lanes.
@@ -118,8 +134,17 @@ class Instance {
  private:
   struct InFlight {
     std::uint64_t batch_id = 0;
+    SimTime launch = 0;     // when the engine-core thread handed it to the GPU
+    SimTime gpu_start = 0;  // when the GPU began it (after the pass before it)
+    SimTime gpu = 0;        // its GPU time, contention included
+    SimTime stage = 0;      // its busiest pipeline stage (0 = no pipeline)
     SimTime gpu_end = 0;
     std::int32_t tokens = 0;
+    // Its inter-node bytes as a network flow (0 = none), their time alone, and the time
+    // sharing has added to the pass so far.
+    std::uint64_t flow = 0;
+    double cross_node_us = 0;
+    SimTime collective_extra = 0;
     engine::StepOutcome outcome;  // spec-decode acceptance drawn at launch
   };
   std::int32_t index_;
@@ -151,6 +176,9 @@ class Instance {
   const engine::Batch* lane_schedule(std::int32_t l, SimTime t);
 
   void draw_acceptance(const engine::Batch& batch, engine::StepOutcome& out);
+  // When the GPU can take the next pass after `f` (the end, or with a pipeline, once `f`
+  // has left its busiest stage).
+  static SimTime frees_gpu_at(const InFlight& f);
 };
 
 }  // namespace blis::cluster

@@ -301,6 +301,13 @@ void Simulation::State::run_loop(Instance& inst, std::int32_t lane) {
 
 void Simulation::State::on_batch_done(std::uint32_t instance, std::int32_t lane) {
   Instance& inst = *instances[instance];
+  // A transfer that started while the pass ran slowed its hand-offs (reprice_collectives):
+  // the engine-core thread keeps blocking on it until its new end.
+  const SimTime end = inst.oldest_gpu_end(lane);
+  if (end > now) {
+    queue.push(end, EventClass::kBatchDone, instance, static_cast<std::uint64_t>(lane));
+    return;
+  }
   inst.set_loop_pending(lane, false);
   const engine::StepEvents& ev = inst.complete_oldest(now, lane);
   ++steps;

@@ -194,16 +194,18 @@ void put_instance_extras(const Instance& inst, ojson& out) {
     out["network"] =
         ojson{{"passes_slowed", k.collectives_slowed},
               {"collective_extra_ms", static_cast<double>(k.collective_extra) / 1000.0}};
+    if (k.collectives_repriced > 0) out["network"]["passes_repriced"] = k.collectives_repriced;
   }
 }
 
 // Contention between the steps' transfers across nodes and the KV transfers: present when
 // some pass was slowed by a flow sharing its links.
 void put_network(const Simulation::State& st, ojson& out) {
-  std::uint64_t slowed = 0;
+  std::uint64_t slowed = 0, repriced = 0;
   SimTime extra = 0;
   for (const auto& inst : st.instances) {
     slowed += inst->counters().collectives_slowed;
+    repriced += inst->counters().collectives_repriced;
     extra += inst->counters().collective_extra;
   }
   if (slowed == 0) return;
@@ -214,6 +216,8 @@ void put_network(const Simulation::State& st, ojson& out) {
       {"kv_pulls", st.pulls_timed},
       {"kv_pull_ms_mean", st.pulls_timed > 0 ? st.pull_us_sum / n / 1000.0 : 0.0},
       {"kv_pull_alone_ms_mean", st.pulls_timed > 0 ? st.pull_alone_us_sum / n / 1000.0 : 0.0}};
+  // Present only when it happened, so a run without it reads as before.
+  if (repriced > 0) out["network"]["passes_repriced"] = repriced;
 }
 
 // P/D pulls that failed (kv_pull_failure_rate): present when some did.

@@ -49,6 +49,7 @@ struct Simulation::State {
   std::unique_ptr<network::ClusterNetwork> net;
   SimTime network_armed = kSimTimeNever;
   std::vector<std::uint64_t> delivered_scratch;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> perturbed_scratch;  // (owner, flow)
   // P/D pulls that were flows: when each began and what it would take alone (per transfer
   // slot), and their totals once delivered (summary `network`).
   std::vector<SimTime> transfer_started;
@@ -138,7 +139,8 @@ struct Simulation::State {
   void start_transfers(Instance& inst);
   network::ClusterNetwork& network();
   void arm_network();
-  SimTime share_links(Instance& inst, double cross_node_us);
+  Instance::SharedCollective share_links(Instance& inst, double cross_node_us);
+  void reprice_collectives();
   void network_deliver();
   void finish_transfer(std::uint64_t slot);
   void hand_off_to_decode(RequestRecord& rec, SimTime at);

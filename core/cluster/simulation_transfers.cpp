@@ -97,29 +97,46 @@ void Simulation::State::start_transfers(Instance& inst) {
       transfer_alone_us[slot] = static_cast<double>(t.bytes * lanes) / rate + route->latency_us;
     }
   }
+  reprice_collectives();
   arm_network();
+}
+
+// The passes whose inter-node bytes a transfer just started has slowed take longer: each is
+// priced again from its flow's new projected end (docs/networking.md "Collectives").
+void Simulation::State::reprice_collectives() {
+  network::FairShareNetwork& flows = network().flows();
+  perturbed_scratch.clear();
+  flows.take_perturbed(perturbed_scratch);
+  for (const auto& [owner, flow] : perturbed_scratch) {
+    if (owner >= instances.size()) continue;
+    const double shared = flows.projected_send_us(now, flow);
+    if (shared >= 0) instances[owner]->reprice_collective(flow, shared);
+  }
 }
 
 // The inter-node part of a pass's hand-offs and all-to-alls, launched now by `inst`: priced
 // against the flows in flight on its NIC port (the instance's own earlier collectives left
 // out: its passes take their turns on the stages and layers), then put on the port as a
 // silent flow so the transfers it overlaps slow down too (docs/networking.md "Collectives").
-SimTime Simulation::State::share_links(Instance& inst, double cross_node_us) {
+Instance::SharedCollective Simulation::State::share_links(Instance& inst, double cross_node_us) {
   // The pulls this very schedule started are in flight before the pass is priced.
   start_transfers(inst);
   network::ClusterNetwork& netw = network();
   const auto route = netw.collective_route(inst.index());
-  if (!route) return 0;
+  if (!route) return {};
   const double bytes = cross_node_us * netw.collective_bytes_per_us(inst.index());
   const auto owner = static_cast<std::uint64_t>(inst.index());
   network::FairShareNetwork& flows = netw.flows();
   double shared = cross_node_us;
   if (flows.shares_any(route->links, owner))
     shared = flows.alone_or_shared_us(now, bytes, route->links, owner);
-  flows.start_silent(now, bytes, route->links, owner);
+  Instance::SharedCollective out;
+  out.flow = flows.start_silent(now, bytes, route->links, owner);
+  reprice_collectives();
   arm_network();
   const double extra = shared - cross_node_us;
-  return extra > 0 ? static_cast<SimTime>(extra + 0.5) : 0;
+  out.extra = extra > 0 ? static_cast<SimTime>(extra + 0.5) : 0;
+  return out;
 }
 
 void Simulation::State::arm_network() {

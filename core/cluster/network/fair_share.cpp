@@ -23,10 +23,44 @@ void FairShareNetwork::start(SimTime now, std::int64_t bytes, const std::vector<
              false);
 }
 
-void FairShareNetwork::start_silent(SimTime now, double bytes, const std::vector<LinkId>& links,
-                                    std::uint64_t owner) {
-  if (!(bytes > 0)) return;
+std::uint64_t FairShareNetwork::start_silent(SimTime now, double bytes,
+                                             const std::vector<LinkId>& links,
+                                             std::uint64_t owner) {
+  if (!(bytes > 0)) return 0;
+  const std::uint64_t id = next_order_ + 1;
   start_flow(now, bytes, links, 0, owner, true);
+  return id;
+}
+
+void FairShareNetwork::take_perturbed(std::vector<std::pair<std::uint64_t, std::uint64_t>>& out) {
+  out.insert(out.end(), perturbed_.begin(), perturbed_.end());
+  perturbed_.clear();
+}
+
+double FairShareNetwork::projected_send_us(SimTime now, std::uint64_t id) const {
+  FairShareNetwork n = *this;
+  if (n.sending_ > 0) n.drain_at(static_cast<double>(now - n.epoch_));
+  const Flow* target = nullptr;
+  for (const Flow& f : n.flows_)
+    if (f.used && f.sending && f.silent && f.order + 1 == id) target = &f;
+  if (target == nullptr) return -1;
+  const std::uint64_t owner = target->tag;
+  const SimTime started = target->started;
+  bool dropped = false;
+  for (Flow& f : n.flows_) {
+    if (!f.used || !f.sending || !f.silent || f.tag != owner || f.order + 1 == id) continue;
+    f.sending = false;
+    f.used = false;
+    --n.sending_;
+    dropped = true;
+  }
+  if (dropped) n.set_rates(static_cast<double>(now - n.epoch_));
+  n.drain_at(kUnlimited);
+  for (const Flow& f : n.flows_) {
+    if (f.order + 1 != id) continue;
+    return std::max(0.0, static_cast<double>(n.epoch_ - started) + f.drain);
+  }
+  return -1;
 }
 
 void FairShareNetwork::start_flow(SimTime now, double bytes, const std::vector<LinkId>& links,
@@ -51,9 +85,14 @@ void FairShareNetwork::start_flow(SimTime now, double bytes, const std::vector<L
   f.rate = 0;
   f.drain = 0;
   f.delivery = kSimTimeNever;
+  f.started = now;
   ++sending_;
   last_now_ = std::max(last_now_, now);
+  marking_ = true;
+  skip_owner_ = silent;
+  skipped_owner_ = tag;
   set_rates(static_cast<double>(now - epoch_));
+  marking_ = false;
 }
 
 // Max-min fair rates by progressive filling, then each sending flow's drain instant at `at`.
@@ -127,6 +166,8 @@ void FairShareNetwork::set_rates(double at) {
       // The bytes still to send at `at`, at the old rate, then their drain at the new one.
       const double remaining = std::max(0.0, f.rate * (f.drain - at));
       f.drain = at + remaining / r;
+      if (marking_ && f.silent && !(skip_owner_ && f.tag == skipped_owner_))
+        perturbed_.emplace_back(f.tag, f.order + 1);
     }
     f.rate = r;
   }

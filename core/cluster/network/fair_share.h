@@ -17,9 +17,11 @@
 // part of a step's pipeline hand-offs and expert-parallel all-to-all are silent flows
 // (start_silent), priced against what is in flight when the step is launched
 // (alone_or_shared_us) and then taking their share of the links from the transfers they
-// overlap.
+// overlap; a later start that changes their rate is reported (take_perturbed) so the step is
+// priced again from their projected end (projected_send_us).
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "util/sim_time.h"
@@ -57,8 +59,9 @@ class FairShareNetwork {
   // its last byte leaves, advance() never reports it, and next_wake() wakes for its end only
   // while a delivering flow is sending (whose rate that end changes). `owner` is matched by
   // alone_or_shared_us's `exclude_owner`.
-  void start_silent(SimTime now, double bytes, const std::vector<LinkId>& links,
-                    std::uint64_t owner);
+  // Returns the flow's id (> 0; 0 when `bytes` is not positive and nothing started).
+  std::uint64_t start_silent(SimTime now, double bytes, const std::vector<LinkId>& links,
+                             std::uint64_t owner);
   // How long, in unrounded microseconds from `now` (not before an instant already seen), a
   // flow of `bytes` over `links` would take to send its last byte if it started at `now` and
   // nothing else started after it: the flows sending at `now` drain as the sharing rule lets
@@ -69,6 +72,15 @@ class FairShareNetwork {
   // `exclude_owner`, crosses one of `links`: when false, alone_or_shared_us would be the lone
   // time, and the caller need not run it.
   bool shares_any(const std::vector<LinkId>& links, std::uint64_t exclude_owner) const;
+  // The silent flows whose rate a start changed, as (owner, id), in flow-table order, since
+  // the last call; a silent flow's start does not count against its own owner's flows. The
+  // list is cleared.
+  void take_perturbed(std::vector<std::pair<std::uint64_t, std::uint64_t>>& out);
+  // For the silent flow `id`, still sending at `now`: how long it takes from its start to send
+  // its last byte if nothing else starts after `now` (its owner's other silent flows left
+  // out, as alone_or_shared_us leaves them out), in unrounded microseconds; < 0 when `id` is
+  // not sending. The network is not changed.
+  double projected_send_us(SimTime now, std::uint64_t id) const;
   // Moves to `now` and appends the tags of the flows delivered at or before it, in order of
   // delivery (ties: order of start).
   void advance(SimTime now, std::vector<std::uint64_t>& delivered);
@@ -90,6 +102,7 @@ class FairShareNetwork {
     double drain = 0;  // busy-period-relative instant the last byte leaves
     double bytes = 0;  // until its first rate is set (then implied by rate and drain)
     bool fresh = false;
+    SimTime started = 0;
     SimTime delivery = kSimTimeNever;
   };
   std::vector<double> capacity_;
@@ -100,6 +113,12 @@ class FairShareNetwork {
   double t_ = 0;       // last instant the rates were set, relative to epoch_
   SimTime last_now_ = 0;
   std::size_t sending_ = 0;
+  // While a start re-shares the links: the silent flows whose rate it changed, and the owner
+  // whose silent flows it does not count against (a silent start's own owner).
+  bool marking_ = false;
+  bool skip_owner_ = false;
+  std::uint64_t skipped_owner_ = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> perturbed_;
 
   void start_flow(SimTime now, double bytes, const std::vector<LinkId>& links, double latency_us,
                   std::uint64_t tag, bool silent);
