@@ -107,6 +107,16 @@ export interface Summary {
   prefix_cache_hit_rate?: number;
   kv_usage?: { mean?: number; max?: number };
   sim?: { events?: number; steps?: number; simulated_s?: number };
+  /** Present when some pass's transfers between nodes were slowed by flows sharing their
+   *  NICs (docs/networking.md "Collectives"). */
+  network?: {
+    passes_slowed?: number;
+    collective_extra_ms?: number;
+    passes_repriced?: number;
+    kv_pulls?: number;
+    kv_pull_ms_mean?: number;
+    kv_pull_alone_ms_mean?: number;
+  };
   digest?: string;
   [key: string]: unknown;
 }

@@ -30,6 +30,7 @@ import denseDataParallelBaseline from '../../../examples/dense-data-parallel-bas
 import pipelineTwoNodes from '../../../examples/pipeline-two-nodes.json?raw';
 import pipelineBaseline from '../../../examples/pipeline-baseline.json?raw';
 import pdContention from '../../../examples/pd-contention.json?raw';
+import ppPdContention from '../../../examples/pp-pd-contention.json?raw';
 import eppPdThreshold from '../../../examples/epp-pd-threshold.json?raw';
 import eppLoraAffinity from '../../../examples/epp-lora-affinity.json?raw';
 import eppDataParallel from '../../../examples/epp-data-parallel.json?raw';
@@ -153,6 +154,13 @@ export const PRESETS: readonly Preset[] = [
     title: 'P/D hand-offs contending for a NIC',
     blurb: "Six prefill H100s push long prompts' KV to one decode H100 over its one NIC: TTFT grows with concurrent hand-offs.",
     scenario: pdContention,
+  },
+  {
+    name: 'pp-pd-contention',
+    title: 'Pipeline hand-offs and KV pulls sharing NICs',
+    blurb:
+      "Llama-3.1-70B prefill and decode, each tp 4 × pp 2 across two nodes: the prefill's stage hand-offs and the decoder's KV pulls share the same NICs.",
+    scenario: ppPdContention,
   },
   {
     name: 'epp-pd-threshold',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateNotes, sloText } from './summary_cards';
+import { estimateNotes, networkText, sloText } from './summary_cards';
 
 describe('the SLO beside goodput', () => {
   it('lists the targets that are set', () => {
@@ -21,5 +21,25 @@ describe('the estimate note', () => {
     };
     expect(estimateNotes({ provenance })).toEqual(['acme/m on H100-SXM-80GB']);
     expect(estimateNotes({})).toEqual([]);
+  });
+});
+
+describe('the link-sharing card', () => {
+  it('puts the pulls beside their time alone and counts the slowed passes', () => {
+    const text = networkText({
+      network: {
+        passes_slowed: 24,
+        collective_extra_ms: 347.3,
+        passes_repriced: 5,
+        kv_pulls: 17,
+        kv_pull_ms_mean: 403.6,
+        kv_pull_alone_ms_mean: 321.0,
+      },
+    });
+    expect(text).toMatch(/321.*alone, 17 pulls · 24 passes slowed \+347.*\(5 re-priced\)/);
+  });
+  it('says nothing without contention, and leaves out what did not happen', () => {
+    expect(networkText({})).toBe('');
+    expect(networkText({ network: { passes_slowed: 3, collective_extra_ms: 1.2 } })).not.toMatch(/pulls|re-priced/);
   });
 });

@@ -16,6 +16,7 @@ interface CardDef {
   embed?: boolean; // shown in the compact embed mode too
   /** Shown only when some run's summary passes (goodput: only with an SLO). */
   onlyWith?(s: Summary): boolean;
+  testid?: string;
 }
 
 /** The SLO targets beside goodput, e.g. "TTFT ≤ 500 ms · TPOT ≤ 50 ms". */
@@ -27,6 +28,19 @@ export function sloText(s: Summary): string {
   if (slo.e2e_ms !== undefined) parts.push(`E2E ≤ ${fmtMs(slo.e2e_ms)}`);
   if (slo.classes && Object.keys(slo.classes).length) parts.push(`classes ${Object.keys(slo.classes).join(', ')}`);
   return parts.join(' · ') || 'none';
+}
+
+/** What link sharing cost a run: the P/D pulls against their time alone, and the passes whose
+ *  hand-offs or all-to-alls between nodes it slowed. */
+export function networkText(s: Summary): string {
+  const n = s.network;
+  if (!n) return '';
+  const parts: string[] = [];
+  if (n.kv_pulls) parts.push(`${fmtMs(n.kv_pull_alone_ms_mean)} alone, ${fmtCount(n.kv_pulls)} pulls`);
+  let passes = `${fmtCount(n.passes_slowed)} passes slowed +${fmtMs(n.collective_extra_ms)}`;
+  if (n.passes_repriced) passes += ` (${fmtCount(n.passes_repriced)} re-priced)`;
+  parts.push(passes);
+  return parts.join(' · ');
 }
 
 const VERDICT_TEXT = { stable: 'Stable', backlogged: 'Backlogged', overloaded: 'Overloaded' } as const;
@@ -104,6 +118,15 @@ const CARDS: CardDef[] = [
   { embed: true, label: 'Preemptions', value: (s) => s.preemptions, fmt: fmtCount, lowerIsBetter: true },
   { embed: true, label: 'Prefix cache hits', value: (s) => s.prefix_cache_hit_rate, fmt: fmtPct, sub: () => 'of prompt tokens' },
   {
+    label: 'KV pull time',
+    value: (s) => (s.network?.kv_pulls ? s.network.kv_pull_ms_mean : undefined),
+    fmt: fmtMs,
+    sub: networkText,
+    lowerIsBetter: true,
+    onlyWith: (s) => s.network !== undefined,
+    testid: 'card-network',
+  },
+  {
     label: 'KV usage',
     value: (s) => s.kv_usage?.mean,
     fmt: fmtPct,
@@ -137,6 +160,7 @@ export function renderCards(
   for (const def of compact ? CARDS.filter((c) => c.embed) : CARDS) {
     if (def.onlyWith && !withSummary.some((r) => def.onlyWith!(r.summary!))) continue;
     const card = textEl('div', 'card');
+    if (def.testid) card.dataset['testid'] = def.testid;
     card.append(textEl('div', 'card-label', def.label));
     if (runs.length <= 1) {
       const s = runs[0]?.summary ?? {};

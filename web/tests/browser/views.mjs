@@ -243,6 +243,22 @@ test('A/B: the knob diff of B against A, named runs, swap; the real-run card com
   await q.done();
 });
 
+test('link sharing: the pp-pd-contention preset shows its KV pulls against their time alone and the passes slowed', async (browser) => {
+  const p = await openPage(browser, '?preset=pp-pd-contention');
+  await waitStatus(p.page, ['ready']);
+  await setSpeed(p.page, 'Infinity');
+  await p.page.click(tid('play'));
+  await waitStatus(p.page, ['done'], 120000);
+  await p.page.waitForFunction(
+    (sel) => /passes slowed/.test(document.querySelector(sel)?.textContent ?? ''),
+    tid('card-network'),
+  );
+  const card = await p.page.textContent(tid('card-network'));
+  check(/KV pull time\s*\d/.test(card ?? '') && /alone, \d+ pulls/.test(card ?? ''), `link-sharing card: ${card}`);
+  await p.page.locator(tid('card-network')).screenshot({ path: path.join(artifacts, 'link-sharing-card.png') });
+  await p.done();
+});
+
 // Clicks the export button `id`, saves the download into the artifacts folder and returns
 // its suggested name and bytes.
 async function download(page, id) {
