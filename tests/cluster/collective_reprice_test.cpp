@@ -73,17 +73,8 @@ struct TwoPasses {
   LoopDecision first, second;
 
   explicit TwoPasses(SimTime stage) : pricer(stage) {
-    FakeEngineConfig cfg;
-    cfg.depth = 2;  // two passes in flight
-    auto eng = std::make_unique<FakeEngine>(cfg);
-    engine::RequestSpec s;
-    s.key = 1;
-    s.id = "r1";
-    s.prompt_token_ids.assign(32, 3);
-    s.max_tokens = 4;
-    eng->add_request(s, 0);
-    inst = std::make_unique<Instance>(0, "i0", 0, std::move(eng), pricer, ServingOverheads{}, 0,
-                                      Rng::stream(1, "t"));
+    inst = std::make_unique<Instance>(0, "i0", 0, engine_with_one_request(2), pricer,
+                                      ServingOverheads{}, 0, Rng::stream(1, "t"));
     // Each pass's bytes are network flow 1, then 2, launched with nothing else on the port.
     std::uint64_t next_flow = 1;
     inst->set_link_share([&next_flow](Instance&, SimTime, double) {

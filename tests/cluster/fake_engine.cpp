@@ -203,6 +203,19 @@ std::unique_ptr<engine::Engine> FakeBackend::make_engine(const scenario::Scenari
   return std::make_unique<FakeEngine>(cfg_.engine);
 }
 
+std::unique_ptr<FakeEngine> engine_with_one_request(std::int32_t depth) {
+  FakeEngineConfig cfg;
+  cfg.depth = depth;
+  auto eng = std::make_unique<FakeEngine>(cfg);
+  engine::RequestSpec s;
+  s.key = 1;
+  s.id = "r1";
+  s.prompt_token_ids.assign(32, 3);
+  s.max_tokens = 4;
+  eng->add_request(s, 0);
+  return eng;
+}
+
 scenario::Scenario make_scenario(std::int32_t instances, const std::string& policy) {
   scenario::Scenario s;
   s.name = "test";

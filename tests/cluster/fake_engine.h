@@ -130,6 +130,10 @@ class FakeBackend : public Backend {
   FakeBackendConfig cfg_;
 };
 
+// A fake engine of batch-queue depth `depth` holding one request (key 1, 32 prompt tokens,
+// 4 output tokens) added at 0: enough for an Instance to launch passes.
+std::unique_ptr<FakeEngine> engine_with_one_request(std::int32_t depth);
+
 // A one-pool scenario with `instances` instances and the given router policy.
 scenario::Scenario make_scenario(std::int32_t instances, const std::string& policy = "round-robin");
 

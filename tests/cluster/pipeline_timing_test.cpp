@@ -22,16 +22,8 @@ class StagedPricer : public StepCostModel {
 };
 
 LoopDecision launch_two(SimTime stage, LoopDecision* first) {
-  FakeEngineConfig cfg;
-  cfg.depth = 2;  // pp 2: two passes in flight
-  auto eng = std::make_unique<FakeEngine>(cfg);
-  engine::RequestSpec s;
-  s.key = 1;
-  s.id = "r1";
-  s.prompt_token_ids.assign(32, 3);
-  s.max_tokens = 4;
-  eng->add_request(s, 0);
-  const StagedPricer pricer(stage);  // outlives the instance, which holds a reference
+  auto eng = engine_with_one_request(2);  // pp 2: two passes in flight
+  const StagedPricer pricer(stage);       // outlives the instance, which holds a reference
   Instance inst(0, "i0", 0, std::move(eng), pricer, ServingOverheads{}, 0, Rng::stream(1, "t"));
   *first = inst.run_loop(0);
   return inst.run_loop(first->at);
