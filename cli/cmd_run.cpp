@@ -77,6 +77,28 @@ void print_progress(const cluster::Simulation& sim, double wall, std::uint64_t e
   std::fflush(stderr);
 }
 
+// P/D pulls that crossed a link, and passes whose transfers between nodes were slowed: each
+// part only when it happened (summary.json's `network`).
+void print_network_line(const nlohmann::json& n) {
+  const long long pulls = n["kv_pulls"].get<long long>();
+  const long long slowed = n["passes_slowed"].get<long long>();
+  std::printf("  network     ");
+  if (pulls > 0) {
+    std::printf("KV pulls mean %.2f ms (%.2f ms alone on their links), %lld pulls",
+                n["kv_pull_ms_mean"].get<double>(), n["kv_pull_alone_ms_mean"].get<double>(),
+                pulls);
+  }
+  if (slowed > 0) {
+    std::printf("%s%lld passes slowed %.3f ms by transfers sharing their links",
+                pulls > 0 ? "; " : "", slowed, n["collective_extra_ms"].get<double>());
+    if (n.contains("passes_repriced")) {
+      std::printf(" (%lld priced again when a transfer started while they ran)",
+                  n["passes_repriced"].get<long long>());
+    }
+  }
+  std::printf("\n");
+}
+
 void print_summary(const std::string& summary_text, const std::string& out_dir) {
   const auto s = nlohmann::json::parse(summary_text);
   const auto& r = s["requests"];
@@ -175,19 +197,7 @@ void print_summary(const std::string& summary_text, const std::string& out_dir) 
         dp["waves_started"].get<long long>(), dp["waves_completed"].get<long long>(),
         dp["steps"].get<long long>(), dp["dummy_batches"].get<long long>(), ranks.c_str());
   }
-  if (s.contains("network")) {
-    const auto& n = s["network"];
-    std::printf(
-        "  network     %lld passes slowed %.3f ms by transfers sharing their links; KV pulls "
-        "mean %.2f ms (%.2f ms alone)\n",
-        n["passes_slowed"].get<long long>(), n["collective_extra_ms"].get<double>(),
-        n["kv_pull_ms_mean"].get<double>(), n["kv_pull_alone_ms_mean"].get<double>());
-    if (n.contains("passes_repriced")) {
-      std::printf(
-          "              %lld of them priced again when a transfer started while they ran\n",
-          n["passes_repriced"].get<long long>());
-    }
-  }
+  if (s.contains("network")) print_network_line(s["network"]);
   std::printf("  results in %s (digest %s)\n", out_dir.c_str(),
               s["digest"].get<std::string>().c_str());
 }

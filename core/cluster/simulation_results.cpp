@@ -198,8 +198,9 @@ void put_instance_extras(const Instance& inst, ojson& out) {
   }
 }
 
-// Contention between the steps' transfers across nodes and the KV transfers: present when
-// some pass was slowed by a flow sharing its links.
+// The links' share of the run: the P/D pulls that crossed a link against their time alone,
+// and the passes whose transfers between nodes were slowed by flows sharing their links;
+// present when either happened.
 void put_network(const Simulation::State& st, ojson& out) {
   std::uint64_t slowed = 0, repriced = 0;
   SimTime extra = 0;
@@ -208,7 +209,7 @@ void put_network(const Simulation::State& st, ojson& out) {
     repriced += inst->counters().collectives_repriced;
     extra += inst->counters().collective_extra;
   }
-  if (slowed == 0) return;
+  if (slowed == 0 && st.pulls_timed == 0) return;
   const double n = static_cast<double>(st.pulls_timed);
   out["network"] = ojson{
       {"passes_slowed", slowed},

@@ -94,6 +94,28 @@ TEST(PdContention, TheNicsShareOfTtftRisesWithLoad) {
   EXPECT_GT(previous, 1.4 * (lone_pull_ms() - 2.9));  // NVLink pulls ~2.9 ms
 }
 
+TEST(PdContention, TheSummaryPutsThePullsBesideTheirTimeAlone) {
+  // Four pulls at once over the one NIC: summary.json's `network` has them, each taking about
+  // four times its time alone, and no pass slowed (no step crosses nodes here).
+  nlohmann::json doc = example();
+  doc["horizon"] = {{"max_requests", 4}, {"drain", true}};
+  auto& client = doc["workload"]["clients"][0];
+  client["load"] = {{"concurrency", 4}, {"think_time_s", 1000}};
+  client["prompt_tokens"] = {{"dist", "constant"}, {"value", kPromptTokens}};
+  const nlohmann::json s = test::run_summary(doc.dump());
+  ASSERT_FALSE(s.is_null());
+  ASSERT_TRUE(s.contains("network")) << s.dump(2).substr(0, 2000);
+  const nlohmann::json& n = s["network"];
+  EXPECT_EQ(n["kv_pulls"].get<int>(), 4);
+  EXPECT_EQ(n["passes_slowed"].get<int>(), 0);
+  EXPECT_FALSE(n.contains("passes_repriced"));
+  const double alone = n["kv_pull_alone_ms_mean"].get<double>();
+  EXPECT_NEAR(alone, lone_pull_ms(), 0.01);
+  EXPECT_GT(n["kv_pull_ms_mean"].get<double>(), 3 * alone);
+  EXPECT_LT(n["kv_pull_ms_mean"].get<double>(), 4.1 * alone);
+  for (const auto& i : s["instances"]) EXPECT_FALSE(i.contains("network"));
+}
+
 TEST(PdContention, OnOneNodeThePullsCrossNvlinkInstead) {
   // The decode GPU on the prefill node: the pulls share its NVLink port (450 GB/s x 0.81)
   // rather than its NIC (50 GB/s x 0.85), so four at once cost far less.

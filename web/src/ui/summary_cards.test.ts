@@ -41,5 +41,9 @@ describe('the link-sharing card', () => {
   it('says nothing without contention, and leaves out what did not happen', () => {
     expect(networkText({})).toBe('');
     expect(networkText({ network: { passes_slowed: 3, collective_extra_ms: 1.2 } })).not.toMatch(/pulls|re-priced/);
+    const pullsOnly = networkText({
+      network: { passes_slowed: 0, kv_pulls: 468, kv_pull_ms_mean: 31.8, kv_pull_alone_ms_mean: 24.9 },
+    });
+    expect(pullsOnly).toBe('24.9 ms alone, 468 pulls');
   });
 });

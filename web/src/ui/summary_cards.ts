@@ -30,16 +30,18 @@ export function sloText(s: Summary): string {
   return parts.join(' · ') || 'none';
 }
 
-/** What link sharing cost a run: the P/D pulls against their time alone, and the passes whose
- *  hand-offs or all-to-alls between nodes it slowed. */
+/** What the links cost a run: the P/D pulls against their time alone, and the passes whose
+ *  hand-offs or all-to-alls between nodes link sharing slowed (each when it happened). */
 export function networkText(s: Summary): string {
   const n = s.network;
   if (!n) return '';
   const parts: string[] = [];
   if (n.kv_pulls) parts.push(`${fmtMs(n.kv_pull_alone_ms_mean)} alone, ${fmtCount(n.kv_pulls)} pulls`);
-  let passes = `${fmtCount(n.passes_slowed)} passes slowed +${fmtMs(n.collective_extra_ms)}`;
-  if (n.passes_repriced) passes += ` (${fmtCount(n.passes_repriced)} re-priced)`;
-  parts.push(passes);
+  if (n.passes_slowed) {
+    let passes = `${fmtCount(n.passes_slowed)} passes slowed +${fmtMs(n.collective_extra_ms)}`;
+    if (n.passes_repriced) passes += ` (${fmtCount(n.passes_repriced)} re-priced)`;
+    parts.push(passes);
+  }
   return parts.join(' · ');
 }
 
