@@ -95,8 +95,8 @@ TEST(PdContention, TheNicsShareOfTtftRisesWithLoad) {
 }
 
 TEST(PdContention, TheSummaryPutsThePullsBesideTheirTimeAlone) {
-  // Four pulls at once over the one NIC: summary.json's `network` has them, each taking about
-  // four times its time alone, and no pass slowed (no step crosses nodes here).
+  // Four pulls at once over the one NIC: summary.json's `network` has them, their mean time
+  // 3-4 x their time alone, and no pass slowed (no step crosses nodes here).
   nlohmann::json doc = example();
   doc["horizon"] = {{"max_requests", 4}, {"drain", true}};
   auto& client = doc["workload"]["clients"][0];
