@@ -10,16 +10,12 @@ function(blis_add_test_suite name)
   target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest_main)
   target_compile_definitions(${name} PRIVATE BLIS_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
-  # The suites' own sources (fixtures, assertions, GoogleTest's macros) are compiled at a low
-  # optimisation level, after CMake's so it wins: optimising them was over a third of the
-  # builds' time (a cluster_tests batch: 34 CPU-s at -O3, 22 at -O1; under ASan 42 at -O1, 18 at
-  # -O0) for code that runs for milliseconds. The code under test is in the libraries, compiled
-  # as the product is. No fast-math and no FMA contraction anywhere, so results are the same.
-  if(CMAKE_BUILD_TYPE STREQUAL "Debug")
-    target_compile_options(${name} PRIVATE -O0)
-  else()
-    target_compile_options(${name} PRIVATE -O1)
-  endif()
+  # The suites' own sources (fixtures, assertions, GoogleTest's macros) are cold code
+  # (cmake/BlisColdCode.cmake): optimising them was over a third of the builds' time (a
+  # cluster_tests batch: 34 CPU-s at -O3, 22 at -O1; under ASan 42 at -O1, 18 at -O0) for code
+  # that runs for milliseconds. The code under test is in the libraries, compiled as the
+  # product is.
+  blis_cold_code(${name} DEBUG_O0)
   if(EMSCRIPTEN)
     # -O1 at link (after CMake's -O3, so it wins for em++'s link-time settings): the objects are
     # still compiled at -O3 like the shipped module, but binaryen's -O3 pass over each test
