@@ -224,10 +224,12 @@ export async function runAll() {
   try {
     for (const t of tests) {
       if (only && !t.name.includes(only)) continue;
+      const started = performance.now();
       try {
         await t.fn(browser);
         passed++;
-        console.log(`ok   ${t.name}`);
+        // The time beside each test: which ones the tier's minutes go to.
+        console.log(`ok   ${t.name} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
       } catch (e) {
         failed++;
         console.log(
