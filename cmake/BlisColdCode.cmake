@@ -11,8 +11,8 @@
 # run time needs).
 #
 # Tried and dropped: precompiling nlohmann/json, GoogleTest and the standard containers for
-# these targets (target_precompile_headers). With GCC 12 loading the ~200 MB precompiled
-# header cost about what parsing saved, and the native build took more CPU, not less.
+# these targets (target_precompile_headers). With GCC 12 the native build took more CPU with
+# them than without (docs/development.md).
 function(blis_cold_code target)
   cmake_parse_arguments(C "DEBUG_O0" "" "" ${ARGN})
   if(CMAKE_BUILD_TYPE STREQUAL "Debug")
