@@ -26,7 +26,7 @@
 #include "generated_block.h"
 #include "scenario/scenario_decode.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_calibrate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -444,4 +444,4 @@ int run_calibrate(const std::vector<std::string>& args) {
 BLIS_REGISTER_COMMAND("calibrate", "fit a GPU's kernel coefficients to measured runs", kUsage,
                       run_calibrate);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_calibrate

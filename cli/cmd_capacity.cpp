@@ -17,7 +17,7 @@
 #include "sweep/capacity.h"
 #include "util/text.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_capacity {
 namespace {
 
 namespace fs = std::filesystem;
@@ -140,4 +140,4 @@ int run_capacity(const std::vector<std::string>& args) {
 BLIS_REGISTER_COMMAND("capacity", "find the highest rate or fewest instances within an SLO", kUsage,
                       run_capacity);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_capacity

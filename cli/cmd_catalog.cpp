@@ -16,7 +16,7 @@
 #include "util/text.h"
 #include "util/units.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_catalog {
 namespace {
 
 constexpr const char* kUsage =
@@ -233,4 +233,4 @@ BLIS_REGISTER_COMMAND("catalog",
                       "Hugging Face config.json",
                       kUsage, run_catalog);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_catalog

@@ -11,7 +11,7 @@
 #include "file_access.h"
 #include "util/diagnostic.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_conform {
 namespace {
 
 int run_conform(const std::vector<std::string>& args) {
@@ -75,4 +75,4 @@ BLIS_REGISTER_COMMAND("conform", "replay a golden vLLM trace input through the e
                       "  Exit 2 on invalid input (each problem named by its JSON pointer).",
                       run_conform);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_conform

@@ -7,7 +7,7 @@
 #include "command_registry.h"
 #include "generated_block.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_epp_plugins {
 namespace {
 
 namespace epp = cluster::epp;
@@ -43,4 +43,4 @@ BLIS_REGISTER_COMMAND(
     "  --update-docs DIR rewrites the generated table of DIR/docs/llm-d-parity.md.",
     run_epp_plugins);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_epp_plugins

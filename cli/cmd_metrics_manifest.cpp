@@ -8,7 +8,7 @@
 #include "engine/vllm/metrics/manifest.h"
 #include "generated_block.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_metrics_manifest {
 namespace {
 
 namespace m = vllm::metrics;
@@ -67,4 +67,4 @@ BLIS_REGISTER_COMMAND(
     "  DIR/docs/metrics.md.",
     run_metrics_manifest);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_metrics_manifest

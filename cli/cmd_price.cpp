@@ -19,7 +19,7 @@
 #include "kernel/step_pricer.h"
 #include "util/units.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_price {
 namespace {
 
 constexpr const char* kUsage =
@@ -406,4 +406,4 @@ int run_price(const std::vector<std::string>& argv) {
 BLIS_REGISTER_COMMAND("price", "KV blocks and step times of one deployment (latency kernel)",
                       kUsage, run_price);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_price

@@ -5,7 +5,7 @@
 #include "command_registry.h"
 #include "rules/rules.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_rules {
 namespace {
 
 int run_rules(const std::vector<std::string>& args) {
@@ -24,4 +24,4 @@ BLIS_REGISTER_COMMAND("rules", "print docs/rules.md, generated from the rules pa
                       "usage: blis rules --markdown   (blis rules --markdown > docs/rules.md)",
                       run_rules);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_rules

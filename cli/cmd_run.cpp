@@ -22,7 +22,7 @@
 #include "scenario/scenario_decode.h"
 #include "util/text.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_run {
 namespace {
 
 namespace fs = std::filesystem;
@@ -364,4 +364,4 @@ int run_run(const std::vector<std::string>& args) {
 
 BLIS_REGISTER_COMMAND("run", "run a scenario and write its results", kUsage, run_run);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_run

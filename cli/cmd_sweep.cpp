@@ -25,7 +25,7 @@
 
 extern char** environ;
 
-namespace blis::cli {
+namespace blis::cli::cmd_sweep {
 namespace {
 
 namespace fs = std::filesystem;
@@ -272,4 +272,4 @@ BLIS_REGISTER_COMMAND("sweep-point", "run one point of a sweep (the worker `blis
                       "Runs point I of SWEEP and writes its summary.json (sim.wall_s = 0) to FILE.",
                       run_sweep_point);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_sweep

@@ -17,7 +17,7 @@
 #include "sweep_files.h"
 #include "util/text.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_sweep_merge {
 namespace {
 
 namespace fs = std::filesystem;
@@ -158,4 +158,4 @@ int run_sweep_merge(const std::vector<std::string>& args) {
 BLIS_REGISTER_COMMAND("sweep-merge", "join the shards of a sweep into one result", kUsage,
                       run_sweep_merge);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_sweep_merge

@@ -14,7 +14,7 @@
 #include "scenario/scenario_decode.h"
 #include "util/text.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_validate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -76,4 +76,4 @@ BLIS_REGISTER_COMMAND(
     "exit 1: the file cannot be read or is not JSON (with line and column)",
     run_validate);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_validate

@@ -8,7 +8,7 @@
 #include "command_registry.h"
 #include "engine/vllm/provenance.h"
 
-namespace blis::cli {
+namespace blis::cli::cmd_version {
 namespace {
 
 int run_version(const std::vector<std::string>& args) {
@@ -44,4 +44,4 @@ int run_version(const std::vector<std::string>& args) {
 BLIS_REGISTER_COMMAND("version", "print the version (and engine provenance with --json)",
                       "usage: blis version [--json]", run_version);
 
-}  // namespace blis::cli
+}  // namespace blis::cli::cmd_version

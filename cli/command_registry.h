@@ -1,6 +1,7 @@
 #pragma once
-// The blis subcommands. Each cmd_<name>.cpp defines one and registers it with
-// BLIS_REGISTER_COMMAND; main() looks the name up here.
+// The blis subcommands. Each cmd_<name>.cpp defines one in namespace blis::cli::cmd_<name>
+// (the CLI is a unity build: each command's kUsage, Options and helpers stay its own) and
+// registers it with BLIS_REGISTER_COMMAND; main() looks the name up here.
 //
 // Exit codes, for every command: 0 success, 1 failure (missing file, not JSON, I/O),
 // 2 invalid input (usage errors and scenario validation errors).

@@ -22,6 +22,9 @@ if(EMSCRIPTEN)
   add_subdirectory(/usr/src/googletest "${CMAKE_BINARY_DIR}/_deps/googletest" EXCLUDE_FROM_ALL)
   # Warnings as errors (the CI presets) are for our code, not GoogleTest's.
   set_target_properties(gtest gtest_main PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
+  # GoogleTest's own machinery runs for the suites only: cold code (cmake/BlisColdCode.cmake).
+  blis_cold_code(gtest)
+  blis_cold_code(gtest_main)
 else()
   find_package(nlohmann_json 3.10 REQUIRED)
   find_package(GTest REQUIRED)

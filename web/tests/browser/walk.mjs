@@ -66,7 +66,7 @@ async function errorInView(page, knobId) {
   check(off.length === 0, `${knobId}: ${off.join('; ')}`);
 }
 
-test('the walk, 1: every preset loads, validates, plays; no unexplained disabled knob, no zero for a missing window', async (browser) => {
+test('the walk, 1: every preset loads, is marked chosen and in the URL, validates, plays; no unexplained disabled knob, no zero for a missing window', async (browser) => {
   const p = await openPage(browser);
   const names = await p.page.$$eval('[data-testid^="preset-"]', (els) => els.map((e) => e.dataset.testid.slice(7)));
   check(names.length >= 15, `only ${names.length} presets`);
@@ -74,6 +74,9 @@ test('the walk, 1: every preset loads, validates, plays; no unexplained disabled
     await p.page.click(tid(`preset-${name}`));
     await waitStatus(p.page, ['ready']);
     await waitValid(p.page);
+    check((await p.page.getAttribute(tid(`preset-${name}`), 'aria-pressed')) === 'true', `${name} not marked chosen`);
+    await p.page.waitForFunction((n) => new URL(location.href).searchParams.get('preset') === n, name);
+    // The resolved defaults arrive with the validation: the form shows them once it has it.
     await p.page.waitForFunction(
       (sel) => document.querySelector(sel)?.closest('.knob')?.dataset.source !== undefined,
       tid('knob-enable_prefix_caching'),
