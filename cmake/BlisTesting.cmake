@@ -11,17 +11,18 @@ function(blis_add_test_suite name)
   target_compile_definitions(${name} PRIVATE BLIS_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   # The suites' own sources (fixtures, assertions, GoogleTest's macros) are cold code
-  # (cmake/BlisColdCode.cmake): -O0 natively (Release and the sanitizer build), -O1 in WASM.
-  # Optimising them was over a third of the builds' time (a cluster_tests batch: 34 CPU-s at
-  # -O3, 22 at -O1; under ASan 42 at -O1, 18 at -O0) for code that runs for milliseconds. The
-  # code under test is in the libraries, compiled as the product is.
-  # O1: -O1 everywhere, for a suite whose cases spend their time in inline code it shares with
-  # the library under test (nlohmann/json in the conformance harness): the linker keeps the
-  # suite's copy, and at -O0 conformance_tests ran 2-4 times slower (one case 4 s -> 16 s).
+  # (cmake/BlisColdCode.cmake), compiled at -O0 in every build: optimising them took over a
+  # third of each build's time (a cluster_tests batch: 34 CPU-s at -O3, 22 at -O1; under ASan
+  # 42 at -O1, 18 at -O0) for code that runs for milliseconds. The code under test is in the
+  # libraries, compiled as the product is.
+  # O1: -O1 instead, for a suite whose cases spend their time in inline code it shares with the
+  # library under test (nlohmann/json in the decoders and the conformance harness): the linker
+  # keeps the suite's copy, and at -O0 conformance_tests ran 2-4 times slower natively,
+  # scenario_tests 4 times slower in WASM (7 s -> 29 s).
   if(T_O1)
     blis_cold_code(${name})
   else()
-    blis_cold_code(${name} NATIVE_O0)
+    blis_cold_code(${name} O0)
   endif()
   if(EMSCRIPTEN)
     # -O1 at link (after CMake's -O3, so it wins for em++'s link-time settings): the libraries'
