@@ -4,8 +4,9 @@
 # (blis_scenario, blis_rules, blis_catalog_schema, blis_sweep), the CLI's commands, the
 # conformance harness's case reading and trace writing, and GoogleTest (the suites' own
 # sources are at -O0, cmake/BlisTesting.cmake). One CLI command took 15 CPU-s at -O3 and 10
-# at -O1. The libraries a step runs in (engine, kernel, cluster, catalog, util) stay at -O3. No fast-math and no FMA contraction
-# anywhere (CMakeLists.txt), so an optimisation level changes speed only, never a result.
+# at -O1. The libraries a step runs in (engine, kernel, cluster, catalog, util) stay at -O3.
+# No fast-math and no FMA contraction anywhere (CMakeLists.txt), so an optimisation level
+# changes speed only, never a result.
 # DEBUG_O0: in the Debug (sanitizer) build, drop to -O0 as well; only for code whose run time
 # under ASan does not matter (the engine, the cluster and the conformance harness keep the
 # preset's -O1, which the sanitizer tests' run time needs).

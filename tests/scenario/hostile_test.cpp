@@ -160,9 +160,10 @@ TEST(Hostile, DiagnosticsAreCapped) {
   doc = testing::base_unified();
   doc["pools"] = "@pools@";
   std::string text = doc.dump();
-  const std::size_t at = text.find("\"@pools@\"");
+  const std::string marker = "\"@pools@\"";
+  const std::size_t at = text.find(marker);
   ASSERT_NE(at, std::string::npos);
-  text.replace(at, 9, pools);
+  text.replace(at, marker.size(), pools);
   r = decode_scenario(text);
   EXPECT_NE(error_at(r, "/pools", "holds 1000000 pools, at most 1000"), "")
       << all_diagnostics(r.diagnostics);
