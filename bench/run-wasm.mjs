@@ -1,12 +1,10 @@
 // node bench/run-wasm.mjs SCENARIO [--repeat N]: the WASM build under node, the same JSON line
-// as bench/run (heap instead of RSS). Needs the wasm preset built (build/wasm/wasm/blis_node.cjs)
-// or BLIS_NODE_MODULE pointing at blis_node.cjs. The digest must equal the native one.
+// as bench/run (heap instead of RSS). Needs the wasm preset's blis_web target built
+// (build/wasm/wasm/blis.mjs + blis.wasm, the module the playground loads) or BLIS_NODE_MODULE
+// pointing at a blis.mjs. The digest must equal the native one.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadBlisModule } from '../wasm/load_node.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 let file = null;
 let repeat = 1;
@@ -19,9 +17,7 @@ if (!file || !(repeat >= 1 && repeat <= 100)) {
   console.error('usage: node bench/run-wasm.mjs SCENARIO [--repeat N]');
   process.exit(2);
 }
-const modulePath = process.env.BLIS_NODE_MODULE ?? path.join(here, '../build/wasm/wasm/blis_node.cjs');
-const require = createRequire(import.meta.url);
-const mod = await require(modulePath)();
+const mod = await loadBlisModule();
 const text = readFileSync(file, 'utf8');
 
 const cpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };

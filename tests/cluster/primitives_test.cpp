@@ -6,6 +6,7 @@
 
 #include "cluster/prefix_index.h"
 #include "cluster/signal_board.h"
+#include "sanitizer_share.h"
 #include "util/percentiles.h"
 #include "util/rng.h"
 
@@ -161,7 +162,7 @@ TEST(PrefixIndex, EvictionOrderIsThatOfALinkedLru) {
   Rng rng(17);
   std::vector<std::uint64_t> hashes;
   std::vector<std::int32_t> m;
-  for (int op = 0; op < 30000; ++op) {
+  for (std::int64_t op = 0; op < blis::test::sanitizer_share(30000); ++op) {
     const auto inst = static_cast<std::size_t>(rng.uniform_int(0, kInstances - 1));
     hashes.clear();
     const std::int64_t n = rng.uniform_int(1, 12);

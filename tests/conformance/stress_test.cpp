@@ -16,6 +16,7 @@
 #include "conform/conform_ext.h"
 #include "engine/invariants.h"
 #include "engine/vllm/engine_core.h"
+#include "sanitizer_share.h"
 #include "util/rng.h"
 
 namespace blis::vllm {
@@ -235,7 +236,8 @@ void expect_metrics_consistent(const json& input, const json& trace) {
 class Stress : public ::testing::TestWithParam<Kind> {};
 
 TEST_P(Stress, ConformNeverFailsAndCompletesDeterministically) {
-  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+  for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(blis::test::sanitizer_share(8));
+       ++seed) {
     const std::string input = make_case(GetParam(), seed).dump();
     // As `blis conform` dispatches: an input with "metrics" is an ext case.
     const auto run = [](const std::string& in) {

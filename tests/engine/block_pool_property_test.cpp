@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/vllm/kv/block_pool.h"
+#include "sanitizer_share.h"
 #include "util/rng.h"
 
 namespace blis::vllm {
@@ -172,11 +173,11 @@ void run_property(bool caching, std::uint64_t seed, std::int32_t ops) {
 }
 
 TEST(BlockPoolProperty, MatchesTheReferenceModelWithCaching) {
-  run_property(true, 11, 100000);
+  run_property(true, 11, static_cast<std::int32_t>(blis::test::sanitizer_share(100000)));
 }
 
 TEST(BlockPoolProperty, MatchesTheReferenceModelWithoutCaching) {
-  run_property(false, 12, 20000);
+  run_property(false, 12, static_cast<std::int32_t>(blis::test::sanitizer_share(20000)));
 }
 
 }  // namespace

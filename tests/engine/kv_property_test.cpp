@@ -7,6 +7,7 @@
 
 #include "engine/invariants.h"
 #include "engine/kv_test_util.h"
+#include "sanitizer_share.h"
 #include "util/rng.h"
 
 namespace blis::vllm {
@@ -88,11 +89,11 @@ void run(bool caching, std::uint64_t seed, std::int32_t ops) {
 }
 
 TEST(KvProperty, HundredThousandOperationsKeepTheInvariantsWithCaching) {
-  run(true, 21, 100000);
+  run(true, 21, static_cast<std::int32_t>(blis::test::sanitizer_share(100000)));
 }
 
 TEST(KvProperty, TwentyThousandOperationsKeepTheInvariantsWithoutCaching) {
-  run(false, 22, 20000);
+  run(false, 22, static_cast<std::int32_t>(blis::test::sanitizer_share(20000)));
 }
 
 }  // namespace

@@ -11,21 +11,20 @@
 // A program is JSON ({"scenario": text, "calls": [[name, ...args], ...]}); a failing one is
 // written to OUT_DIR (default build/fuzz/wasm_api) as crash-<n>.json and the exit code is 1.
 // Every program in tests/fuzz/corpus/wasm_api is replayed first (the regression set).
-// The module is build/wasm/wasm/blis_node.cjs (or BLIS_NODE_MODULE).
-import { createRequire } from 'node:module';
+// The module is the wasm preset's blis.mjs (or BLIS_NODE_MODULE), loaded by wasm/load_node.mjs.
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadBlisModule } from '../../wasm/load_node.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '../..');
-const modulePath = process.env.BLIS_NODE_MODULE ?? path.join(root, 'build/wasm/wasm/blis_node.cjs');
 // A WASM call cannot be interrupted from its own thread: the random programs run in a worker,
 // and this (main) thread is a watchdog that turns a program taking longer than
 // WASM_API_PROGRAM_LIMIT_S (default 120 s) into a finding (unbounded work in one call).
 const watchdog = isMainThread && process.argv[2] !== '--replay';
-const blis = watchdog ? null : await createRequire(import.meta.url)(modulePath)();
+const blis = watchdog ? null : await loadBlisModule();
 const baseScenario = readFileSync(path.join(root, 'wasm/tests/fixtures/small.json'), 'utf8');
 
 // xorshift32: the same SEED gives the same programs (no Math.random).

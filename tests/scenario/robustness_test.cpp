@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "documents.h"
+#include "sanitizer_share.h"
 #include "scenario/scenario_decode.h"
 
 namespace blis::scenario {
@@ -163,7 +164,7 @@ TEST(Robustness, RandomByteDamage) {
     return state;
   };
   const char alphabet[] = "{}[]\":,0123456789-.eE+ntfalsrux\\ \n\t\xc3\xa9\xff";
-  for (int round = 0; round < 1500; ++round) {
+  for (std::int64_t round = 0; round < blis::test::sanitizer_share(1500); ++round) {
     std::string damaged = text;
     const int edits = 1 + static_cast<int>(next() % 4);
     for (int e = 0; e < edits; ++e) {
