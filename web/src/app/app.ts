@@ -43,6 +43,8 @@ export class App {
   private drawnVersion = '';
   private lastCardsAt = 0;
   private applyTimer?: number;
+  /** An edit (editor, form or import) is waiting to be applied: see Transport.play. */
+  private editPending = false;
   private exportFills: (() => void)[] = [];
   /** The vLLM release the form's select options were read for (undefined: not yet). */
   private choicesRelease?: string;
@@ -70,6 +72,7 @@ export class App {
     this.form = new ScenarioForm($as<HTMLFormElement>('scenario-form'), (doc) => this.onFormEdit(doc));
     this.transport = new Transport({
       runsShown: () => this.runsShown(),
+      editPending: () => this.editPending,
       primary: () => this.runs.a,
       onReset: () => this.board.hideCdf(),
       onSpeedChange: () => this.url.schedule(),
@@ -164,9 +167,22 @@ export class App {
   }
 
   /** Validates a slot's text and, when it has no errors, (re)loads its run. */
+  /** Applies the slot's text; an edit is pending until its text is applied (or refused),
+   *  unless it was edited again meanwhile (a later apply is scheduled then). */
   private async applyText(slot: SlotId): Promise<void> {
+    const text = this.docs.texts[slot];
+    try {
+      await this.applyTextNow(slot, text);
+    } finally {
+      if (this.docs.texts[slot] === text) {
+        this.editPending = false;
+        this.transport.onRunChange();
+      }
+    }
+  }
+
+  private async applyTextNow(slot: SlotId, text: string): Promise<void> {
     const docs = this.docs;
-    const text = docs.texts[slot];
     const syntax = syntaxDiagnostics(text);
     if (syntax.length) {
       this.diagnostics.set(slot, syntax);
@@ -202,6 +218,7 @@ export class App {
   // ---- editing ----
 
   private scheduleApply(slot: SlotId, delay = APPLY_DELAY_MS): void {
+    this.editPending = true;
     window.clearTimeout(this.applyTimer);
     this.applyTimer = window.setTimeout(() => void this.applyText(slot), delay);
     this.url.schedule();

@@ -11,6 +11,8 @@ import type { Run } from './run';
 export interface TransportHost {
   /** The runs on screen (A, and B in compare mode). */
   runsShown(): Run[];
+  /** An edit waits to be applied: the run on screen is about to be replaced by its run. */
+  editPending(): boolean;
   /** The run whose time the clock shows. */
   primary(): Run;
   /** Reset was pressed (after the runs were reset). */
@@ -63,9 +65,12 @@ export class Transport {
 
   play(): void {
     const runs = this.host.runsShown();
-    if (!runs.some((r) => r.status === 'ready' || r.status === 'running')) {
-      // A click while a run is still loading is not lost: it plays once the run is ready.
-      this.playPending = runs.some((r) => r.status === 'loading' || r.status === 'empty');
+    const edited = this.host.editPending();
+    if (edited || !runs.some((r) => r.status === 'ready' || r.status === 'running')) {
+      // A click while a run is still loading is not lost: it plays once the run is ready. Nor
+      // is one made just after an edit: it is for the edited document's run, not the old one
+      // (which at a high speed could end before the new one loads, and the click with it).
+      this.playPending = edited || runs.some((r) => r.status === 'loading' || r.status === 'empty');
       this.updateControls();
       return;
     }
@@ -100,7 +105,7 @@ export class Transport {
 
   /** A run changed state: a pending Play starts once every shown run has loaded. */
   onRunChange(): void {
-    const loading = this.host.runsShown().some((r) => r.status === 'loading' || r.status === 'empty');
+    const loading = this.host.editPending() || this.host.runsShown().some((r) => r.status === 'loading' || r.status === 'empty');
     if (this.playPending && !loading) {
       this.playPending = false;
       this.play();
