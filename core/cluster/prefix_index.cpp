@@ -1,5 +1,7 @@
 #include "cluster/prefix_index.h"
 
+#include "util/mul_fold.h"
+
 namespace blis::cluster {
 namespace {
 
@@ -29,16 +31,19 @@ void PrefixIndex::hash_prompt(const std::vector<std::int32_t>& prompt,
   const auto bs = static_cast<std::size_t>(block_size_);
   for (std::size_t i = 0; i + bs <= prompt.size(); i += bs) {
     if (out.size() >= static_cast<std::size_t>(kMaxPrefixBlocksToMatch)) break;
-    // Two token ids per mixing round (low and high half of one word): the chain of rounds is
-    // the hash's critical path, and only equal blocks need equal hashes, so halving it is free.
+    // Four token ids per multiply (two words, as wyhash's loop takes them), the state in the
+    // first operand: the chain of rounds is the hash's critical path, and only equal blocks
+    // need equal hashes, so shortening it is free. The tail (block sizes not a multiple of 4)
+    // takes a mixing round per word.
+    const auto pair = [&prompt, i](std::size_t k) {
+      return static_cast<std::uint64_t>(static_cast<std::uint32_t>(prompt[i + k])) |
+             static_cast<std::uint64_t>(static_cast<std::uint32_t>(prompt[i + k + 1])) << 32;
+    };
     std::uint64_t h = prev;
     std::size_t k = 0;
-    for (; k + 2 <= bs; k += 2) {
-      const std::uint64_t pair =
-          static_cast<std::uint64_t>(static_cast<std::uint32_t>(prompt[i + k])) |
-          static_cast<std::uint64_t>(static_cast<std::uint32_t>(prompt[i + k + 1])) << 32;
-      h = mix(h ^ pair);
-    }
+    for (; k + 4 <= bs; k += 4)
+      h = mul_fold(pair(k) ^ h ^ 0xa0761d6478bd642fULL, pair(k + 2) ^ 0xe7037ed1a0b428dbULL);
+    for (; k + 2 <= bs; k += 2) h = mix(h ^ pair(k));
     if (k < bs) h = mix(h ^ static_cast<std::uint32_t>(prompt[i + k]));
     if (h == 0) h = 1;  // 0 is the hash map's empty key
     out.push_back(h);

@@ -32,21 +32,6 @@ struct BlockExtraKeys {
   bool empty() const { return lora_id == 0 && !has_cache_salt; }
 };
 
-namespace detail {
-// The 128-bit product of a and b folded to 64 bits (low half ^ high half), from 32-bit halves:
-// bit for bit what `unsigned __int128` gives, for WebAssembly, which has no wide multiply
-// (there `__int128` arithmetic is a call into compiler-rt).
-inline std::uint64_t mul_fold_halves(std::uint64_t a, std::uint64_t b) {
-  const std::uint64_t a_lo = a & 0xffffffffull, a_hi = a >> 32;
-  const std::uint64_t b_lo = b & 0xffffffffull, b_hi = b >> 32;
-  const std::uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi, hl = a_hi * b_lo, hh = a_hi * b_hi;
-  const std::uint64_t mid = (ll >> 32) + (lh & 0xffffffffull) + (hl & 0xffffffffull);
-  const std::uint64_t lo = (ll & 0xffffffffull) | (mid << 32);
-  const std::uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-  return lo ^ hi;
-}
-}  // namespace detail
-
 // The hash that stands in for a missing parent (vLLM's NONE_HASH; fixed here, so runs are
 // reproducible, like vLLM with PYTHONHASHSEED set).
 BlockHash none_hash();

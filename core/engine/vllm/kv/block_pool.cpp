@@ -7,8 +7,8 @@ namespace {
 
 std::vector<KVCacheBlock> make_blocks(std::int32_t n) {
   if (n < 1) throw std::invalid_argument("BlockPool: num_gpu_blocks must be >= 1");
-  std::vector<KVCacheBlock> blocks(static_cast<std::size_t>(n) + 2);
-  for (std::int32_t i = 0; i < n + 2; ++i) blocks[static_cast<std::size_t>(i)].block_id = i;
+  std::vector<KVCacheBlock> blocks(static_cast<std::size_t>(n));
+  for (std::int32_t i = 0; i < n; ++i) blocks[static_cast<std::size_t>(i)].block_id = i;
   return blocks;
 }
 
@@ -85,12 +85,8 @@ void BlockPool::get_new_blocks(std::int32_t n, std::vector<std::int32_t>& out) {
     b.ref_cnt = 1;
   }
   // Look ahead for the next allocation (usually the next request of this schedule pass):
-  // the queue's new first block is cached (popleft_n just linked it to the head), so its
-  // successor's line and the hash-index slot it will evict can be fetched now. Hints only.
-  if (const KVCacheBlock* f = free_queue_.front_block()) {
-    if (f->next_free != kNoBlock) __builtin_prefetch(&blk(f->next_free));
-    if (enable_caching_ && f->has_hash) index_.prefetch(f->block_hash);
-  }
+  // the records of the blocks it will take can be fetched now. A hint only.
+  free_queue_.prefetch_front(4);
 }
 
 void BlockPool::touch(std::span<const std::int32_t> blocks) {

@@ -67,7 +67,7 @@ class BlockPool {
 
   std::int32_t num_gpu_blocks_;
   bool enable_caching_;
-  std::vector<KVCacheBlock> blocks_;  // num_gpu_blocks real blocks + 2 queue sentinels
+  std::vector<KVCacheBlock> blocks_;  // block i at index i
   FreeBlockQueue free_queue_;
   BlockHashIndex index_;
   std::vector<std::int32_t> scratch_hashed_;

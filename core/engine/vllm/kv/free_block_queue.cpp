@@ -5,64 +5,77 @@
 namespace blis::vllm {
 
 FreeBlockQueue::FreeBlockQueue(std::vector<KVCacheBlock>* blocks, std::int32_t num_blocks)
-    : blocks_(blocks), head_(num_blocks), tail_(num_blocks + 1) {
-  if (static_cast<std::int32_t>(blocks_->size()) != num_blocks + 2) {
-    throw std::logic_error("FreeBlockQueue: blocks must hold num_blocks + 2 sentinel slots");
+    : blocks_(blocks) {
+  if (num_blocks < 0 || static_cast<std::int32_t>(blocks_->size()) != num_blocks) {
+    throw std::logic_error("FreeBlockQueue: blocks must hold num_blocks blocks");
   }
-  // vllm kv_cache_utils.py FreeKVCacheBlockQueue.__init__: all blocks in id order.
-  std::int32_t prev = head_;
+  // Room for every block twice over, so holes force a compaction only after about
+  // num_blocks appends without a pop.
+  std::size_t size = 64;
+  while (size < 2 * static_cast<std::size_t>(num_blocks) + 64) size *= 2;
+  if (size > (std::size_t{1} << 31)) throw std::length_error("FreeBlockQueue: too many blocks");
+  ring_.assign(size, kHole);
+  mask_ = static_cast<std::uint32_t>(size - 1);
+  // vllm kv_cache_utils.py FreeKVCacheBlockQueue.__init__: all blocks in id order. The head
+  // starts a quarter in, so prepends find room too.
+  head_ = end_ = static_cast<std::uint32_t>(size / 4);
   for (std::int32_t i = 0; i < num_blocks; ++i) {
-    at(prev).next_free = i;
-    at(i).prev_free = prev;
-    prev = i;
+    at(i).free_pos = end_ & mask_;
+    slot(end_++) = i;
   }
-  at(prev).next_free = tail_;
-  at(tail_).prev_free = prev;
-  at(head_).prev_free = kNoBlock;
-  at(tail_).next_free = kNoBlock;
   num_free_ = num_blocks;
 }
 
+void FreeBlockQueue::skip_holes() {
+  while (head_ != end_ && slot(head_) == kHole) ++head_;
+}
+
 std::int32_t FreeBlockQueue::popleft() {
-  const std::int32_t first = at(head_).next_free;
-  if (first == tail_) throw std::logic_error("FreeBlockQueue::popleft: no free blocks");
-  remove(first);
+  if (num_free_ == 0) throw std::logic_error("FreeBlockQueue::popleft: no free blocks");
+  const std::int32_t first = slot(head_);
+  slot(head_++) = kHole;
+  at(first).free_pos = KVCacheBlock::kNotFree;
+  --num_free_;
+  skip_holes();
   return first;
 }
 
 void FreeBlockQueue::popleft_n(std::int32_t n, std::vector<std::int32_t>& out) {
   if (n > num_free_) throw std::logic_error("FreeBlockQueue::popleft_n: not enough free blocks");
-  std::int32_t cur = at(head_).next_free;
-  for (std::int32_t k = 0; k < n; ++k) {
-    const std::int32_t next = at(cur).next_free;
-    at(cur).prev_free = kNoBlock;
-    at(cur).next_free = kNoBlock;
-    out.push_back(cur);
-    cur = next;
+  std::uint32_t pos = head_;
+  for (std::int32_t k = 0; k < n; ++pos) {
+    const std::int32_t id = slot(pos);
+    if (id == kHole) continue;
+    slot(pos) = kHole;
+    at(id).free_pos = KVCacheBlock::kNotFree;
+    out.push_back(id);
+    ++k;
   }
-  at(head_).next_free = cur;
-  at(cur).prev_free = head_;
+  head_ = pos;
   num_free_ -= n;
+  skip_holes();
 }
 
 void FreeBlockQueue::remove(std::int32_t block) {
   KVCacheBlock& b = at(block);
-  if (b.prev_free == kNoBlock || b.next_free == kNoBlock) {
+  if (b.free_pos == KVCacheBlock::kNotFree) {
     throw std::logic_error("FreeBlockQueue::remove: block is not in the free queue");
   }
-  at(b.prev_free).next_free = b.next_free;
-  at(b.next_free).prev_free = b.prev_free;
-  b.prev_free = kNoBlock;
-  b.next_free = kNoBlock;
+  slot(b.free_pos) = kHole;
+  b.free_pos = KVCacheBlock::kNotFree;
   --num_free_;
+  skip_holes();
+  while (end_ != head_ && slot(end_ - 1) == kHole) --end_;  // a hole at the tail is free room
 }
 
 void FreeBlockQueue::append(std::int32_t block) {
-  const std::int32_t last = at(tail_).prev_free;
-  at(last).next_free = block;
-  at(block).prev_free = last;
-  at(block).next_free = tail_;
-  at(tail_).prev_free = block;
+  KVCacheBlock& b = at(block);
+  if (b.free_pos != KVCacheBlock::kNotFree) {
+    throw std::logic_error("FreeBlockQueue::append: block is already in the free queue");
+  }
+  if (span() == ring_.size()) compact(static_cast<std::uint32_t>(ring_.size() / 4));
+  b.free_pos = end_ & mask_;
+  slot(end_++) = block;
   ++num_free_;
 }
 
@@ -73,27 +86,55 @@ void FreeBlockQueue::append_n(std::span<const std::int32_t> ids) {
 void FreeBlockQueue::prepend_n(std::span<const std::int32_t> ids) {
   if (ids.empty()) return;
   // vllm kv_cache_utils.py FreeKVCacheBlockQueue.prepend_n: ids[0] becomes the new head.
-  const std::int32_t first = at(head_).next_free;
-  std::int32_t prev = head_;
+  const auto n = static_cast<std::uint32_t>(ids.size());
   for (const std::int32_t id : ids) {
-    at(id).prev_free = prev;
-    at(prev).next_free = id;
-    prev = id;
+    if (at(id).free_pos != KVCacheBlock::kNotFree) {
+      throw std::logic_error("FreeBlockQueue::prepend_n: block is already in the free queue");
+    }
   }
-  at(prev).next_free = first;
-  at(first).prev_free = prev;
-  num_free_ += static_cast<std::int32_t>(ids.size());
+  if (span() + n > ring_.size()) compact(n + static_cast<std::uint32_t>(ring_.size() / 8));
+  head_ -= n;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    at(ids[k]).free_pos = (head_ + k) & mask_;
+    slot(head_ + k) = ids[k];
+  }
+  num_free_ += static_cast<std::int32_t>(n);
+}
+
+void FreeBlockQueue::compact(std::uint32_t front) {
+  // The live blocks keep their order; only their positions change (a pass over them, after
+  // at least about num_blocks appends since the last one).
+  ++compactions_;
+  std::vector<std::int32_t>& live = scratch_;
+  live.clear();
+  for (std::uint32_t pos = head_; pos != end_; ++pos)
+    if (slot(pos) != kHole) live.push_back(slot(pos));
+  std::fill(ring_.begin(), ring_.end(), kHole);
+  if (live.size() + front >= ring_.size()) throw std::logic_error("FreeBlockQueue: ring too small");
+  head_ = end_ = front;
+  for (const std::int32_t id : live) {
+    at(id).free_pos = end_ & mask_;
+    slot(end_++) = id;
+  }
 }
 
 bool FreeBlockQueue::contains(std::int32_t block) const {
-  return at(block).prev_free != kNoBlock;
+  return at(block).free_pos != KVCacheBlock::kNotFree;
+}
+
+void FreeBlockQueue::prefetch_front(std::int32_t n) const {
+  for (std::uint32_t pos = head_; n > 0 && pos != end_; ++pos) {
+    const std::int32_t id = slot(pos);
+    if (id == kHole) continue;
+    __builtin_prefetch(&at(id));
+    --n;
+  }
 }
 
 std::vector<std::int32_t> FreeBlockQueue::all_free_blocks() const {
   std::vector<std::int32_t> out;
-  for (std::int32_t cur = at(head_).next_free; cur != tail_; cur = at(cur).next_free) {
-    out.push_back(cur);
-  }
+  for (std::uint32_t pos = head_; pos != end_; ++pos)
+    if (slot(pos) != kHole) out.push_back(slot(pos));
   return out;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // KVCacheBlock: one physical block of the paged KV cache (vllm v1/core/kv_cache_utils.py
-// KVCacheBlock). Blocks are addressed by index; the links below are intrusive so the free
-// queue and the hash chains never allocate.
+// KVCacheBlock). Blocks are addressed by index; the hash chains' links are intrusive, and the
+// free queue's position is held here, so neither allocates.
 
 #include <cstdint>
 
@@ -19,9 +19,10 @@ struct KVCacheBlock {
   // the free queue (so it can still be hit) and dropped when the block is reused.
   bool has_hash = false;
   BlockHash block_hash;
-  // FreeKVCacheBlockQueue links (prev_free_block / next_free_block); kNoBlock = not linked.
-  std::int32_t prev_free = kNoBlock;
-  std::int32_t next_free = kNoBlock;
+  // Where the block sits in the free queue (free_block_queue.h: vLLM's prev_free_block /
+  // next_free_block links, kept as a slot of the queue's ring); kNotFree = not queued.
+  static constexpr std::uint32_t kNotFree = 0xffffffffu;
+  std::uint32_t free_pos = kNotFree;
   // Links of the chain of blocks that hold the same hash, oldest first (BlockPool keeps
   // duplicates: block tables are append-only and never deduplicated).
   std::int32_t hash_prev = kNoBlock;
