@@ -84,9 +84,6 @@ void BlockPool::get_new_blocks(std::int32_t n, std::vector<std::int32_t>& out) {
     if (b.ref_cnt != 0) throw std::logic_error("BlockPool::get_new_blocks: free block in use");
     b.ref_cnt = 1;
   }
-  // Look ahead for the next allocation (usually the next request of this schedule pass):
-  // the records of the blocks it will take can be fetched now. A hint only.
-  free_queue_.prefetch_front(4);
 }
 
 void BlockPool::touch(std::span<const std::int32_t> blocks) {

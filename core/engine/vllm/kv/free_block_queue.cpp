@@ -54,6 +54,9 @@ void FreeBlockQueue::popleft_n(std::int32_t n, std::vector<std::int32_t>& out) {
   head_ = pos;
   num_free_ -= n;
   skip_holes();
+  // The next pop writes the new head's record: fetch it now, for writing (a decode step takes
+  // one block at a time, and a shared line would need a second transaction). A hint only.
+  if (num_free_ > 0) __builtin_prefetch(&at(slot(head_)), 1);
 }
 
 void FreeBlockQueue::remove(std::int32_t block) {
@@ -109,7 +112,8 @@ void FreeBlockQueue::compact(std::uint32_t front) {
   live.clear();
   for (std::uint32_t pos = head_; pos != end_; ++pos)
     if (slot(pos) != kHole) live.push_back(slot(pos));
-  std::fill(ring_.begin(), ring_.end(), kHole);
+  // No slot outside [head_, end_) is ever read before it is written, so only the live ids
+  // are written back.
   if (live.size() + front >= ring_.size()) throw std::logic_error("FreeBlockQueue: ring too small");
   head_ = end_ = front;
   for (const std::int32_t id : live) {
@@ -120,15 +124,6 @@ void FreeBlockQueue::compact(std::uint32_t front) {
 
 bool FreeBlockQueue::contains(std::int32_t block) const {
   return at(block).free_pos != KVCacheBlock::kNotFree;
-}
-
-void FreeBlockQueue::prefetch_front(std::int32_t n) const {
-  for (std::uint32_t pos = head_; n > 0 && pos != end_; ++pos) {
-    const std::int32_t id = slot(pos);
-    if (id == kHole) continue;
-    __builtin_prefetch(&at(id));
-    --n;
-  }
 }
 
 std::vector<std::int32_t> FreeBlockQueue::all_free_blocks() const {

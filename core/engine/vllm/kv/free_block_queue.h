@@ -33,8 +33,6 @@ class FreeBlockQueue {
   // Puts `ids` at the front in the given order (ids[0] becomes the head).
   void prepend_n(std::span<const std::int32_t> ids);
   bool contains(std::int32_t block) const;
-  // Starts loading the records of the next `n` blocks a pop would take (a hint only).
-  void prefetch_front(std::int32_t n) const;
   // Head to tail, for tests and invariant checks.
   std::vector<std::int32_t> all_free_blocks() const;
   // How many times holes filled the ring and the live ids were copied down (tests).
