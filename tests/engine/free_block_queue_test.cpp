@@ -126,6 +126,10 @@ TEST(FreeBlockQueue, KeepsTheLinkedListOrderThroughHolesAndCompactions) {
       ASSERT_EQ(f.q.num_free_blocks(), static_cast<std::int32_t>(ref.size()));
       ASSERT_EQ(f.q.all_free_blocks(), std::vector<std::int32_t>(ref.begin(), ref.end()))
           << "n " << n << " op " << op;
+      std::int32_t first = 0, second = 0;
+      f.q.front_two(first, second);
+      ASSERT_EQ(first, ref.empty() ? kNoBlock : ref.front());
+      ASSERT_EQ(second, ref.size() < 2 ? kNoBlock : *std::next(ref.begin()));
     }
   }
 }

@@ -84,6 +84,18 @@ void BlockPool::get_new_blocks(std::int32_t n, std::vector<std::int32_t>& out) {
     if (b.ref_cnt != 0) throw std::logic_error("BlockPool::get_new_blocks: free block in use");
     b.ref_cnt = 1;
   }
+  // Look ahead, for the next allocations (a decode step takes one block at a time, each of
+  // which would wait on its record and then on the hash-index slot that record names): the
+  // second block's record is fetched for writing (the pop writes it; a shared line would need
+  // a second transaction), and the first's, fetched so by the call before, names the slot to
+  // fetch. Hints only.
+  std::int32_t head = kNoBlock, next = kNoBlock;
+  free_queue_.front_two(head, next);
+  if (next != kNoBlock) __builtin_prefetch(&blk(next), 1);
+  if (head != kNoBlock) {
+    const KVCacheBlock& f = blk(head);
+    if (enable_caching_ && f.has_hash) index_.prefetch(f.block_hash);
+  }
 }
 
 void BlockPool::touch(std::span<const std::int32_t> blocks) {

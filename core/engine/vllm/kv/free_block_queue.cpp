@@ -54,9 +54,6 @@ void FreeBlockQueue::popleft_n(std::int32_t n, std::vector<std::int32_t>& out) {
   head_ = pos;
   num_free_ -= n;
   skip_holes();
-  // The next pop writes the new head's record: fetch it now, for writing (a decode step takes
-  // one block at a time, and a shared line would need a second transaction). A hint only.
-  if (num_free_ > 0) __builtin_prefetch(&at(slot(head_)), 1);
 }
 
 void FreeBlockQueue::remove(std::int32_t block) {
