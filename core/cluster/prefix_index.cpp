@@ -31,9 +31,10 @@ void PrefixIndex::hash_prompt(const std::vector<std::int32_t>& prompt,
   const auto bs = static_cast<std::size_t>(block_size_);
   for (std::size_t i = 0; i + bs <= prompt.size(); i += bs) {
     if (out.size() >= static_cast<std::size_t>(kMaxPrefixBlocksToMatch)) break;
-    // Four token ids per multiply (two words, as wyhash's loop takes them), the state in the
-    // first operand: the chain of rounds is the hash's critical path, and only equal blocks
-    // need equal hashes, so shortening it is free. The tail (block sizes not a multiple of 4)
+    // Four token ids per multiply (two words, as wyhash's loop takes them), the state in both
+    // operands (a product is zero, and the state lost, only where a word cancels the state):
+    // the chain of rounds is the hash's critical path, and only equal blocks need equal
+    // hashes, so shortening it is free. The tail (block sizes not a multiple of 4)
     // takes a mixing round per word.
     const auto pair = [&prompt, i](std::size_t k) {
       return static_cast<std::uint64_t>(static_cast<std::uint32_t>(prompt[i + k])) |
@@ -42,7 +43,7 @@ void PrefixIndex::hash_prompt(const std::vector<std::int32_t>& prompt,
     std::uint64_t h = prev;
     std::size_t k = 0;
     for (; k + 4 <= bs; k += 4)
-      h = mul_fold(pair(k) ^ h ^ 0xa0761d6478bd642fULL, pair(k + 2) ^ 0xe7037ed1a0b428dbULL);
+      h = mul_fold(pair(k) ^ h ^ 0xa0761d6478bd642fULL, pair(k + 2) ^ h ^ 0xe7037ed1a0b428dbULL);
     for (; k + 2 <= bs; k += 2) h = mix(h ^ pair(k));
     if (k < bs) h = mix(h ^ static_cast<std::uint32_t>(prompt[i + k]));
     if (h == 0) h = 1;  // 0 is the hash map's empty key

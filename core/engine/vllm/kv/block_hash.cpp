@@ -20,10 +20,11 @@ constexpr std::uint64_t kQ2 = 0x94d049bb133111ebull;
 
 // Two lanes with different constants. Each absorbs 16 bytes (two words) per multiply, as
 // wyhash's main loop does, with the state in one operand and the words crossed between the
-// lanes: a lane loses its state only when its first operand is zero (x == kP1 for lane a,
-// y == kQ1 for lane b), and both at once only for one fixed 128-bit input, so the 128-bit
-// result keeps every equality the input has and no other in practice (block_hash_test.cpp:
-// 10^6 distinct blocks, and each 64-bit half on its own).
+// lanes. A lane's product is zero, and its state lost, when an operand is: for one fixed word
+// (x == kP1 for lane a, y == kQ1 for lane b) or where a word cancels the state (a 2^-64
+// chance); the two lanes' constants differ, so both lose it at once only for one fixed
+// 128-bit input. The 128-bit result keeps every equality the input has and no other in
+// practice (block_hash_test.cpp: 10^6 distinct blocks, and each 64-bit half on its own).
 struct Lanes {
   std::uint64_t a = kP0;
   std::uint64_t b = kQ0;
