@@ -5,10 +5,6 @@
 namespace blis::vllm {
 namespace {
 
-inline std::uint64_t mum(std::uint64_t a, std::uint64_t b) {
-  return mul_fold(a, b);
-}
-
 constexpr std::uint64_t kP0 = 0xa0761d6478bd642full;
 constexpr std::uint64_t kP1 = 0xe7037ed1a0b428dbull;
 constexpr std::uint64_t kP2 = 0x8ebc6af09c88c6e3ull;
@@ -29,15 +25,15 @@ struct Lanes {
   std::uint64_t a = kP0;
   std::uint64_t b = kQ0;
   void absorb(std::uint64_t x, std::uint64_t y) {
-    const std::uint64_t na = mum(x ^ kP1, y ^ a ^ kP2);
-    b = mum(y ^ kQ1, x ^ b ^ kQ2);
+    const std::uint64_t na = mul_fold(x ^ kP1, y ^ a ^ kP2);
+    b = mul_fold(y ^ kQ1, x ^ b ^ kQ2);
     a = na;
   }
 };
 
 inline std::uint64_t finish(std::uint64_t x, std::uint64_t k) {
   x ^= x >> 31;
-  x = mum(x ^ k, kP3);
+  x = mul_fold(x ^ k, kP3);
   x ^= x >> 29;
   x *= kP4;
   x ^= x >> 32;

@@ -123,6 +123,19 @@ bool FreeBlockQueue::contains(std::int32_t block) const {
   return at(block).free_pos != KVCacheBlock::kNotFree;
 }
 
+void FreeBlockQueue::front_two(std::int32_t& first, std::int32_t& second) const {
+  first = second = kNoBlock;
+  if (num_free_ == 0) return;
+  first = slot(head_);  // the head slot is live whenever a block is free
+  constexpr std::uint32_t kLookAhead = 8;
+  for (std::uint32_t pos = head_ + 1; pos != end_ && pos - head_ <= kLookAhead; ++pos) {
+    if (slot(pos) != kHole) {
+      second = slot(pos);
+      return;
+    }
+  }
+}
+
 std::vector<std::int32_t> FreeBlockQueue::all_free_blocks() const {
   std::vector<std::int32_t> out;
   for (std::uint32_t pos = head_; pos != end_; ++pos)

@@ -33,20 +33,10 @@ class FreeBlockQueue {
   // Puts `ids` at the front in the given order (ids[0] becomes the head).
   void prepend_n(std::span<const std::int32_t> ids);
   bool contains(std::int32_t block) const;
-  // The queued blocks a pop would take first and second, or kNoBlock (for look-ahead).
-  void front_two(std::int32_t& first, std::int32_t& second) const {
-    first = second = kNoBlock;
-    std::uint32_t pos = head_;
-    for (; pos != end_; ++pos) {
-      if (slot(pos) == kHole) continue;
-      if (first == kNoBlock) {
-        first = slot(pos);
-      } else {
-        second = slot(pos);
-        return;
-      }
-    }
-  }
+  // The queued blocks a pop would take first and second, or kNoBlock (for look-ahead). The
+  // second is looked for only in the few slots after the head: a hint need not be found, and
+  // holes piled up behind a head that stays would otherwise be scanned again on every call.
+  void front_two(std::int32_t& first, std::int32_t& second) const;
   // Head to tail, for tests and invariant checks.
   std::vector<std::int32_t> all_free_blocks() const;
   // How many times holes filled the ring and the live ids were copied down (tests).
